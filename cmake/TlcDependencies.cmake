@@ -1,0 +1,53 @@
+# Finds LLVM/MLIR 22, the CUDA toolkit and the third-party libraries tlc builds against.
+find_package(MLIR REQUIRED CONFIG HINTS /usr/lib/llvm-22/lib/cmake/mlir)
+message(STATUS "tlc: MLIR ${MLIR_DIR}, LLVM ${LLVM_PACKAGE_VERSION}")
+list(APPEND CMAKE_MODULE_PATH ${MLIR_CMAKE_DIR} ${LLVM_CMAKE_DIR})
+set(LLVM_RUNTIME_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/bin)
+set(LLVM_LIBRARY_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/lib)
+set(MLIR_BINARY_DIR ${CMAKE_BINARY_DIR})
+include(TableGen)
+include(AddLLVM)
+include(AddMLIR)
+include(HandleLLVMOptions)
+include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+# LLVM_DEFINITIONS is one string; split it or the ABI macro breaks.
+separate_arguments(TLC_LLVM_DEFINITIONS NATIVE_COMMAND ${LLVM_DEFINITIONS})
+add_definitions(${TLC_LLVM_DEFINITIONS})
+set(LLVM_LIT /usr/lib/llvm-22/bin/lit CACHE FILEPATH "lit")
+set(TLC_LLVM_TOOLS_DIR ${LLVM_TOOLS_BINARY_DIR})
+
+find_package(fmt REQUIRED)
+find_package(spdlog REQUIRED)
+find_path(TLC_CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
+find_path(TLC_CATCH2_INCLUDE catch2/catch.hpp)
+
+# The CUDA toolkit (ptxas for cubins, cuda.h and the driver stub for host programs). Optional:
+# without it tlc still builds and emits PTX.
+set(TLC_CUDA_PATH "" CACHE PATH "CUDA toolkit root (default: CUDA_PATH, /usr/local/cuda, PATH)")
+if(NOT TLC_CUDA_PATH)
+  if(DEFINED ENV{CUDA_PATH})
+    set(TLC_CUDA_PATH $ENV{CUDA_PATH})
+  elseif(EXISTS /usr/local/cuda/bin/ptxas)
+    set(TLC_CUDA_PATH /usr/local/cuda)
+  else()
+    find_program(TLC_PTXAS_ON_PATH ptxas)
+    if(TLC_PTXAS_ON_PATH)
+      get_filename_component(TLC_CUDA_PATH ${TLC_PTXAS_ON_PATH} DIRECTORY)
+      get_filename_component(TLC_CUDA_PATH ${TLC_CUDA_PATH} DIRECTORY)
+    endif()
+  endif()
+endif()
+if(TLC_CUDA_PATH AND EXISTS ${TLC_CUDA_PATH}/include/cuda.h)
+  set(TLC_HAVE_CUDA ON)
+  find_library(TLC_CUDA_DRIVER cuda HINTS ${TLC_CUDA_PATH}/lib64/stubs ${TLC_CUDA_PATH}/lib/stubs
+               ${TLC_CUDA_PATH}/lib64 NO_DEFAULT_PATH)
+  message(STATUS "tlc: CUDA toolkit ${TLC_CUDA_PATH}, driver library ${TLC_CUDA_DRIVER}")
+else()
+  set(TLC_HAVE_CUDA OFF)
+  message(STATUS "tlc: no CUDA toolkit found; cubins and GPU programs are not built")
+endif()
+
+# Targets that use CLI11, spdlog or Catch2 need exceptions (lib/ stays exception-free).
+function(tlc_enable_exceptions target)
+  target_compile_options(${target} PRIVATE -fexceptions)
+endfunction()

@@ -1,0 +1,20 @@
+// Conversion passes out of the `tile` dialect.
+#ifndef TLC_CONVERSION_PASSES_TD
+#define TLC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "Lower tile kernels to a gpu.module of NVVM-ready functions";
+  let description = [{
+    Moves every `tile.kernel` into a `gpu.module` as a `gpu.func` kernel whose parameters follow the
+    launch ABI of docs/abi.md (a tensor becomes a global pointer, its sizes and its strides), drops
+    the host-side `grid` region, and lowers block/thread indices, sizes and masked element accesses
+    to `gpu`, `arith`, `scf` and `llvm` operations. `tile.parallel` must have been partitioned first.
+    The remaining upstream conversions (`convert-gpu-to-nvvm` and friends) finish the job.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+#endif // TLC_CONVERSION_PASSES_TD

@@ -1,0 +1,19 @@
+//===- TileToNVVM.h - Lowering of the tile dialect towards NVVM -----------===//
+#ifndef TLC_CONVERSION_TILETONVVM_TILETONVVM_H
+#define TLC_CONVERSION_TILETONVVM_TILETONVVM_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tlc {
+
+#define GEN_PASS_DECL_CONVERTTILETONVVM
+#include "tlc/Conversion/Passes.h.inc"
+
+} // namespace tlc
+
+#endif // TLC_CONVERSION_TILETONVVM_TILETONVVM_H

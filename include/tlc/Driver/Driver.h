@@ -1,0 +1,49 @@
+//===- Driver.h - tlc's compile entry point -------------------------------===//
+#ifndef TLC_DRIVER_DRIVER_H
+#define TLC_DRIVER_DRIVER_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tlc {
+
+/// The stage after which `tlc` stops and what it writes.
+enum class EmitKind { Tile, MLIR, LLVM, PTX, Cubin, Fatbin };
+
+/// Everything the command line says about one compile.
+struct CompileOptions {
+  std::string inputPath;
+  /// Text stages: the output file (empty or "-": standard output). Binary stages: the path
+  /// prefix of the outputs (empty: the input's stem in the current directory).
+  std::string outputPath;
+  /// Target architectures, e.g. {"sm_90a"}; empty means sm_90a.
+  std::vector<std::string> archs;
+  std::vector<std::pair<std::string, std::string>> defines;
+  EmitKind emit = EmitKind::Fatbin;
+  /// `--cuda-path`, and the value of $CUDA_PATH read by the tool.
+  std::string cudaPath, cudaPathEnv;
+  /// Parse and check only.
+  bool checkOnly = false;
+  /// Check `expected-error` annotations instead of printing diagnostics.
+  bool verifyDiagnostics = false;
+  /// Treat `// -----` as separating independent inputs.
+  bool splitInputFile = false;
+};
+
+/// Runs one compile. Diagnostics go to `errs` with file:line:col and a caret. Outputs are
+/// written only when every stage succeeded, each to a temporary file renamed into place.
+/// Returns the process exit status: 0 on success, 1 on any error.
+int compile(const CompileOptions &options, llvm::raw_ostream &errs);
+
+/// `tlc info <file>`: lists the entries of a fatbin or the kernels of a manifest.
+int printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_ostream &errs);
+
+/// The version of tlc, e.g. "0.1.0".
+const char *getVersion();
+
+} // namespace tlc
+
+#endif // TLC_DRIVER_DRIVER_H

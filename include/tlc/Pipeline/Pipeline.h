@@ -1,0 +1,30 @@
+//===- Pipeline.h - The one pass pipeline from tile to LLVM/NVVM ----------===//
+#ifndef TLC_PIPELINE_PIPELINE_H
+#define TLC_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+
+namespace tlc {
+
+/// Options of the pipeline; filled from the compiler's options.
+struct PipelineOptions {
+  /// Target architecture, e.g. "sm_90a" or "sm_80".
+  std::string arch = "sm_90a";
+};
+
+/// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a
+/// `gpu.module`, in the order `tlc` runs them.
+void buildTlcPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers `--tlc-pipeline` (for tlc-opt) and every tlc pass.
+void registerTlcPasses();
+
+/// Registers every dialect and translation interface the pipeline and PTX emission use.
+void registerTlcDialects(mlir::DialectRegistry &registry);
+
+} // namespace tlc
+
+#endif // TLC_PIPELINE_PIPELINE_H

@@ -1,0 +1,97 @@
+//===- LauncherGen.h - C++ launcher generation for tlc kernels --*- C++ -*-===//
+//
+// Generates the host launcher (a header and a source file) for the kernels of
+// one .tile file from a plain description: no MLIR types, LLVM Support only.
+// The launchers implement docs/abi.md and link against lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TLC_TARGET_CUDA_LAUNCHERGEN_H
+#define TLC_TARGET_CUDA_LAUNCHERGEN_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace tlc::cuda {
+
+/// One parameter of a kernel, in declaration order.
+struct LaunchParam {
+  enum class Kind { Tensor, Scalar };
+  Kind kind = Kind::Tensor;
+  /// The parameter's name in the .tile source; also its C++ name.
+  std::string name;
+  /// Element type ("f32", "f64", "f16", "bf16", "i32", "i64", "bool", ...).
+  /// Tensors may have any element type; scalars must be one of f32, f64,
+  /// i32, i64, bool (see scalarCxxType).
+  std::string dtype;
+  /// Tensors only: one entry per dimension, a size symbol ("M") or a
+  /// non-negative decimal constant ("128", for a specialized compile-time
+  /// size). Empty for a rank-0 tensor and for scalars.
+  std::vector<std::string> dims;
+};
+
+/// What the launcher needs to know about one kernel.
+struct KernelLaunchInfo {
+  /// The kernel's name: its .entry name and its C++ namespace.
+  std::string name;
+  std::vector<LaunchParam> params;
+  /// The distinct size symbols of the tensor shapes, in order of first
+  /// appearance; each is an int64_t argument of launch().
+  std::vector<std::string> sizeSymbols;
+  /// Grid dimensions: C++ expressions of type convertible to int64_t over the
+  /// size symbols and scalar parameter names; they may call
+  /// tlc::rt::ceilDiv. An empty expression means 1.
+  std::string grid[3] = {"1", "1", "1"};
+  /// Block shape, fixed at compile time.
+  unsigned threads[3] = {1, 1, 1};
+  /// Dynamic shared memory in bytes.
+  unsigned sharedBytes = 0;
+};
+
+/// What the launcher needs to know about one .tile file.
+struct LauncherInfo {
+  /// The file stem; the launchers live in namespace tlc::<fileStem>.
+  std::string fileStem;
+  /// The header's file name as the source includes it, e.g. "vector_add.h".
+  std::string headerName;
+  std::vector<KernelLaunchInfo> kernels;
+  /// The fatbin image to embed, as bytes.
+  std::string fatbin;
+};
+
+/// The generated text.
+struct LauncherFiles {
+  std::string header, source;
+};
+
+/// Returns the C++ type a scalar parameter of element type \p dtype has in
+/// launch() ("float", "double", "int32_t", "int64_t", "bool"), or an empty
+/// string if scalars of that type are not supported by the ABI.
+llvm::StringRef scalarCxxType(llvm::StringRef dtype);
+
+/// Checks that \p info can be turned into launchers that compile: identifiers
+/// are valid C++ names that do not collide with each other, with C++
+/// keywords or with names the generated code uses (e.g. 'stream', 'launch',
+/// anything starting with 'tlc_'); scalar types are supported; every tensor
+/// dimension is a listed size symbol or a constant; sizeSymbols lists exactly
+/// the distinct symbols in order of first appearance; block dimensions are
+/// at least 1 and at most 1024 threads in all; grid expressions are single
+/// expressions. Returns the first problem found, naming the kernel and the
+/// parameter.
+llvm::Error verifyLauncherInfo(const LauncherInfo &info);
+
+/// Generates the launcher header and source for \p info, which must pass
+/// verifyLauncherInfo. The output depends on \p info only: identical input
+/// gives byte-identical output. The header declares, in namespace
+/// tlc::<fileStem>::<kernel>,
+/// `tlc::rt::Status launch(CUstream stream, <params>, <size symbols>);`,
+/// also tlc::<fileStem>::launch forwarding to it when the file has exactly
+/// one kernel, and tlc::<fileStem>::unload().
+LauncherFiles generateLauncher(const LauncherInfo &info);
+
+} // namespace tlc::cuda
+
+#endif // TLC_TARGET_CUDA_LAUNCHERGEN_H

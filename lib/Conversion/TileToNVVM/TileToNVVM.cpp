@@ -1,0 +1,151 @@
+//===- TileToNVVM.cpp - Kernels to gpu.func, then the op patterns ---------===//
+#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
+#include "PatternsImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_CONVERTTILETONVVM
+#include "tlc/Conversion/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+
+#define DEBUG_TYPE "convert-tile-to-nvvm"
+
+/// Name of the gpu.module that holds every kernel of a file.
+static constexpr llvm::StringLiteral kGpuModuleName = "tlc_kernels";
+
+namespace {
+
+struct BlockIdLowering : OpRewritePattern<tile::BlockIdOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::BlockIdOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BlockIdOp>(op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+struct ThreadIdLowering : OpRewritePattern<tile::ThreadIdOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ThreadIdOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::ThreadIdOp>(op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+/// The ABI parameter types of one kernel parameter (docs/abi.md).
+static void appendAbiTypes(Type type, SmallVectorImpl<Type> &out) {
+  MLIRContext *ctx = type.getContext();
+  auto i64 = IntegerType::get(ctx, 64);
+  if (auto tensor = dyn_cast<tile::TensorType>(type)) {
+    out.push_back(LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1));
+    out.append(2 * tensor.getRank(), i64);
+    return;
+  }
+  if (type.isInteger(1)) {
+    out.push_back(IntegerType::get(ctx, 8));
+    return;
+  }
+  if (type.isIndex()) {
+    out.push_back(i64);
+    return;
+  }
+  out.push_back(type);
+}
+
+/// Moves one kernel into the gpu.module as a gpu.func with the ABI's parameters. Tensors become
+/// `unrealized_conversion_cast`s of their expanded values, which the op patterns look through.
+static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
+  OpBuilder b(gpuModule.getBodyRegion());
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  Location loc = kernel.getLoc();
+  SmallVector<Type> abiTypes;
+  for (Type type : kernel.getArgumentTypes())
+    appendAbiTypes(type, abiTypes);
+  auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                     b.getFunctionType(abiTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  SmallVector<int32_t> threads;
+  for (int64_t t : kernel.getThreads())
+    threads.push_back(static_cast<int32_t>(t));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(threads));
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  IRMapping mapping;
+  unsigned next = 0;
+  for (BlockArgument arg : kernel.getBody().getArguments()) {
+    Type type = arg.getType();
+    if (auto tensor = dyn_cast<tile::TensorType>(type)) {
+      unsigned count = 1 + 2 * tensor.getRank();
+      SmallVector<Value> parts(entry.getArguments().slice(next, count));
+      next += count;
+      mapping.map(arg, UnrealizedConversionCastOp::create(b, loc, type, parts).getResult(0));
+      continue;
+    }
+    Value value = entry.getArgument(next++);
+    if (type.isInteger(1))
+      value = arith::TruncIOp::create(b, loc, type, value);
+    else if (type.isIndex())
+      value = arith::IndexCastOp::create(b, loc, type, value);
+    mapping.map(arg, value);
+  }
+  for (Operation &op : kernel.getBody().front().without_terminator())
+    b.clone(op, mapping);
+  gpu::ReturnOp::create(b, loc);
+  return func;
+}
+
+struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
+    if (kernels.empty())
+      return;
+    for (tile::KernelOp kernel : kernels) {
+      WalkResult found = kernel.walk([](tile::ParallelOp op) {
+        op.emitOpError("must be partitioned over threads first (run tile-partition-threads)");
+        return WalkResult::interrupt();
+      });
+      if (found.wasInterrupted())
+        return signalPassFailure();
+    }
+
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(&getContext()));
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
+    for (tile::KernelOp kernel : kernels) {
+      convertKernel(kernel, gpuModule);
+      kernel.erase();
+    }
+
+    RewritePatternSet patterns(&getContext());
+    patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());
+    populateMemoryOpsToNVVMPatterns(patterns);
+    if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
+      return signalPassFailure();
+
+    // Every tile op must be gone; the tensor casts are then dead.
+    WalkResult left = gpuModule.walk([](Operation *op) {
+      if (isa<tile::TileDialect>(op->getDialect())) {
+        op->emitOpError("could not be lowered to NVVM");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
+    gpuModule.walk([](UnrealizedConversionCastOp cast) {
+      if (isa<tile::TensorType>(cast.getType(0)) && cast->use_empty())
+        cast.erase();
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,402 @@
+//===- Driver.cpp - tlc's compile entry point -----------------------------===//
+#include "tlc/Driver/Driver.h"
+
+#include "LaunchInfo.h"
+#include "OutputFile.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Frontend/Frontend.h"
+#include "tlc/Pipeline/Pipeline.h"
+#include "tlc/Target/CUDA/CudaToolkit.h"
+#include "tlc/Target/CUDA/FatbinWriter.h"
+#include "tlc/Target/CUDA/LauncherGen.h"
+#include "tlc/Target/CUDA/PtxEmitter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace tlc;
+
+const char *tlc::getVersion() { return TLC_VERSION; }
+
+namespace {
+
+/// What one architecture's compile produced.
+struct ArchOutput {
+  std::string arch;
+  std::string mlir, llvmIR, ptx;
+  cuda::PtxasResult ptxas;
+  bool haveCubin = false;
+};
+
+/// One compile of one buffer (a whole file, or one chunk of a split file).
+class Compilation {
+public:
+  Compilation(const CompileOptions &options, MLIRContext &context, llvm::SourceMgr &sourceMgr)
+      : options(options), context(context), sourceMgr(sourceMgr) {}
+
+  /// Runs every stage the options ask for; collects outputs in `outputs` and text in `text`.
+  LogicalResult run(OutputSet &outputs, std::string &text);
+
+private:
+  LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
+  Location fileLoc() {
+    StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
+    return FileLineColLoc::get(&context, name, 1, 1);
+  }
+  std::string prefix() const;
+  std::string manifest(const std::vector<cuda::KernelLaunchInfo> &kernels,
+                       const std::vector<ArchOutput> &archs, ModuleOp module) const;
+
+  const CompileOptions &options;
+  MLIRContext &context;
+  llvm::SourceMgr &sourceMgr;
+  std::optional<cuda::CudaToolkit> toolkit;
+};
+
+} // namespace
+
+std::string Compilation::prefix() const {
+  if (!options.outputPath.empty() && options.outputPath != "-")
+    return options.outputPath;
+  return llvm::sys::path::stem(options.inputPath).str();
+}
+
+LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutput &out) {
+  out.arch = arch.str();
+  OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+  PassManager pm(&context);
+  PipelineOptions pipelineOptions;
+  pipelineOptions.arch = arch.str();
+  buildTlcPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*lowered)))
+    return failure();
+  if (options.emit == EmitKind::MLIR) {
+    llvm::raw_string_ostream os(out.mlir);
+    lowered->print(os);
+    return success();
+  }
+
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = cuda::translateToLLVMIR(*lowered, llvmContext, arch);
+  if (failed(llvmModule))
+    return failure();
+  if (options.emit == EmitKind::LLVM) {
+    llvm::raw_string_ostream os(out.llvmIR);
+    (*llvmModule)->print(os, nullptr);
+    return success();
+  }
+  auto ptx = cuda::emitPtx(**llvmModule, arch, fileLoc());
+  if (failed(ptx))
+    return failure();
+  out.ptx = std::move(*ptx);
+  if (options.emit == EmitKind::PTX || !toolkit)
+    return success();
+
+  auto result = toolkit->assemble(out.ptx, arch);
+  if (!result) {
+    emitError(fileLoc()) << "ptxas failed for '" << arch
+                         << "': " << llvm::toString(result.takeError());
+    return failure();
+  }
+  out.ptxas = std::move(*result);
+  out.haveCubin = true;
+  return success();
+}
+
+std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &kernels,
+                                  const std::vector<ArchOutput> &archs, ModuleOp module) const {
+  llvm::json::Array kernelList;
+  auto kernelOps = llvm::to_vector(module.getOps<tile::KernelOp>());
+  for (auto [info, op] : llvm::zip(kernels, kernelOps)) {
+    llvm::json::Array params;
+    for (const cuda::LaunchParam &p : info.params) {
+      llvm::json::Array dims;
+      for (const std::string &d : p.dims)
+        dims.push_back(d);
+      params.push_back(llvm::json::Object{
+          {"name", p.name},
+          {"kind", p.kind == cuda::LaunchParam::Kind::Tensor ? "tensor" : "scalar"},
+          {"dtype", p.dtype},
+          {"dims", std::move(dims)}});
+    }
+    llvm::json::Object constants;
+    for (NamedAttribute attr : op.getParams()) {
+      if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
+        constants[attr.getName().str()] = i.getValue().getSExtValue();
+      else if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
+        constants[attr.getName().str()] = b.getValue();
+      else if (auto t = dyn_cast<TypeAttr>(attr.getValue()))
+        constants[attr.getName().str()] = dtypeName(t.getValue());
+    }
+    llvm::json::Array targets;
+    for (const ArchOutput &arch : archs) {
+      llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
+      for (const cuda::PtxasKernelInfo &k : arch.ptxas.kernels) {
+        if (k.name != info.name)
+          continue;
+        target["registers"] = k.registers;
+        target["spill_stores"] = k.spillStoreBytes;
+        target["spill_loads"] = k.spillLoadBytes;
+        target["stack_frame"] = k.stackFrameBytes;
+        target["shared_bytes"] = k.sharedBytes;
+      }
+      targets.push_back(std::move(target));
+    }
+    kernelList.push_back(llvm::json::Object{
+        {"name", info.name},
+        {"threads", llvm::json::Array{info.threads[0], info.threads[1], info.threads[2]}},
+        {"grid", llvm::json::Array{info.grid[0], info.grid[1], info.grid[2]}},
+        {"size_symbols", llvm::json::Array(info.sizeSymbols)},
+        {"params", std::move(params)},
+        {"constants", std::move(constants)},
+        {"targets", std::move(targets)}});
+  }
+  llvm::json::Array archNames;
+  for (const ArchOutput &arch : archs)
+    archNames.push_back(arch.arch);
+  llvm::json::Object root{{"tlc_version", getVersion()},
+                          {"source", llvm::sys::path::filename(options.inputPath).str()},
+                          {"archs", std::move(archNames)},
+                          {"kernels", std::move(kernelList)}};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return s;
+}
+
+LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
+  FrontendOptions frontendOptions;
+  frontendOptions.defines = options.defines;
+  OwningOpRef<ModuleOp> module = importTileFile(sourceMgr, &context, frontendOptions);
+  if (!module)
+    return failure();
+  if (options.checkOnly)
+    return success();
+  if (options.emit == EmitKind::Tile) {
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return success();
+  }
+
+  std::vector<std::string> archs = options.archs;
+  if (archs.empty())
+    archs.push_back("sm_90a");
+  for (const std::string &arch : archs) {
+    if (auto parsed = cuda::parseArch(arch); !parsed) {
+      llvm::consumeError(parsed.takeError());
+      emitError(fileLoc()) << "unknown architecture '" << arch
+                           << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_90, sm_80";
+      return failure();
+    }
+  }
+
+  auto launchInfo = extractLaunchInfo(*module);
+  if (failed(launchInfo))
+    return failure();
+
+  bool needCubin = options.emit == EmitKind::Cubin || options.emit == EmitKind::Fatbin;
+  if (needCubin) {
+    auto found = cuda::CudaToolkit::find(options.cudaPath, options.cudaPathEnv);
+    if (found) {
+      toolkit = std::move(*found);
+    } else {
+      std::string message = llvm::toString(found.takeError());
+      if (options.emit == EmitKind::Cubin || !options.cudaPath.empty()) {
+        emitError(fileLoc()) << message;
+        return failure();
+      }
+      emitWarning(fileLoc()) << message
+                             << "; the fatbin carries PTX only (the driver compiles it at load)";
+    }
+  }
+
+  std::vector<ArchOutput> results(archs.size());
+  for (auto [arch, out] : llvm::zip(archs, results))
+    if (failed(compileArch(*module, arch, out)))
+      return failure();
+
+  auto appendText = [&](auto member) {
+    for (const ArchOutput &out : results) {
+      if (results.size() > 1)
+        text += "// ----- " + out.arch + "\n";
+      text += out.*member;
+    }
+  };
+  switch (options.emit) {
+  case EmitKind::MLIR:
+    appendText(&ArchOutput::mlir);
+    return success();
+  case EmitKind::LLVM:
+    appendText(&ArchOutput::llvmIR);
+    return success();
+  case EmitKind::PTX:
+    appendText(&ArchOutput::ptx);
+    return success();
+  case EmitKind::Cubin:
+    for (const ArchOutput &out : results)
+      outputs.add(prefix() + (results.size() > 1 ? "." + out.arch : "") + ".cubin",
+                  out.ptxas.cubin);
+    return success();
+  default:
+    break;
+  }
+
+  // The fatbin: one ELF entry per architecture, then the PTX of each.
+  std::vector<cuda::FatbinEntry> entries;
+  for (const ArchOutput &out : results) {
+    if (!out.haveCubin)
+      continue;
+    auto entry = cuda::makeElfEntry(out.ptxas.cubin, out.arch);
+    if (!entry) {
+      emitError(fileLoc()) << "cannot package the cubin for '" << out.arch
+                           << "': " << llvm::toString(entry.takeError());
+      return failure();
+    }
+    entries.push_back(std::move(*entry));
+  }
+  for (const ArchOutput &out : results) {
+    auto entry = cuda::makePtxEntry(out.ptx, out.arch);
+    if (!entry) {
+      emitError(fileLoc()) << "cannot package the PTX for '" << out.arch
+                           << "': " << llvm::toString(entry.takeError());
+      return failure();
+    }
+    entries.push_back(std::move(*entry));
+  }
+  std::string fatbin = cuda::writeFatbin(entries);
+
+  std::string stem = llvm::sys::path::filename(prefix()).str();
+  cuda::LauncherInfo launcher;
+  launcher.fileStem = stem;
+  launcher.headerName = stem + ".h";
+  launcher.kernels = *launchInfo;
+  launcher.fatbin = fatbin;
+  if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {
+    emitError(fileLoc()) << "cannot generate a launcher: " << llvm::toString(std::move(err));
+    return failure();
+  }
+  cuda::LauncherFiles files = cuda::generateLauncher(launcher);
+  outputs.add(prefix() + ".fatbin", std::move(fatbin));
+  outputs.add(prefix() + ".h", std::move(files.header));
+  outputs.add(prefix() + ".cpp", std::move(files.source));
+  outputs.add(prefix() + ".json", manifest(*launchInfo, results, *module));
+  return success();
+}
+
+int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
+  std::string errorMessage;
+  auto input = openInputFile(options.inputPath, &errorMessage);
+  if (!input) {
+    errs << "error: cannot open '" << options.inputPath << "': " << errorMessage << "\n";
+    return 1;
+  }
+  DialectRegistry registry;
+  registerTlcDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  context.printStackTraceOnDiagnostic(false);
+
+  OutputSet outputs;
+  std::string text;
+  auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
+                           llvm::raw_ostream &) -> LogicalResult {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    CompileOptions chunkOptions = options;
+    if (options.verifyDiagnostics) {
+      chunkOptions.checkOnly = true;
+      SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context, errs);
+      (void)Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
+      return handler.verify();
+    }
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
+    return Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
+  };
+
+  LogicalResult result =
+      options.splitInputFile
+          ? splitAndProcessBuffer(std::move(input), processBuffer, llvm::nulls())
+          : processBuffer(std::move(input), llvm::nulls());
+  if (failed(result))
+    return 1;
+  if (options.verifyDiagnostics || options.checkOnly)
+    return 0;
+
+  bool textStage = options.emit == EmitKind::Tile || options.emit == EmitKind::MLIR ||
+                   options.emit == EmitKind::LLVM || options.emit == EmitKind::PTX;
+  if (textStage) {
+    if (options.outputPath.empty() || options.outputPath == "-") {
+      llvm::outs() << text;
+      llvm::outs().flush();
+      return 0;
+    }
+    outputs.add(options.outputPath, std::move(text));
+  }
+  if (llvm::Error err = outputs.commit()) {
+    errs << "error: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// tlc info
+//===----------------------------------------------------------------------===//
+
+int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    errs << "error: cannot open '" << path << "': " << buffer.getError().message() << "\n";
+    return 1;
+  }
+  StringRef bytes = (*buffer)->getBuffer();
+  if (path.size() > 5 && StringRef(path).ends_with(".json")) {
+    auto json = llvm::json::parse(bytes);
+    if (!json) {
+      errs << "error: '" << path << "' is not a tlc manifest: " << llvm::toString(json.takeError())
+           << "\n";
+      return 1;
+    }
+    out << llvm::formatv("{0:2}", *json) << "\n";
+    return 0;
+  }
+  auto entries = cuda::readFatbin(bytes);
+  if (!entries) {
+    errs << "error: '" << path << "' is not a fatbin: " << llvm::toString(entries.takeError())
+         << "\n";
+    return 1;
+  }
+  out << path << ": " << entries->size() << " entries\n";
+  for (const cuda::FatbinEntry &e : *entries) {
+    bool ptx = e.kind == cuda::FatbinEntry::Kind::PTX;
+    out << llvm::formatv("  {0,-4} {1}_{2}{3}  {4} bytes", ptx ? "PTX" : "ELF",
+                         ptx ? "compute" : "sm", e.sm, e.archSpecific ? "a" : "",
+                         e.payload.size());
+    if (ptx) {
+      out << llvm::formatv("  (PTX ISA {0}.{1})", e.major, e.minor);
+      // Kernel names: the `.entry` lines.
+      StringRef text = e.payload;
+      while (true) {
+        size_t pos = text.find(".entry ");
+        if (pos == StringRef::npos)
+          break;
+        text = text.drop_front(pos + 7);
+        out << " " << text.take_until([](char c) { return c == '(' || c == '\n'; }).trim();
+      }
+    }
+    out << "\n";
+  }
+  return 0;
+}

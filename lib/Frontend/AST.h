@@ -1,0 +1,109 @@
+//===- AST.h - Syntax tree of the .tile language --------------------------===//
+#ifndef TLC_LIB_FRONTEND_AST_H
+#define TLC_LIB_FRONTEND_AST_H
+
+#include "Lexer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tlc::frontend {
+
+/// A name with the place it was written.
+struct Name {
+  std::string text;
+  llvm::SMLoc loc;
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// An expression. One node type with a kind keeps the tree small; the fields a kind uses are
+/// listed next to it.
+struct Expr {
+  enum Kind {
+    IntLit,    ///< intValue
+    FloatLit,  ///< floatValue
+    BoolLit,   ///< boolValue
+    Ref,       ///< name
+    BlockIdx,  ///< name = "x" | "y" | "z": block.<name>
+    ThreadIdx, ///< name = "x" | "y" | "z": thread.<name>
+    Unary,     ///< op, operands[0]
+    Binary,    ///< op, operands[0], operands[1]
+    Ternary,   ///< operands[0] ? operands[1] : operands[2]
+    Call,      ///< name(operands...)
+    Index,     ///< name[operands...]
+  };
+  Kind kind;
+  llvm::SMLoc loc;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  bool boolValue = false;
+  std::string name;
+  Token::Kind op = Token::error;
+  std::vector<ExprPtr> operands;
+
+  Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using StmtList = std::vector<StmtPtr>;
+
+/// A statement; fields by kind as for Expr.
+struct Stmt {
+  enum Kind {
+    Let,      ///< let name [: type] = value;
+    Var,      ///< var name [: type] = value;
+    Assign,   ///< name = value;
+    Store,    ///< name[indices] = value;
+    If,       ///< if (value) body else elseBody
+    For,      ///< for names[0] in range(indices...) body
+    Parallel, ///< parallel (names...) in [indices...] body
+  };
+  Kind kind;
+  llvm::SMLoc loc;
+  Name name;
+  std::optional<Name> type;
+  ExprPtr value;
+  std::vector<ExprPtr> indices;
+  std::vector<Name> names;
+  StmtList body, elseBody;
+  bool hasElse = false;
+
+  Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+};
+
+/// A run-time parameter: a tensor `X: tensor<T>[M, N]` or a scalar `s: f32`.
+struct ParamDecl {
+  Name name;
+  bool isTensor = false;
+  Name dtype;
+  std::vector<Name> dims;
+};
+
+/// A compile-time parameter `BM: int = 128`, `CAUSAL: bool = false`, `T: type = f32`.
+struct ConstParamDecl {
+  enum Kind { Int, Bool, Type };
+  Name name;
+  Kind kind = Int;
+  ExprPtr defaultValue; ///< may be null: then a -D must give it
+};
+
+struct KernelDecl {
+  Name name;
+  std::vector<ConstParamDecl> constParams;
+  std::vector<ParamDecl> params;
+  llvm::SMLoc gridLoc, threadsLoc;
+  std::vector<ExprPtr> grid, threads;
+  StmtList body;
+};
+
+struct FileAST {
+  std::vector<std::unique_ptr<KernelDecl>> kernels;
+};
+
+} // namespace tlc::frontend
+
+#endif // TLC_LIB_FRONTEND_AST_H

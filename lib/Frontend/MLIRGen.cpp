@@ -1,0 +1,1457 @@
+//===- MLIRGen.cpp - Semantic checks and tile-dialect generation ----------===//
+//
+// Walks the syntax tree once, checking names, types and compile-time values while it builds the
+// `tile` dialect: every error is reported at its place in the source before any IR is returned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parser.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Frontend/Frontend.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::frontend;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+namespace {
+
+/// A value during generation: an SSA value with its type, or a compile-time constant that takes
+/// the type its use needs (an integer literal is an `int`, `i32` or `f32` as the context asks).
+struct TValue {
+  enum Kind { Typed, IntConst, FloatConst, BoolConst };
+  Kind kind = Typed;
+  Value value;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+
+  static TValue typed(Value v) { return {Typed, v}; }
+  static TValue intConst(int64_t v) {
+    TValue t;
+    t.kind = IntConst;
+    t.i = v;
+    return t;
+  }
+  static TValue floatConst(double v) {
+    TValue t;
+    t.kind = FloatConst;
+    t.f = v;
+    return t;
+  }
+  static TValue boolConst(bool v) {
+    TValue t;
+    t.kind = BoolConst;
+    t.b = v;
+    return t;
+  }
+  bool isConst() const { return kind != Typed; }
+};
+
+/// What a name stands for.
+struct Symbol {
+  enum Kind {
+    Bound,     ///< a `let`, loop index, scalar parameter or compile-time int/bool
+    Var,       ///< a `var`: `slot` is a rank-0 memref
+    Tensor,    ///< a tensor parameter: argument `arg`
+    Size,      ///< a size name: dimension `dim` of tensor argument `arg`
+    TypeConst, ///< a compile-time `type` parameter
+  };
+  Kind kind = Bound;
+  SMLoc loc;
+  TValue value;
+  Value slot;
+  unsigned arg = 0, dim = 0;
+  Type type;
+};
+
+/// Readable name of a type, in the language's spelling.
+static std::string typeName(Type type) {
+  if (type.isIndex())
+    return "int";
+  if (type.isInteger(1))
+    return "bool";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static bool isIntLike(Type type) {
+  return type.isIndex() || (type.isSignlessInteger() && !type.isInteger(1));
+}
+
+class Generator {
+public:
+  Generator(const SourceLocator &locator, const tlc::FrontendOptions &options)
+      : locator(locator), options(options), ctx(locator.getContext()), builder(ctx) {}
+
+  OwningOpRef<ModuleOp> generate(const FileAST &file, SMLoc fileLoc);
+
+private:
+  // Diagnostics.
+  InFlightDiagnostic error(SMLoc loc) { return locator.emitError(loc); }
+  Location loc(SMLoc l) { return locator.get(l); }
+
+  // Scopes.
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+  const Symbol *lookup(StringRef name) const;
+  LogicalResult declare(const Name &name, Symbol symbol);
+
+  // Types.
+  FailureOr<Type> resolveType(const Name &name, bool forTensor);
+  std::optional<Type> builtinType(StringRef name);
+
+  // Kernels.
+  LogicalResult genKernel(const KernelDecl &decl, ModuleOp module);
+  LogicalResult bindConstParams(const KernelDecl &decl, NamedAttrList &params);
+  LogicalResult bindKernelScope(const KernelDecl &decl, Block &entry);
+  LogicalResult checkDefines(const FileAST &file);
+
+  // Statements.
+  LogicalResult genBlock(const StmtList &stmts);
+  LogicalResult genStmt(const Stmt &stmt);
+  LogicalResult genBinding(const Stmt &stmt);
+  LogicalResult genAssign(const Stmt &stmt);
+  LogicalResult genStore(const Stmt &stmt);
+  LogicalResult genIf(const Stmt &stmt);
+  LogicalResult genFor(const Stmt &stmt);
+  LogicalResult genParallel(const Stmt &stmt);
+
+  // Expressions.
+  FailureOr<TValue> gen(const Expr &expr);
+  FailureOr<TValue> genBinary(const Expr &expr);
+  FailureOr<TValue> genUnary(const Expr &expr);
+  FailureOr<TValue> genCall(const Expr &expr);
+  FailureOr<TValue> genLoad(const Expr &expr);
+  FailureOr<TValue> genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b);
+  FailureOr<TValue> genCast(SMLoc l, const TValue &v, Type to);
+  FailureOr<TValue> foldBinary(const Expr &expr, const TValue &a, const TValue &b);
+
+  /// Turns `v` into an SSA value of type `to`; `what` says where, for the error message.
+  FailureOr<Value> materialize(SMLoc l, const TValue &v, Type to, StringRef what);
+  /// Turns `v` into an SSA value of its natural type (int literal: `int`, float literal: f32).
+  Value materializeDefault(SMLoc l, const TValue &v);
+  /// The common type of two operands, or an error naming both.
+  FailureOr<Type> unify(SMLoc l, StringRef op, const TValue &a, const TValue &b);
+  Type typeOf(const TValue &v) const;
+  FailureOr<SmallVector<Value>> genIndices(const std::vector<ExprPtr> &exprs);
+  /// Requires a compile-time integer.
+  FailureOr<int64_t> constInt(const Expr &expr, StringRef what);
+
+  const SourceLocator &locator;
+  const tlc::FrontendOptions &options;
+  MLIRContext *ctx;
+  OpBuilder builder;
+
+  std::vector<llvm::StringMap<Symbol>> scopes;
+  /// The current kernel, and where its `var` slots are allocated.
+  tile::KernelOp kernel;
+  /// The entry block of the region being generated (grid or body).
+  Block *currentEntry = nullptr;
+  bool inGrid = false;
+  bool inParallel = false;
+  /// Compile-time parameters of the current kernel only (for evaluating defaults).
+  bool constOnly = false;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Scopes and types
+//===----------------------------------------------------------------------===//
+
+const Symbol *Generator::lookup(StringRef name) const {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->find(name);
+    if (found != it->end())
+      return &found->second;
+  }
+  return nullptr;
+}
+
+LogicalResult Generator::declare(const Name &name, Symbol symbol) {
+  if (builtinType(name.text) || name.text == "block" || name.text == "thread")
+    return error(name.loc) << "'" << name.text << "' is a reserved name", failure();
+  if (const Symbol *previous = lookup(name.text)) {
+    auto diag = error(name.loc) << "redefinition of '" << name.text << "'";
+    diag.attachNote(loc(previous->loc)) << "'" << name.text << "' was defined here";
+    return failure();
+  }
+  symbol.loc = name.loc;
+  scopes.back()[name.text] = symbol;
+  return success();
+}
+
+std::optional<Type> Generator::builtinType(StringRef name) {
+  return llvm::StringSwitch<std::optional<Type>>(name)
+      .Case("f64", Float64Type::get(ctx))
+      .Case("f32", Float32Type::get(ctx))
+      .Case("f16", Float16Type::get(ctx))
+      .Case("bf16", BFloat16Type::get(ctx))
+      .Case("i64", IntegerType::get(ctx, 64))
+      .Case("i32", IntegerType::get(ctx, 32))
+      .Case("i16", IntegerType::get(ctx, 16))
+      .Case("i8", IntegerType::get(ctx, 8))
+      .Case("bool", IntegerType::get(ctx, 1))
+      .Case("int", IndexType::get(ctx))
+      .Default(std::nullopt);
+}
+
+FailureOr<Type> Generator::resolveType(const Name &name, bool forTensor) {
+  std::optional<Type> type = builtinType(name.text);
+  if (!type) {
+    const Symbol *symbol = lookup(name.text);
+    if (symbol && symbol->kind == Symbol::TypeConst)
+      type = symbol->type;
+  }
+  if (!type) {
+    error(name.loc) << "unknown type '" << name.text
+                    << "'; expected one of f64, f32, f16, bf16, i64, i32, i16, i8, bool, int"
+                    << " or a 'type' parameter";
+    return failure();
+  }
+  if (forTensor && (type->isIndex() || type->isInteger(1))) {
+    error(name.loc) << "'" << name.text << "' cannot be a tensor element type; use "
+                    << (type->isIndex() ? "'i64' or 'i32'" : "'i8'");
+    return failure();
+  }
+  return *type;
+}
+
+Type Generator::typeOf(const TValue &v) const {
+  switch (v.kind) {
+  case TValue::Typed:
+    return v.value.getType();
+  case TValue::IntConst:
+    return IndexType::get(ctx);
+  case TValue::FloatConst:
+    return Float32Type::get(ctx);
+  case TValue::BoolConst:
+    return IntegerType::get(ctx, 1);
+  }
+  return {};
+}
+
+FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, StringRef what) {
+  Location location = loc(l);
+  switch (v.kind) {
+  case TValue::Typed:
+    if (v.value.getType() != to) {
+      error(l) << "expected '" << typeName(to) << "' " << what << ", found '"
+               << typeName(v.value.getType()) << "'; convert it with " << typeName(to)
+               << "(...)";
+      return failure();
+    }
+    return v.value;
+  case TValue::IntConst:
+    if (to.isIndex())
+      return Value(arith::ConstantIndexOp::create(builder, location, v.i));
+    if (isIntLike(to)) {
+      unsigned width = to.getIntOrFloatBitWidth();
+      if (width < 64 && (v.i < -(int64_t(1) << (width - 1)) || v.i >= (int64_t(1) << width))) {
+        error(l) << "integer " << v.i << " does not fit in '" << typeName(to) << "'";
+        return failure();
+      }
+      return Value(arith::ConstantIntOp::create(builder, location, to, v.i));
+    }
+    if (auto ft = dyn_cast<FloatType>(to))
+      return Value(arith::ConstantFloatOp::create(builder, location, ft,
+                                                  APFloat(double(v.i))));
+    break;
+  case TValue::FloatConst:
+    if (auto ft = dyn_cast<FloatType>(to)) {
+      APFloat value(v.f);
+      bool losesInfo;
+      value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+      return Value(arith::ConstantFloatOp::create(builder, location, ft, value));
+    }
+    break;
+  case TValue::BoolConst:
+    if (to.isInteger(1))
+      return Value(arith::ConstantIntOp::create(builder, location, to, v.b ? 1 : 0));
+    break;
+  }
+  error(l) << "expected '" << typeName(to) << "' " << what << ", found "
+           << (v.kind == TValue::IntConst     ? "an integer constant"
+               : v.kind == TValue::FloatConst ? "a floating-point constant"
+                                              : "a boolean constant");
+  return failure();
+}
+
+Value Generator::materializeDefault(SMLoc l, const TValue &v) {
+  return *materialize(l, v, typeOf(v), "");
+}
+
+FailureOr<Type> Generator::unify(SMLoc l, StringRef op, const TValue &a, const TValue &b) {
+  if (!a.isConst() && !b.isConst()) {
+    Type ta = a.value.getType(), tb = b.value.getType();
+    if (ta != tb) {
+      error(l) << "type mismatch in '" << op << "': '" << typeName(ta) << "' and '"
+               << typeName(tb) << "'; convert one side, as in " << typeName(ta) << "(...)";
+      return failure();
+    }
+    return ta;
+  }
+  if (!a.isConst())
+    return a.value.getType();
+  if (!b.isConst())
+    return b.value.getType();
+  // Both constants of different kinds: an int and a float make a float.
+  if (a.kind == TValue::FloatConst || b.kind == TValue::FloatConst)
+    return Type(Float32Type::get(ctx));
+  return typeOf(a);
+}
+
+FailureOr<int64_t> Generator::constInt(const Expr &expr, StringRef what) {
+  auto value = gen(expr);
+  if (failed(value))
+    return failure();
+  if (value->kind != TValue::IntConst) {
+    error(expr.loc) << what << " must be a compile-time integer (a literal or an 'int' "
+                    << "parameter), found "
+                    << (value->isConst() ? "another constant"
+                                         : "'" + typeName(typeOf(*value)) + "' value");
+    return failure();
+  }
+  return value->i;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::gen(const Expr &expr) {
+  switch (expr.kind) {
+  case Expr::IntLit:
+    return TValue::intConst(expr.intValue);
+  case Expr::FloatLit:
+    return TValue::floatConst(expr.floatValue);
+  case Expr::BoolLit:
+    return TValue::boolConst(expr.boolValue);
+  case Expr::Ref: {
+    const Symbol *symbol = lookup(expr.name);
+    if (!symbol) {
+      error(expr.loc) << "unknown name '" << expr.name << "'";
+      return failure();
+    }
+    switch (symbol->kind) {
+    case Symbol::Bound:
+      return symbol->value;
+    case Symbol::Var:
+      return TValue::typed(memref::LoadOp::create(builder, loc(expr.loc), symbol->slot));
+    case Symbol::Tensor:
+      error(expr.loc) << "tensor '" << expr.name << "' cannot be used as a value; index it, as in '"
+                      << expr.name << "[i]'";
+      return failure();
+    case Symbol::Size:
+      if (constOnly)
+        break;
+      return TValue::typed(tile::DimOp::create(builder, loc(expr.loc),
+                                               currentEntry->getArgument(symbol->arg),
+                                               symbol->dim));
+    case Symbol::TypeConst:
+      error(expr.loc) << "type parameter '" << expr.name << "' cannot be used as a value";
+      return failure();
+    }
+    error(expr.loc) << "'" << expr.name << "' is a run-time value; only compile-time "
+                    << "parameters can be used here";
+    return failure();
+  }
+  case Expr::BlockIdx:
+  case Expr::ThreadIdx: {
+    bool isBlock = expr.kind == Expr::BlockIdx;
+    if (inGrid || constOnly) {
+      error(expr.loc) << "'" << (isBlock ? "block." : "thread.") << expr.name
+                      << "' is not available here: it exists only in the kernel body";
+      return failure();
+    }
+    int64_t dim = expr.name == "x" ? 0 : expr.name == "y" ? 1 : 2;
+    if (isBlock)
+      return TValue::typed(tile::BlockIdOp::create(builder, loc(expr.loc), dim));
+    return TValue::typed(tile::ThreadIdOp::create(builder, loc(expr.loc), dim));
+  }
+  case Expr::Unary:
+    return genUnary(expr);
+  case Expr::Binary:
+    return genBinary(expr);
+  case Expr::Ternary: {
+    auto c = gen(*expr.operands[0]);
+    if (failed(c))
+      return failure();
+    auto a = gen(*expr.operands[1]);
+    if (failed(a))
+      return failure();
+    auto b = gen(*expr.operands[2]);
+    if (failed(b))
+      return failure();
+    return genSelect(expr.loc, *c, *a, *b);
+  }
+  case Expr::Call:
+    return genCall(expr);
+  case Expr::Index:
+    return genLoad(expr);
+  }
+  return failure();
+}
+
+FailureOr<TValue> Generator::genUnary(const Expr &expr) {
+  auto operand = gen(*expr.operands[0]);
+  if (failed(operand))
+    return failure();
+  Location l = loc(expr.loc);
+  if (expr.op == Token::exclaim) {
+    if (operand->kind == TValue::BoolConst)
+      return TValue::boolConst(!operand->b);
+    auto v = materialize(expr.operands[0]->loc, *operand, builder.getI1Type(), "operand of '!'");
+    if (failed(v))
+      return failure();
+    Value one = arith::ConstantIntOp::create(builder, l, builder.getI1Type(), 1);
+    return TValue::typed(arith::XOrIOp::create(builder, l, *v, one));
+  }
+  // Negation.
+  if (operand->kind == TValue::IntConst) {
+    if (operand->i == INT64_MIN) {
+      error(expr.loc) << "integer overflow in constant expression";
+      return failure();
+    }
+    return TValue::intConst(-operand->i);
+  }
+  if (operand->kind == TValue::FloatConst)
+    return TValue::floatConst(-operand->f);
+  Type type = typeOf(*operand);
+  if (operand->kind == TValue::BoolConst || type.isInteger(1)) {
+    error(expr.loc) << "cannot negate a 'bool'; use '!'";
+    return failure();
+  }
+  if (isa<FloatType>(type))
+    return TValue::typed(arith::NegFOp::create(builder, l, operand->value));
+  Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
+  return TValue::typed(arith::SubIOp::create(builder, l, zero, operand->value));
+}
+
+FailureOr<TValue> Generator::foldBinary(const Expr &expr, const TValue &a, const TValue &b) {
+  Token::Kind op = expr.op;
+  auto overflow = [&]() -> FailureOr<TValue> {
+    error(expr.loc) << "integer overflow in constant expression";
+    return failure();
+  };
+  if (a.kind == TValue::BoolConst || b.kind == TValue::BoolConst) {
+    if (a.kind != b.kind) {
+      error(expr.loc) << "type mismatch in " << Token::describe(op)
+                      << ": a boolean and a number";
+      return failure();
+    }
+    switch (op) {
+    case Token::amp_amp:
+      return TValue::boolConst(a.b && b.b);
+    case Token::pipe_pipe:
+      return TValue::boolConst(a.b || b.b);
+    case Token::equal_equal:
+      return TValue::boolConst(a.b == b.b);
+    case Token::not_equal:
+      return TValue::boolConst(a.b != b.b);
+    default:
+      error(expr.loc) << Token::describe(op) << " cannot be applied to 'bool' values";
+      return failure();
+    }
+  }
+  if (op == Token::amp_amp || op == Token::pipe_pipe) {
+    error(expr.loc) << Token::describe(op) << " needs 'bool' operands";
+    return failure();
+  }
+  if (a.kind == TValue::IntConst && b.kind == TValue::IntConst) {
+    int64_t x = a.i, y = b.i, r = 0;
+    switch (op) {
+    case Token::plus:
+      if (__builtin_add_overflow(x, y, &r))
+        return overflow();
+      return TValue::intConst(r);
+    case Token::minus:
+      if (__builtin_sub_overflow(x, y, &r))
+        return overflow();
+      return TValue::intConst(r);
+    case Token::star:
+      if (__builtin_mul_overflow(x, y, &r))
+        return overflow();
+      return TValue::intConst(r);
+    case Token::slash:
+    case Token::percent:
+      if (y == 0) {
+        error(expr.loc) << "division by zero in constant expression";
+        return failure();
+      }
+      if (x == INT64_MIN && y == -1)
+        return overflow();
+      return TValue::intConst(op == Token::slash ? x / y : x % y);
+    case Token::less:
+      return TValue::boolConst(x < y);
+    case Token::less_equal:
+      return TValue::boolConst(x <= y);
+    case Token::greater:
+      return TValue::boolConst(x > y);
+    case Token::greater_equal:
+      return TValue::boolConst(x >= y);
+    case Token::equal_equal:
+      return TValue::boolConst(x == y);
+    case Token::not_equal:
+      return TValue::boolConst(x != y);
+    default:
+      break;
+    }
+  }
+  double x = a.kind == TValue::IntConst ? double(a.i) : a.f;
+  double y = b.kind == TValue::IntConst ? double(b.i) : b.f;
+  switch (op) {
+  case Token::plus:
+    return TValue::floatConst(x + y);
+  case Token::minus:
+    return TValue::floatConst(x - y);
+  case Token::star:
+    return TValue::floatConst(x * y);
+  case Token::slash:
+    return TValue::floatConst(x / y);
+  case Token::percent:
+    return TValue::floatConst(std::fmod(x, y));
+  case Token::less:
+    return TValue::boolConst(x < y);
+  case Token::less_equal:
+    return TValue::boolConst(x <= y);
+  case Token::greater:
+    return TValue::boolConst(x > y);
+  case Token::greater_equal:
+    return TValue::boolConst(x >= y);
+  case Token::equal_equal:
+    return TValue::boolConst(x == y);
+  case Token::not_equal:
+    return TValue::boolConst(x != y);
+  default:
+    break;
+  }
+  error(expr.loc) << "unsupported operator " << Token::describe(op);
+  return failure();
+}
+
+FailureOr<TValue> Generator::genBinary(const Expr &expr) {
+  auto a = gen(*expr.operands[0]);
+  if (failed(a))
+    return failure();
+  auto b = gen(*expr.operands[1]);
+  if (failed(b))
+    return failure();
+  if (a->isConst() && b->isConst())
+    return foldBinary(expr, *a, *b);
+
+  StringRef opName = Token::describe(expr.op).drop_front().drop_back();
+  auto type = unify(expr.loc, opName, *a, *b);
+  if (failed(type))
+    return failure();
+  auto lhs = materialize(expr.operands[0]->loc, *a, *type, "operand");
+  if (failed(lhs))
+    return failure();
+  auto rhs = materialize(expr.operands[1]->loc, *b, *type, "operand");
+  if (failed(rhs))
+    return failure();
+  Location l = loc(expr.loc);
+  Value x = *lhs, y = *rhs;
+  bool isFloat = isa<FloatType>(*type);
+  bool isBool = type->isInteger(1);
+
+  switch (expr.op) {
+  case Token::amp_amp:
+  case Token::pipe_pipe:
+    if (!isBool) {
+      error(expr.loc) << "'" << opName << "' needs 'bool' operands, found '" << typeName(*type)
+                      << "'";
+      return failure();
+    }
+    if (expr.op == Token::amp_amp)
+      return TValue::typed(arith::AndIOp::create(builder, l, x, y));
+    return TValue::typed(arith::OrIOp::create(builder, l, x, y));
+  case Token::equal_equal:
+  case Token::not_equal:
+  case Token::less:
+  case Token::less_equal:
+  case Token::greater:
+  case Token::greater_equal: {
+    if (isBool && expr.op != Token::equal_equal && expr.op != Token::not_equal) {
+      error(expr.loc) << "'" << opName << "' cannot compare 'bool' values";
+      return failure();
+    }
+    if (isFloat) {
+      arith::CmpFPredicate pred = llvm::StringSwitch<arith::CmpFPredicate>(opName)
+                                      .Case("==", arith::CmpFPredicate::OEQ)
+                                      .Case("!=", arith::CmpFPredicate::UNE)
+                                      .Case("<", arith::CmpFPredicate::OLT)
+                                      .Case("<=", arith::CmpFPredicate::OLE)
+                                      .Case(">", arith::CmpFPredicate::OGT)
+                                      .Default(arith::CmpFPredicate::OGE);
+      return TValue::typed(arith::CmpFOp::create(builder, l, pred, x, y));
+    }
+    arith::CmpIPredicate pred = llvm::StringSwitch<arith::CmpIPredicate>(opName)
+                                    .Case("==", arith::CmpIPredicate::eq)
+                                    .Case("!=", arith::CmpIPredicate::ne)
+                                    .Case("<", arith::CmpIPredicate::slt)
+                                    .Case("<=", arith::CmpIPredicate::sle)
+                                    .Case(">", arith::CmpIPredicate::sgt)
+                                    .Default(arith::CmpIPredicate::sge);
+    return TValue::typed(arith::CmpIOp::create(builder, l, pred, x, y));
+  }
+  default:
+    break;
+  }
+  if (isBool) {
+    error(expr.loc) << "arithmetic '" << opName << "' cannot be applied to 'bool' values";
+    return failure();
+  }
+  switch (expr.op) {
+  case Token::plus:
+    return TValue::typed(isFloat ? arith::AddFOp::create(builder, l, x, y).getResult()
+                                 : arith::AddIOp::create(builder, l, x, y).getResult());
+  case Token::minus:
+    return TValue::typed(isFloat ? arith::SubFOp::create(builder, l, x, y).getResult()
+                                 : arith::SubIOp::create(builder, l, x, y).getResult());
+  case Token::star:
+    return TValue::typed(isFloat ? arith::MulFOp::create(builder, l, x, y).getResult()
+                                 : arith::MulIOp::create(builder, l, x, y).getResult());
+  case Token::slash:
+    return TValue::typed(isFloat ? arith::DivFOp::create(builder, l, x, y).getResult()
+                                 : arith::DivSIOp::create(builder, l, x, y).getResult());
+  case Token::percent:
+    return TValue::typed(isFloat ? arith::RemFOp::create(builder, l, x, y).getResult()
+                                 : arith::RemSIOp::create(builder, l, x, y).getResult());
+  default:
+    break;
+  }
+  error(expr.loc) << "unsupported operator '" << opName << "'";
+  return failure();
+}
+
+FailureOr<TValue> Generator::genSelect(SMLoc l, const TValue &c, const TValue &a,
+                                       const TValue &b) {
+  if (c.kind == TValue::BoolConst)
+    return c.b ? a : b;
+  auto cond = materialize(l, c, builder.getI1Type(), "condition");
+  if (failed(cond))
+    return failure();
+  auto type = unify(l, "?:", a, b);
+  if (failed(type))
+    return failure();
+  auto x = materialize(l, a, *type, "value");
+  if (failed(x))
+    return failure();
+  auto y = materialize(l, b, *type, "value");
+  if (failed(y))
+    return failure();
+  return TValue::typed(arith::SelectOp::create(builder, loc(l), *cond, *x, *y));
+}
+
+FailureOr<TValue> Generator::genCast(SMLoc l, const TValue &v, Type to) {
+  Location location = loc(l);
+  if (v.isConst()) {
+    TValue c = v;
+    if (v.kind == TValue::FloatConst && isIntLike(to)) {
+      if (!(std::fabs(v.f) < 9.2e18)) {
+        error(l) << "constant " << v.f << " does not fit in '" << typeName(to) << "'";
+        return failure();
+      }
+      c = TValue::intConst(int64_t(v.f));
+    } else if (v.kind == TValue::BoolConst && !to.isInteger(1)) {
+      c = TValue::intConst(v.b);
+    } else if (v.kind == TValue::IntConst && to.isInteger(1)) {
+      c = TValue::boolConst(v.i != 0);
+    } else if (v.kind == TValue::FloatConst && to.isInteger(1)) {
+      c = TValue::boolConst(v.f != 0);
+    }
+    auto x = materialize(l, c, to, "value");
+    if (failed(x))
+      return failure();
+    return TValue::typed(*x);
+  }
+  Value x = v.value;
+  Type from = x.getType();
+  if (from == to)
+    return v;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat) {
+    if (fromFloat.getWidth() < toFloat.getWidth())
+      return TValue::typed(arith::ExtFOp::create(builder, location, to, x));
+    if (fromFloat.getWidth() > toFloat.getWidth())
+      return TValue::typed(arith::TruncFOp::create(builder, location, to, x));
+    // f16 <-> bf16: through f32.
+    Value wide = arith::ExtFOp::create(builder, location, builder.getF32Type(), x);
+    return TValue::typed(arith::TruncFOp::create(builder, location, to, wide));
+  }
+  if (to.isInteger(1)) {
+    if (fromFloat) {
+      Value zero = *materialize(l, TValue::floatConst(0), from, "");
+      return TValue::typed(
+          arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE, x, zero));
+    }
+    Value zero = *materialize(l, TValue::intConst(0), from, "");
+    return TValue::typed(
+        arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne, x, zero));
+  }
+  // Integers go through i64 when one side is `int` (index).
+  auto toI64 = [&](Value v) -> Value {
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(builder, location, builder.getI64Type(), v);
+    return v;
+  };
+  if (fromFloat) {
+    Type target = to.isIndex() ? builder.getI64Type() : to;
+    Value r = arith::FPToSIOp::create(builder, location, target, x);
+    if (to.isIndex())
+      r = arith::IndexCastOp::create(builder, location, to, r);
+    return TValue::typed(r);
+  }
+  // `from` is an integer, bool or int.
+  Value src = toI64(x);
+  unsigned fromWidth = src.getType().getIntOrFloatBitWidth();
+  bool fromBool = from.isInteger(1);
+  if (toFloat) {
+    if (fromBool)
+      return TValue::typed(arith::UIToFPOp::create(builder, location, to, src));
+    return TValue::typed(arith::SIToFPOp::create(builder, location, to, src));
+  }
+  Type target = to.isIndex() ? builder.getI64Type() : to;
+  unsigned toWidth = target.getIntOrFloatBitWidth();
+  Value r = src;
+  if (fromWidth < toWidth)
+    r = fromBool ? arith::ExtUIOp::create(builder, location, target, src).getResult()
+                 : arith::ExtSIOp::create(builder, location, target, src).getResult();
+  else if (fromWidth > toWidth)
+    r = arith::TruncIOp::create(builder, location, target, src);
+  if (to.isIndex())
+    r = arith::IndexCastOp::create(builder, location, to, r);
+  return TValue::typed(r);
+}
+
+FailureOr<TValue> Generator::genCall(const Expr &expr) {
+  StringRef name = expr.name;
+  auto arity = [&](size_t n) -> LogicalResult {
+    if (expr.operands.size() == n)
+      return success();
+    error(expr.loc) << "'" << name << "' takes " << n << " argument" << (n == 1 ? "" : "s")
+                    << ", got " << expr.operands.size();
+    return failure();
+  };
+  SmallVector<TValue> args;
+  auto genArgs = [&]() -> LogicalResult {
+    for (const ExprPtr &operand : expr.operands) {
+      auto v = gen(*operand);
+      if (failed(v))
+        return failure();
+      args.push_back(*v);
+    }
+    return success();
+  };
+
+  // Casts: a type name called like a function.
+  std::optional<Type> castType = builtinType(name);
+  if (!castType) {
+    const Symbol *symbol = lookup(name);
+    if (symbol && symbol->kind == Symbol::TypeConst)
+      castType = symbol->type;
+  }
+  if (castType) {
+    if (failed(arity(1)) || failed(genArgs()))
+      return failure();
+    return genCast(expr.loc, args[0], *castType);
+  }
+
+  Location l = loc(expr.loc);
+  if (name == "cdiv" || name == "min" || name == "max") {
+    if (failed(arity(2)) || failed(genArgs()))
+      return failure();
+    if (args[0].kind == TValue::IntConst && args[1].kind == TValue::IntConst) {
+      int64_t x = args[0].i, y = args[1].i;
+      if (name == "min")
+        return TValue::intConst(std::min(x, y));
+      if (name == "max")
+        return TValue::intConst(std::max(x, y));
+      if (y <= 0) {
+        error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << y;
+        return failure();
+      }
+      return TValue::intConst(x / y + ((x % y) > 0 ? 1 : 0));
+    }
+    if (args[0].isConst() && args[1].isConst() && name != "cdiv") {
+      double x = args[0].kind == TValue::IntConst ? double(args[0].i) : args[0].f;
+      double y = args[1].kind == TValue::IntConst ? double(args[1].i) : args[1].f;
+      return TValue::floatConst(name == "min" ? std::min(x, y) : std::max(x, y));
+    }
+    auto type = unify(expr.loc, name, args[0], args[1]);
+    if (failed(type))
+      return failure();
+    auto x = materialize(expr.operands[0]->loc, args[0], *type, "argument");
+    if (failed(x))
+      return failure();
+    auto y = materialize(expr.operands[1]->loc, args[1], *type, "argument");
+    if (failed(y))
+      return failure();
+    bool isFloat = isa<FloatType>(*type);
+    if (type->isInteger(1) || (isFloat && name == "cdiv")) {
+      error(expr.loc) << "'" << name << "' needs integer" << (name == "cdiv" ? "" : " or float")
+                      << " arguments, found '" << typeName(*type) << "'";
+      return failure();
+    }
+    if (name == "cdiv")
+      return TValue::typed(arith::CeilDivSIOp::create(builder, l, *x, *y));
+    if (name == "min")
+      return TValue::typed(isFloat ? arith::MinNumFOp::create(builder, l, *x, *y).getResult()
+                                   : arith::MinSIOp::create(builder, l, *x, *y).getResult());
+    return TValue::typed(isFloat ? arith::MaxNumFOp::create(builder, l, *x, *y).getResult()
+                                 : arith::MaxSIOp::create(builder, l, *x, *y).getResult());
+  }
+  if (name == "abs") {
+    if (failed(arity(1)) || failed(genArgs()))
+      return failure();
+    if (args[0].kind == TValue::IntConst) {
+      if (args[0].i == INT64_MIN) {
+        error(expr.loc) << "integer overflow in constant expression";
+        return failure();
+      }
+      return TValue::intConst(std::abs(args[0].i));
+    }
+    if (args[0].kind == TValue::FloatConst)
+      return TValue::floatConst(std::fabs(args[0].f));
+    Type type = typeOf(args[0]);
+    if (type.isInteger(1) || args[0].kind == TValue::BoolConst) {
+      error(expr.loc) << "'abs' needs a number, found 'bool'";
+      return failure();
+    }
+    Value x = args[0].value;
+    if (isa<FloatType>(type))
+      return TValue::typed(
+          arith::MaxNumFOp::create(builder, l, x, arith::NegFOp::create(builder, l, x)));
+    Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
+    return TValue::typed(
+        arith::MaxSIOp::create(builder, l, x, arith::SubIOp::create(builder, l, zero, x)));
+  }
+  if (name == "select") {
+    if (failed(arity(3)) || failed(genArgs()))
+      return failure();
+    return genSelect(expr.loc, args[0], args[1], args[2]);
+  }
+  error(expr.loc) << "unknown function '" << name
+                  << "'; available: cdiv, min, max, abs, select and casts such as f32(x)";
+  return failure();
+}
+
+FailureOr<SmallVector<Value>> Generator::genIndices(const std::vector<ExprPtr> &exprs) {
+  SmallVector<Value> indices;
+  for (const ExprPtr &e : exprs) {
+    auto v = gen(*e);
+    if (failed(v))
+      return failure();
+    auto index = materialize(e->loc, *v, builder.getIndexType(), "index");
+    if (failed(index))
+      return failure();
+    indices.push_back(*index);
+  }
+  return indices;
+}
+
+FailureOr<TValue> Generator::genLoad(const Expr &expr) {
+  const Symbol *symbol = lookup(expr.name);
+  if (!symbol) {
+    error(expr.loc) << "unknown name '" << expr.name << "'";
+    return failure();
+  }
+  if (symbol->kind != Symbol::Tensor) {
+    error(expr.loc) << "'" << expr.name << "' is not a tensor; only tensors can be indexed";
+    return failure();
+  }
+  if (inGrid || constOnly) {
+    error(expr.loc) << "tensor elements cannot be read here: 'grid(...)' is computed on the host "
+                    << "from sizes and scalar parameters";
+    return failure();
+  }
+  Value tensor = kernel.getBody().front().getArgument(symbol->arg);
+  auto type = cast<tile::TensorType>(tensor.getType());
+  if (expr.operands.size() != type.getRank()) {
+    error(expr.loc) << "tensor '" << expr.name << "' has rank " << type.getRank()
+                    << " but is indexed with " << expr.operands.size() << " ind"
+                    << (expr.operands.size() == 1 ? "ex" : "ices");
+    return failure();
+  }
+  auto indices = genIndices(expr.operands);
+  if (failed(indices))
+    return failure();
+  return TValue::typed(tile::LoadOp::create(builder, loc(expr.loc), tensor, *indices));
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Generator::genBlock(const StmtList &stmts) {
+  pushScope();
+  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  for (const StmtPtr &stmt : stmts)
+    if (failed(genStmt(*stmt)))
+      return failure();
+  return success();
+}
+
+LogicalResult Generator::genStmt(const Stmt &stmt) {
+  switch (stmt.kind) {
+  case Stmt::Let:
+  case Stmt::Var:
+    return genBinding(stmt);
+  case Stmt::Assign:
+    return genAssign(stmt);
+  case Stmt::Store:
+    return genStore(stmt);
+  case Stmt::If:
+    return genIf(stmt);
+  case Stmt::For:
+    return genFor(stmt);
+  case Stmt::Parallel:
+    return genParallel(stmt);
+  }
+  return failure();
+}
+
+LogicalResult Generator::genBinding(const Stmt &stmt) {
+  auto value = gen(*stmt.value);
+  if (failed(value))
+    return failure();
+  Type type;
+  if (stmt.type) {
+    auto resolved = resolveType(*stmt.type, /*forTensor=*/false);
+    if (failed(resolved))
+      return failure();
+    type = *resolved;
+  }
+  Symbol symbol;
+  if (stmt.kind == Stmt::Let) {
+    symbol.kind = Symbol::Bound;
+    if (type) {
+      auto v = materialize(stmt.value->loc, *value, type,
+                           ("for '" + stmt.name.text + "'").c_str());
+      if (failed(v))
+        return failure();
+      symbol.value = TValue::typed(*v);
+    } else {
+      // An untyped constant stays a compile-time constant.
+      symbol.value = *value;
+    }
+    return declare(stmt.name, symbol);
+  }
+  if (!type)
+    type = typeOf(*value);
+  auto init = materialize(stmt.value->loc, *value, type, ("for '" + stmt.name.text + "'").c_str());
+  if (failed(init))
+    return failure();
+  // Slots live at the top of the kernel body, where LLVM promotes them to registers.
+  Value slot;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&kernel.getBody().front());
+    slot = memref::AllocaOp::create(builder, loc(stmt.loc), MemRefType::get({}, type));
+  }
+  memref::StoreOp::create(builder, loc(stmt.loc), *init, slot);
+  symbol.kind = Symbol::Var;
+  symbol.slot = slot;
+  symbol.type = type;
+  return declare(stmt.name, symbol);
+}
+
+LogicalResult Generator::genAssign(const Stmt &stmt) {
+  const Symbol *symbol = lookup(stmt.name.text);
+  if (!symbol) {
+    error(stmt.name.loc) << "unknown name '" << stmt.name.text << "'";
+    return failure();
+  }
+  if (symbol->kind != Symbol::Var) {
+    auto diag = error(stmt.name.loc) << "cannot assign to '" << stmt.name.text << "'";
+    if (symbol->kind == Symbol::Tensor)
+      diag << ": it is a tensor; write an element, as in '" << stmt.name.text << "[i] = ...'";
+    else
+      diag << ": only 'var' bindings can be assigned";
+    return failure();
+  }
+  Value slot = symbol->slot;
+  Type type = symbol->type;
+  auto value = gen(*stmt.value);
+  if (failed(value))
+    return failure();
+  auto v = materialize(stmt.value->loc, *value, type,
+                       ("to assign to '" + stmt.name.text + "'").c_str());
+  if (failed(v))
+    return failure();
+  memref::StoreOp::create(builder, loc(stmt.loc), *v, slot);
+  return success();
+}
+
+LogicalResult Generator::genStore(const Stmt &stmt) {
+  const Symbol *symbol = lookup(stmt.name.text);
+  if (!symbol) {
+    error(stmt.name.loc) << "unknown name '" << stmt.name.text << "'";
+    return failure();
+  }
+  if (symbol->kind != Symbol::Tensor) {
+    error(stmt.name.loc) << "'" << stmt.name.text
+                         << "' is not a tensor; only tensor elements can be written by index";
+    return failure();
+  }
+  Value tensor = kernel.getBody().front().getArgument(symbol->arg);
+  auto type = cast<tile::TensorType>(tensor.getType());
+  if (stmt.indices.size() != type.getRank()) {
+    error(stmt.name.loc) << "tensor '" << stmt.name.text << "' has rank " << type.getRank()
+                         << " but is indexed with " << stmt.indices.size() << " ind"
+                         << (stmt.indices.size() == 1 ? "ex" : "ices");
+    return failure();
+  }
+  auto indices = genIndices(stmt.indices);
+  if (failed(indices))
+    return failure();
+  auto value = gen(*stmt.value);
+  if (failed(value))
+    return failure();
+  auto v = materialize(stmt.value->loc, *value, type.getElementType(),
+                       ("to store into '" + stmt.name.text + "'").c_str());
+  if (failed(v))
+    return failure();
+  tile::StoreOp::create(builder, loc(stmt.loc), *v, tensor, *indices);
+  return success();
+}
+
+LogicalResult Generator::genIf(const Stmt &stmt) {
+  auto cond = gen(*stmt.value);
+  if (failed(cond))
+    return failure();
+  auto c = materialize(stmt.value->loc, *cond, builder.getI1Type(), "as the condition of 'if'");
+  if (failed(c))
+    return failure();
+  auto ifOp = scf::IfOp::create(builder, loc(stmt.loc), *c, /*withElseRegion=*/stmt.hasElse);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifOp.thenBlock());
+  if (failed(genBlock(stmt.body)))
+    return failure();
+  if (stmt.hasElse) {
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    if (failed(genBlock(stmt.elseBody)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Generator::genFor(const Stmt &stmt) {
+  SmallVector<Value> bounds;
+  Value step;
+  size_t n = stmt.indices.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Expr &e = *stmt.indices[i];
+    auto v = gen(e);
+    if (failed(v))
+      return failure();
+    if (i == 2) {
+      if (v->kind != TValue::IntConst || v->i <= 0) {
+        error(e.loc) << "the step of 'range' must be a positive compile-time integer";
+        return failure();
+      }
+    }
+    auto x = materialize(e.loc, *v, builder.getIndexType(), "in 'range'");
+    if (failed(x))
+      return failure();
+    bounds.push_back(*x);
+  }
+  Location l = loc(stmt.loc);
+  Value lb = n == 1 ? arith::ConstantIndexOp::create(builder, l, 0).getResult() : bounds[0];
+  Value ub = n == 1 ? bounds[0] : bounds[1];
+  step = n == 3 ? bounds[2] : arith::ConstantIndexOp::create(builder, l, 1).getResult();
+  auto loop = scf::ForOp::create(builder, l, lb, ub, step);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBody());
+  pushScope();
+  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  Symbol index;
+  index.value = TValue::typed(loop.getInductionVar());
+  if (failed(declare(stmt.names[0], index)))
+    return failure();
+  return genBlock(stmt.body);
+}
+
+LogicalResult Generator::genParallel(const Stmt &stmt) {
+  if (inParallel) {
+    error(stmt.loc) << "'parallel' cannot be nested in another 'parallel'";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  int64_t points = 1;
+  for (const ExprPtr &e : stmt.indices) {
+    auto extent = constInt(*e, "the extent of 'parallel'");
+    if (failed(extent))
+      return failure();
+    if (*extent <= 0) {
+      error(e->loc) << "the extent of 'parallel' must be positive, got " << *extent;
+      return failure();
+    }
+    if (__builtin_mul_overflow(points, *extent, &points) || points > (int64_t(1) << 31)) {
+      error(e->loc) << "the index space of 'parallel' is too large (more than 2^31 points)";
+      return failure();
+    }
+    shape.push_back(*extent);
+  }
+  auto op = tile::ParallelOp::create(builder, loc(stmt.loc), builder.getDenseI64ArrayAttr(shape));
+  Block *body = new Block();
+  op.getBody().push_back(body);
+  for (size_t i = 0; i < shape.size(); ++i)
+    body->addArgument(builder.getIndexType(), loc(stmt.names[i].loc));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(body);
+  pushScope();
+  inParallel = true;
+  auto exit = llvm::make_scope_exit([&] {
+    popScope();
+    inParallel = false;
+  });
+  for (size_t i = 0; i < shape.size(); ++i) {
+    Symbol index;
+    index.value = TValue::typed(body->getArgument(i));
+    if (failed(declare(stmt.names[i], index)))
+      return failure();
+  }
+  if (failed(genBlock(stmt.body)))
+    return failure();
+  tile::YieldOp::create(builder, loc(stmt.loc));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+/// Parses a `-D` value as a compile-time parameter of the given kind.
+static std::optional<TValue> parseDefine(StringRef text, ConstParamDecl::Kind kind) {
+  text = text.trim();
+  if (kind == ConstParamDecl::Int) {
+    int64_t value;
+    if (text.getAsInteger(10, value))
+      return std::nullopt;
+    return TValue::intConst(value);
+  }
+  if (kind == ConstParamDecl::Bool) {
+    if (text == "true" || text == "1")
+      return TValue::boolConst(true);
+    if (text == "false" || text == "0")
+      return TValue::boolConst(false);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static StringRef kindName(ConstParamDecl::Kind kind) {
+  return kind == ConstParamDecl::Int ? "int" : kind == ConstParamDecl::Bool ? "bool" : "type";
+}
+
+LogicalResult Generator::checkDefines(const FileAST &file) {
+  for (const auto &[name, value] : options.defines) {
+    bool found = false;
+    for (const auto &kernel : file.kernels)
+      for (const ConstParamDecl &param : kernel->constParams)
+        found |= param.name.text == name;
+    if (found)
+      continue;
+    const KernelDecl &first = *file.kernels.front();
+    auto diag = error(first.name.loc) << "'-D " << name << "=" << value
+                                      << "' names no compile-time parameter of kernel '"
+                                      << first.name.text << "'";
+    std::string known;
+    for (const auto &kernel : file.kernels)
+      for (const ConstParamDecl &param : kernel->constParams)
+        known += (known.empty() ? "'" : ", '") + param.name.text + "'";
+    if (known.empty())
+      diag.attachNote() << "the file declares no compile-time parameters";
+    else
+      diag.attachNote() << "compile-time parameters: " << known;
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &params) {
+  constOnly = true;
+  auto exit = llvm::make_scope_exit([&] { constOnly = false; });
+  for (const ConstParamDecl &param : decl.constParams) {
+    const std::string *define = nullptr;
+    for (const auto &[name, value] : options.defines)
+      if (name == param.name.text)
+        define = &value; // the last -D wins
+    Symbol symbol;
+    if (param.kind == ConstParamDecl::Type) {
+      symbol.kind = Symbol::TypeConst;
+      std::optional<Type> type;
+      if (define) {
+        type = builtinType(*define);
+        if (!type || type->isIndex() || type->isInteger(1)) {
+          error(param.name.loc) << "'-D " << param.name.text << "=" << *define
+                                << "' does not name a data type (f64, f32, f16, bf16, i64, "
+                                << "i32, i16, i8)";
+          return failure();
+        }
+      } else if (param.defaultValue) {
+        const Expr &e = *param.defaultValue;
+        if (e.kind != Expr::Ref) {
+          error(e.loc) << "the default of type parameter '" << param.name.text
+                       << "' must be a type name";
+          return failure();
+        }
+        auto resolved = resolveType(Name{e.name, e.loc}, /*forTensor=*/true);
+        if (failed(resolved))
+          return failure();
+        type = *resolved;
+      }
+      if (!type) {
+        error(param.name.loc) << "compile-time parameter '" << param.name.text
+                              << "' has no default; give it with -D " << param.name.text
+                              << "=<type>";
+        return failure();
+      }
+      symbol.type = *type;
+      params.append(param.name.text, TypeAttr::get(*type));
+    } else {
+      std::optional<TValue> value;
+      if (define) {
+        value = parseDefine(*define, param.kind);
+        if (!value) {
+          error(param.name.loc) << "'-D " << param.name.text << "=" << *define
+                                << "' does not parse as '" << kindName(param.kind) << "'";
+          return failure();
+        }
+      } else if (param.defaultValue) {
+        auto v = gen(*param.defaultValue);
+        if (failed(v))
+          return failure();
+        TValue::Kind want =
+            param.kind == ConstParamDecl::Int ? TValue::IntConst : TValue::BoolConst;
+        if (v->kind != want) {
+          error(param.defaultValue->loc)
+              << "the default of '" << param.name.text << "' must be a compile-time '"
+              << kindName(param.kind) << "'";
+          return failure();
+        }
+        value = *v;
+      } else {
+        error(param.name.loc) << "compile-time parameter '" << param.name.text
+                              << "' has no default; give it with -D " << param.name.text
+                              << "=<value>";
+        return failure();
+      }
+      symbol.value = *value;
+      if (param.kind == ConstParamDecl::Int)
+        params.append(param.name.text, builder.getI64IntegerAttr(value->i));
+      else
+        params.append(param.name.text, builder.getBoolAttr(value->b));
+    }
+    if (failed(declare(param.name, symbol)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Generator::bindKernelScope(const KernelDecl &decl, Block &entry) {
+  for (auto [index, param] : llvm::enumerate(decl.params)) {
+    Symbol symbol;
+    if (param.isTensor) {
+      symbol.kind = Symbol::Tensor;
+      symbol.arg = index;
+    } else {
+      symbol.value = TValue::typed(entry.getArgument(index));
+    }
+    if (failed(declare(param.name, symbol)))
+      return failure();
+  }
+  for (auto [index, param] : llvm::enumerate(decl.params)) {
+    for (auto [dim, size] : llvm::enumerate(param.dims)) {
+      if (const Symbol *existing = lookup(size.text)) {
+        if (existing->kind == Symbol::Size)
+          continue; // a size shared by several tensors
+        return declare(size, Symbol());
+      }
+      Symbol symbol;
+      symbol.kind = Symbol::Size;
+      symbol.arg = index;
+      symbol.dim = dim;
+      if (failed(declare(size, symbol)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
+  pushScope();
+  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  NamedAttrList params;
+  if (failed(bindConstParams(decl, params)))
+    return failure();
+
+  // Parameter types and names.
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argNames, dimNames;
+  for (const ParamDecl &param : decl.params) {
+    auto type = resolveType(param.dtype, param.isTensor);
+    if (failed(type))
+      return failure();
+    if (param.isTensor) {
+      if (param.dims.size() > 8) {
+        error(param.name.loc) << "tensors have at most 8 dimensions";
+        return failure();
+      }
+      argTypes.push_back(tile::TensorType::get(ctx, *type, param.dims.size()));
+    } else {
+      argTypes.push_back(*type);
+    }
+    argNames.push_back(builder.getStringAttr(param.name.text));
+    SmallVector<Attribute> dims;
+    for (const Name &dim : param.dims)
+      dims.push_back(builder.getStringAttr(dim.text));
+    dimNames.push_back(builder.getArrayAttr(dims));
+  }
+
+  builder.setInsertionPointToEnd(module.getBody());
+  kernel = tile::KernelOp::create(
+      builder, loc(decl.name.loc), builder.getStringAttr(decl.name.text),
+      builder.getDenseI64ArrayAttr({1, 1, 1}), builder.getArrayAttr(argNames),
+      builder.getArrayAttr(dimNames), params.getDictionary(ctx));
+  SmallVector<Location> argLocs;
+  for (const ParamDecl &param : decl.params)
+    argLocs.push_back(loc(param.name.loc));
+  Block *grid = builder.createBlock(&kernel.getGrid(), {}, argTypes, argLocs);
+  Block *body = builder.createBlock(&kernel.getBody(), {}, argTypes, argLocs);
+
+  pushScope();
+  auto exitParams = llvm::make_scope_exit([&] { popScope(); });
+  if (failed(bindKernelScope(decl, *body)))
+    return failure();
+
+  // Threads: compile-time, at most 1024, whole warps.
+  builder.setInsertionPointToStart(body);
+  currentEntry = body;
+  SmallVector<int64_t> threads;
+  for (const ExprPtr &e : decl.threads) {
+    auto n = constInt(*e, "a thread count");
+    if (failed(n))
+      return failure();
+    if (*n < 1 || *n > 1024) {
+      error(e->loc) << "a thread count must be between 1 and 1024, got " << *n;
+      return failure();
+    }
+    threads.push_back(*n);
+  }
+  int64_t total = 1;
+  for (int64_t t : threads)
+    total *= t;
+  if (total > 1024 || total % 32 != 0) {
+    error(decl.threadsLoc) << "a block has " << total << " threads; it must be a multiple of 32 "
+                           << "(whole warps) and at most 1024";
+    return failure();
+  }
+  threads.resize(3, 1);
+  kernel.setThreads(threads);
+
+
+  // The grid, computed on the host.
+  {
+    builder.setInsertionPointToStart(grid);
+    currentEntry = grid;
+    inGrid = true;
+    auto exitGrid = llvm::make_scope_exit([&] { inGrid = false; });
+    // Scalar parameters are the grid block's own arguments.
+    pushScope();
+    auto exitGridScope = llvm::make_scope_exit([&] { popScope(); });
+    for (auto [index, param] : llvm::enumerate(decl.params)) {
+      if (param.isTensor)
+        continue;
+      Symbol symbol;
+      symbol.value = TValue::typed(grid->getArgument(index));
+      scopes.back()[param.name.text] = symbol;
+    }
+    SmallVector<Value> sizes;
+    for (const ExprPtr &e : decl.grid) {
+      auto v = gen(*e);
+      if (failed(v))
+        return failure();
+      auto x = materialize(e->loc, *v, builder.getIndexType(), "as a grid size");
+      if (failed(x))
+        return failure();
+      sizes.push_back(*x);
+    }
+    while (sizes.size() < 3)
+      sizes.push_back(arith::ConstantIndexOp::create(builder, loc(decl.gridLoc), 1));
+    tile::YieldOp::create(builder, loc(decl.gridLoc), sizes);
+  }
+
+  // The body, on the device.
+  builder.setInsertionPointToStart(body);
+  currentEntry = body;
+  if (failed(genBlock(decl.body)))
+    return failure();
+  builder.setInsertionPointToEnd(body);
+  tile::YieldOp::create(builder, loc(decl.name.loc));
+  return success();
+}
+
+OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc(fileLoc));
+  if (failed(checkDefines(file)))
+    return nullptr;
+  llvm::StringMap<SMLoc> names;
+  for (const auto &decl : file.kernels) {
+    auto [it, inserted] = names.try_emplace(decl->name.text, decl->name.loc);
+    if (!inserted) {
+      auto diag = error(decl->name.loc) << "redefinition of kernel '" << decl->name.text << "'";
+      diag.attachNote(loc(it->second)) << "previous definition is here";
+      return nullptr;
+    }
+    if (failed(genKernel(*decl, *module)))
+      return nullptr;
+  }
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void tlc::registerFrontendDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, arith::ArithDialect, scf::SCFDialect,
+                  memref::MemRefDialect>();
+}
+
+OwningOpRef<ModuleOp> tlc::importTileFile(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                                          const FrontendOptions &options) {
+  DialectRegistry registry;
+  registerFrontendDialects(registry);
+  context->appendDialectRegistry(registry);
+  context->loadAllAvailableDialects();
+
+  unsigned bufferId = sourceMgr.getMainFileID();
+  StringRef buffer = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  SourceLocator locator(sourceMgr, bufferId, context);
+  auto ast = parseFile(buffer, locator);
+  if (failed(ast))
+    return nullptr;
+  Generator generator(locator, options);
+  return generator.generate(*ast, SMLoc::getFromPointer(buffer.data()));
+}

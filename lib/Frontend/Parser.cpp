@@ -1,0 +1,564 @@
+//===- Parser.cpp - Recursive-descent parser of the .tile language --------===//
+#include "Parser.h"
+
+using namespace tlc::frontend;
+using llvm::SMLoc;
+using llvm::StringRef;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+
+mlir::Location SourceLocator::get(SMLoc loc) const {
+  auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
+  StringRef file = sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
+  return mlir::FileLineColLoc::get(context, file, line, col);
+}
+
+namespace {
+class Parser {
+public:
+  Parser(StringRef buffer, const SourceLocator &locator) : lexer(buffer), locator(locator) {
+    tok = lexer.lex();
+  }
+
+  FailureOr<FileAST> parseFile();
+
+private:
+  // Token handling.
+  void consume() { tok = lexer.lex(); }
+  bool consumeIf(Token::Kind kind) {
+    if (!tok.is(kind))
+      return false;
+    consume();
+    return true;
+  }
+  LogicalResult emitError(SMLoc loc, const llvm::Twine &message) {
+    locator.emitError(loc) << message;
+    return failure();
+  }
+  /// Reports "expected X, found Y" at the current token (or the lexer's message for a bad token).
+  LogicalResult emitExpected(StringRef what) {
+    if (tok.is(Token::error))
+      return emitError(tok.getLoc(), lexer.getErrorMessage());
+    std::string found = tok.is(Token::eof) ? "end of file"
+                                           : ("'" + tok.getSpelling() + "'").str();
+    return emitError(tok.getLoc(), "expected " + what + ", found " + found);
+  }
+  LogicalResult expect(Token::Kind kind, StringRef context = {}) {
+    if (consumeIf(kind))
+      return success();
+    std::string what = Token::describe(kind).str();
+    if (!context.empty())
+      what += " " + context.str();
+    return emitExpected(what);
+  }
+  FailureOr<Name> parseName(StringRef what) {
+    if (!tok.is(Token::identifier)) {
+      if (tok.isKeyword())
+        return emitError(tok.getLoc(), "expected " + what + ", found keyword '" +
+                                           tok.getSpelling() + "'"),
+               failure();
+      return emitExpected(what), failure();
+    }
+    Name name{tok.getSpelling().str(), tok.getLoc()};
+    consume();
+    return name;
+  }
+
+  // Declarations.
+  FailureOr<std::unique_ptr<KernelDecl>> parseKernel();
+  LogicalResult parseConstParam(KernelDecl &kernel);
+  LogicalResult parseParam(KernelDecl &kernel);
+  LogicalResult parseLaunchList(std::vector<ExprPtr> &out, SMLoc &loc, StringRef what);
+
+  // Statements.
+  LogicalResult parseBlock(StmtList &out);
+  LogicalResult parseStatement(StmtList &out);
+  LogicalResult parseBinding(StmtList &out, Stmt::Kind kind);
+  LogicalResult parseIf(StmtList &out);
+  LogicalResult parseFor(StmtList &out);
+  LogicalResult parseParallel(StmtList &out);
+  LogicalResult parseExprList(std::vector<ExprPtr> &out, Token::Kind close, StringRef what);
+
+  // Expressions, by increasing precedence.
+  FailureOr<ExprPtr> parseExpr();
+  FailureOr<ExprPtr> parseBinary(int minPrecedence);
+  FailureOr<ExprPtr> parseUnary();
+  FailureOr<ExprPtr> parsePrimary();
+
+  static int precedence(Token::Kind kind);
+
+  Lexer lexer;
+  const SourceLocator &locator;
+  Token tok;
+  unsigned depth = 0;
+};
+} // namespace
+
+/// Nesting deeper than this is refused rather than risking the stack.
+static constexpr unsigned kMaxDepth = 200;
+
+FailureOr<FileAST> Parser::parseFile() {
+  FileAST file;
+  while (!tok.is(Token::eof)) {
+    if (!tok.is(Token::kw_kernel))
+      return emitExpected("'kernel'"), failure();
+    auto kernel = parseKernel();
+    if (failed(kernel))
+      return failure();
+    file.kernels.push_back(std::move(*kernel));
+  }
+  if (file.kernels.empty())
+    return emitError(tok.getLoc(), "expected at least one 'kernel' in the file"), failure();
+  return file;
+}
+
+FailureOr<std::unique_ptr<KernelDecl>> Parser::parseKernel() {
+  auto kernel = std::make_unique<KernelDecl>();
+  consume(); // 'kernel'
+  auto name = parseName("kernel name");
+  if (failed(name))
+    return failure();
+  kernel->name = *name;
+
+  if (consumeIf(Token::less)) {
+    do {
+      if (failed(parseConstParam(*kernel)))
+        return failure();
+    } while (consumeIf(Token::comma));
+    if (failed(expect(Token::greater, "to close the compile-time parameter list")))
+      return failure();
+  }
+
+  if (failed(expect(Token::l_paren, "to begin the parameter list")))
+    return failure();
+  if (!tok.is(Token::r_paren)) {
+    do {
+      if (failed(parseParam(*kernel)))
+        return failure();
+    } while (consumeIf(Token::comma));
+  }
+  if (failed(expect(Token::r_paren, "to close the parameter list")))
+    return failure();
+
+  if (!tok.is(Token::kw_grid))
+    return emitExpected("'grid(...)' after the parameter list"), failure();
+  if (failed(parseLaunchList(kernel->grid, kernel->gridLoc, "grid")))
+    return failure();
+  if (!tok.is(Token::kw_threads))
+    return emitExpected("'threads(...)' after 'grid(...)'"), failure();
+  if (failed(parseLaunchList(kernel->threads, kernel->threadsLoc, "threads")))
+    return failure();
+  if (failed(parseBlock(kernel->body)))
+    return failure();
+  return kernel;
+}
+
+LogicalResult Parser::parseConstParam(KernelDecl &kernel) {
+  ConstParamDecl param;
+  auto name = parseName("compile-time parameter name");
+  if (failed(name))
+    return failure();
+  param.name = *name;
+  if (failed(expect(Token::colon, "after the parameter name")))
+    return failure();
+  if (!tok.is(Token::identifier) ||
+      !(tok.getSpelling() == "int" || tok.getSpelling() == "bool" ||
+        tok.getSpelling() == "type"))
+    return emitExpected("'int', 'bool' or 'type' as the kind of a compile-time parameter");
+  param.kind = tok.getSpelling() == "int"    ? ConstParamDecl::Int
+               : tok.getSpelling() == "bool" ? ConstParamDecl::Bool
+                                             : ConstParamDecl::Type;
+  consume();
+  if (consumeIf(Token::equal)) {
+    // Additive level: a '>' here closes the parameter list (parenthesize comparisons).
+    auto value = parseBinary(precedence(Token::plus));
+    if (failed(value))
+      return failure();
+    param.defaultValue = std::move(*value);
+  }
+  kernel.constParams.push_back(std::move(param));
+  return success();
+}
+
+LogicalResult Parser::parseParam(KernelDecl &kernel) {
+  ParamDecl param;
+  auto name = parseName("parameter name");
+  if (failed(name))
+    return failure();
+  param.name = *name;
+  if (failed(expect(Token::colon, "after the parameter name")))
+    return failure();
+  if (consumeIf(Token::kw_tensor)) {
+    param.isTensor = true;
+    if (failed(expect(Token::less, "after 'tensor'")))
+      return failure();
+    auto dtype = parseName("element type");
+    if (failed(dtype))
+      return failure();
+    param.dtype = *dtype;
+    if (failed(expect(Token::greater, "after the element type")) ||
+        failed(expect(Token::l_square, "to begin the tensor's shape")))
+      return failure();
+    do {
+      auto dim = parseName("size name (tensor sizes are run-time names such as 'N')");
+      if (failed(dim))
+        return failure();
+      param.dims.push_back(*dim);
+    } while (consumeIf(Token::comma));
+    if (failed(expect(Token::r_square, "to close the tensor's shape")))
+      return failure();
+  } else {
+    auto dtype = parseName("parameter type");
+    if (failed(dtype))
+      return failure();
+    param.dtype = *dtype;
+  }
+  kernel.params.push_back(std::move(param));
+  return success();
+}
+
+LogicalResult Parser::parseLaunchList(std::vector<ExprPtr> &out, SMLoc &loc, StringRef what) {
+  loc = tok.getLoc();
+  consume();
+  if (failed(expect(Token::l_paren, ("after '" + what + "'").str())))
+    return failure();
+  if (failed(parseExprList(out, Token::r_paren, what)))
+    return failure();
+  if (out.empty() || out.size() > 3)
+    return emitError(loc, "'" + what + "' takes one to three sizes (x, y, z), got " +
+                              llvm::Twine(out.size()));
+  return success();
+}
+
+LogicalResult Parser::parseExprList(std::vector<ExprPtr> &out, Token::Kind close,
+                                    StringRef what) {
+  if (!tok.is(close)) {
+    do {
+      auto expr = parseExpr();
+      if (failed(expr))
+        return failure();
+      out.push_back(std::move(*expr));
+    } while (consumeIf(Token::comma));
+  }
+  return expect(close, ("to close the " + what + " list").str());
+}
+
+LogicalResult Parser::parseBlock(StmtList &out) {
+  if (failed(expect(Token::l_brace, "to begin a block")))
+    return failure();
+  if (++depth > kMaxDepth)
+    return emitError(tok.getLoc(), "blocks are nested too deeply");
+  while (!tok.is(Token::r_brace)) {
+    if (tok.is(Token::eof))
+      return emitExpected("'}' to close the block");
+    if (failed(parseStatement(out)))
+      return failure();
+  }
+  --depth;
+  consume();
+  return success();
+}
+
+LogicalResult Parser::parseStatement(StmtList &out) {
+  switch (tok.getKind()) {
+  case Token::kw_let:
+    return parseBinding(out, Stmt::Let);
+  case Token::kw_var:
+    return parseBinding(out, Stmt::Var);
+  case Token::kw_if:
+    return parseIf(out);
+  case Token::kw_for:
+    return parseFor(out);
+  case Token::kw_parallel:
+    return parseParallel(out);
+  case Token::identifier: {
+    auto stmt = std::make_unique<Stmt>(Stmt::Assign, tok.getLoc());
+    stmt->name = {tok.getSpelling().str(), tok.getLoc()};
+    consume();
+    if (consumeIf(Token::l_square)) {
+      stmt->kind = Stmt::Store;
+      if (failed(parseExprList(stmt->indices, Token::r_square, "index")))
+        return failure();
+    }
+    if (!tok.is(Token::equal))
+      return emitExpected(stmt->kind == Stmt::Store ? "'=' after the indexed tensor"
+                                                    : "'=' or '[' after a name in a statement");
+    consume();
+    auto value = parseExpr();
+    if (failed(value))
+      return failure();
+    stmt->value = std::move(*value);
+    out.push_back(std::move(stmt));
+    return expect(Token::semicolon, "after the statement");
+  }
+  default:
+    return emitExpected("a statement");
+  }
+}
+
+LogicalResult Parser::parseBinding(StmtList &out, Stmt::Kind kind) {
+  auto stmt = std::make_unique<Stmt>(kind, tok.getLoc());
+  consume(); // let / var
+  auto name = parseName("a name to bind");
+  if (failed(name))
+    return failure();
+  stmt->name = *name;
+  if (consumeIf(Token::colon)) {
+    auto type = parseName("a type");
+    if (failed(type))
+      return failure();
+    stmt->type = *type;
+  }
+  if (failed(expect(Token::equal, "in the binding")))
+    return failure();
+  auto value = parseExpr();
+  if (failed(value))
+    return failure();
+  stmt->value = std::move(*value);
+  out.push_back(std::move(stmt));
+  return expect(Token::semicolon, "after the binding");
+}
+
+LogicalResult Parser::parseIf(StmtList &out) {
+  auto stmt = std::make_unique<Stmt>(Stmt::If, tok.getLoc());
+  consume(); // if
+  auto cond = parseExpr();
+  if (failed(cond))
+    return failure();
+  stmt->value = std::move(*cond);
+  if (failed(parseBlock(stmt->body)))
+    return failure();
+  if (consumeIf(Token::kw_else)) {
+    stmt->hasElse = true;
+    if (tok.is(Token::kw_if)) {
+      if (++depth > kMaxDepth)
+        return emitError(tok.getLoc(), "'else if' chain is nested too deeply");
+      if (failed(parseIf(stmt->elseBody)))
+        return failure();
+      --depth;
+    } else if (failed(parseBlock(stmt->elseBody))) {
+      return failure();
+    }
+  }
+  out.push_back(std::move(stmt));
+  return success();
+}
+
+LogicalResult Parser::parseFor(StmtList &out) {
+  auto stmt = std::make_unique<Stmt>(Stmt::For, tok.getLoc());
+  consume(); // for
+  auto name = parseName("a loop variable");
+  if (failed(name))
+    return failure();
+  stmt->names.push_back(*name);
+  if (failed(expect(Token::kw_in, "after the loop variable")))
+    return failure();
+  SMLoc rangeLoc = tok.getLoc();
+  if (failed(expect(Token::kw_range, "after 'in' (loops are written 'for i in range(n)')")) ||
+      failed(expect(Token::l_paren, "after 'range'")) ||
+      failed(parseExprList(stmt->indices, Token::r_paren, "range")))
+    return failure();
+  if (stmt->indices.empty() || stmt->indices.size() > 3)
+    return emitError(rangeLoc, "'range' takes (end), (start, end) or (start, end, step)");
+  if (failed(parseBlock(stmt->body)))
+    return failure();
+  out.push_back(std::move(stmt));
+  return success();
+}
+
+LogicalResult Parser::parseParallel(StmtList &out) {
+  auto stmt = std::make_unique<Stmt>(Stmt::Parallel, tok.getLoc());
+  consume(); // parallel
+  if (failed(expect(Token::l_paren, "after 'parallel'")))
+    return failure();
+  do {
+    auto name = parseName("an index name");
+    if (failed(name))
+      return failure();
+    stmt->names.push_back(*name);
+  } while (consumeIf(Token::comma));
+  if (failed(expect(Token::r_paren, "to close the index names")) ||
+      failed(expect(Token::kw_in, "after the index names")) ||
+      failed(expect(Token::l_square, "to begin the index space, as in '[BM, BN]'")) ||
+      failed(parseExprList(stmt->indices, Token::r_square, "extent")))
+    return failure();
+  if (stmt->indices.size() != stmt->names.size())
+    return emitError(stmt->loc, "'parallel' names " + llvm::Twine(stmt->names.size()) +
+                                    " indices but its index space has " +
+                                    llvm::Twine(stmt->indices.size()) + " extents");
+  if (failed(parseBlock(stmt->body)))
+    return failure();
+  out.push_back(std::move(stmt));
+  return success();
+}
+
+int Parser::precedence(Token::Kind kind) {
+  switch (kind) {
+  case Token::pipe_pipe:
+    return 1;
+  case Token::amp_amp:
+    return 2;
+  case Token::equal_equal:
+  case Token::not_equal:
+    return 3;
+  case Token::less:
+  case Token::less_equal:
+  case Token::greater:
+  case Token::greater_equal:
+    return 4;
+  case Token::plus:
+  case Token::minus:
+    return 5;
+  case Token::star:
+  case Token::slash:
+  case Token::percent:
+    return 6;
+  default:
+    return -1;
+  }
+}
+
+FailureOr<ExprPtr> Parser::parseExpr() {
+  if (++depth > kMaxDepth)
+    return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
+  auto cond = parseBinary(1);
+  if (failed(cond))
+    return failure();
+  if (tok.is(Token::question)) {
+    auto expr = std::make_unique<Expr>(Expr::Ternary, tok.getLoc());
+    consume();
+    auto lhs = parseExpr();
+    if (failed(lhs) || failed(expect(Token::colon, "in the conditional expression")))
+      return failure();
+    auto rhs = parseExpr();
+    if (failed(rhs))
+      return failure();
+    expr->operands.push_back(std::move(*cond));
+    expr->operands.push_back(std::move(*lhs));
+    expr->operands.push_back(std::move(*rhs));
+    --depth;
+    return expr;
+  }
+  --depth;
+  return cond;
+}
+
+FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
+  auto lhs = parseUnary();
+  if (failed(lhs))
+    return failure();
+  ExprPtr result = std::move(*lhs);
+  while (true) {
+    int prec = precedence(tok.getKind());
+    if (prec < minPrecedence)
+      return result;
+    auto expr = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
+    expr->op = tok.getKind();
+    consume();
+    auto rhs = parseBinary(prec + 1);
+    if (failed(rhs))
+      return failure();
+    // Comparisons do not chain: 'a < b < c' is almost always a mistake.
+    if ((prec == 3 || prec == 4) && precedence(tok.getKind()) == prec)
+      return emitError(tok.getLoc(), "comparisons cannot be chained; combine them with '&&'"),
+             failure();
+    expr->operands.push_back(std::move(result));
+    expr->operands.push_back(std::move(*rhs));
+    result = std::move(expr);
+  }
+}
+
+FailureOr<ExprPtr> Parser::parseUnary() {
+  if (tok.is(Token::minus) || tok.is(Token::exclaim)) {
+    if (++depth > kMaxDepth)
+      return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
+    auto expr = std::make_unique<Expr>(Expr::Unary, tok.getLoc());
+    expr->op = tok.getKind();
+    consume();
+    auto operand = parseUnary();
+    if (failed(operand))
+      return failure();
+    expr->operands.push_back(std::move(*operand));
+    --depth;
+    return expr;
+  }
+  return parsePrimary();
+}
+
+FailureOr<ExprPtr> Parser::parsePrimary() {
+  SMLoc loc = tok.getLoc();
+  switch (tok.getKind()) {
+  case Token::integer: {
+    auto value = tok.getIntegerValue();
+    if (!value)
+      return emitError(loc, "integer literal '" + tok.getSpelling() +
+                                "' does not fit in 64 bits"),
+             failure();
+    auto expr = std::make_unique<Expr>(Expr::IntLit, loc);
+    expr->intValue = *value;
+    consume();
+    return expr;
+  }
+  case Token::floating: {
+    auto value = tok.getFloatValue();
+    if (!value)
+      return emitError(loc, "floating-point literal '" + tok.getSpelling() +
+                                "' is out of range"),
+             failure();
+    auto expr = std::make_unique<Expr>(Expr::FloatLit, loc);
+    expr->floatValue = *value;
+    consume();
+    return expr;
+  }
+  case Token::kw_true:
+  case Token::kw_false: {
+    auto expr = std::make_unique<Expr>(Expr::BoolLit, loc);
+    expr->boolValue = tok.is(Token::kw_true);
+    consume();
+    return expr;
+  }
+  case Token::l_paren: {
+    consume();
+    auto inner = parseExpr();
+    if (failed(inner) || failed(expect(Token::r_paren, "to close the parenthesis")))
+      return failure();
+    return std::move(*inner);
+  }
+  case Token::identifier: {
+    std::string name = tok.getSpelling().str();
+    consume();
+    if ((name == "block" || name == "thread") && tok.is(Token::period)) {
+      consume();
+      if (!tok.is(Token::identifier) ||
+          !(tok.getSpelling() == "x" || tok.getSpelling() == "y" || tok.getSpelling() == "z"))
+        return emitExpected("'x', 'y' or 'z' after '" + name + ".'"), failure();
+      auto expr =
+          std::make_unique<Expr>(name == "block" ? Expr::BlockIdx : Expr::ThreadIdx, loc);
+      expr->name = tok.getSpelling().str();
+      consume();
+      return expr;
+    }
+    if (tok.is(Token::l_paren) || tok.is(Token::l_square)) {
+      bool isCall = tok.is(Token::l_paren);
+      auto expr = std::make_unique<Expr>(isCall ? Expr::Call : Expr::Index, loc);
+      expr->name = name;
+      consume();
+      if (failed(parseExprList(expr->operands, isCall ? Token::r_paren : Token::r_square,
+                               isCall ? "argument" : "index")))
+        return failure();
+      return expr;
+    }
+    auto expr = std::make_unique<Expr>(Expr::Ref, loc);
+    expr->name = name;
+    return expr;
+  }
+  default:
+    return emitExpected("an expression"), failure();
+  }
+}
+
+FailureOr<FileAST> tlc::frontend::parseFile(StringRef buffer, const SourceLocator &locator) {
+  return Parser(buffer, locator).parseFile();
+}

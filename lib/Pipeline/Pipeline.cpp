@@ -1,0 +1,92 @@
+//===- Pipeline.cpp - The one pass pipeline from tile to LLVM/NVVM --------===//
+#include "tlc/Pipeline/Pipeline.h"
+
+#include "tlc/Conversion/Passes.h"
+#include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Frontend/Frontend.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  (void)options; // One strategy for now; the arch selects lowering strategies later.
+  // Tile level: spread element-wise bodies over the threads.
+  pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Out of the tile dialect, into a gpu.module.
+  pm.addPass(createConvertTileToNVVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Upstream lowering to the LLVM and NVVM dialects.
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions gpuOptions;
+  gpuOptions.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+namespace {
+struct TlcPipelineCLOptions : public PassPipelineOptions<TlcPipelineCLOptions> {
+  Option<std::string> arch{*this, "arch", llvm::cl::desc("Target architecture"),
+                           llvm::cl::init("sm_90a")};
+};
+} // namespace
+
+void tlc::registerTlcPasses() {
+  tile::registerTilePasses();
+  registerTlcConversionPasses();
+  PassPipelineRegistration<TlcPipelineCLOptions>(
+      "tlc-pipeline", "The whole tlc lowering, from the tile dialect to LLVM/NVVM",
+      [](OpPassManager &pm, const TlcPipelineCLOptions &cl) {
+        PipelineOptions options;
+        options.arch = cl.arch;
+        buildTlcPipeline(pm, options);
+      });
+}
+
+void tlc::registerTlcDialects(DialectRegistry &registry) {
+  registerFrontendDialects(registry);
+  registry.insert<cf::ControlFlowDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect, ub::UBDialect>();
+  registerConvertToLLVMDependentDialectLoading(registry);
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}

@@ -1,0 +1,247 @@
+//===- Runtime.cpp - Driver-API run-time support for tlc launchers --------===//
+//
+// Status, the per-launcher module cache and the checked kernel launch used by
+// the launchers tlc generates. CUDA driver API only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Runtime/Runtime.h"
+
+#include <cstring>
+
+namespace tlc::rt {
+
+/// Dynamic shared memory a kernel may use without opting in.
+static constexpr unsigned DefaultDynamicSharedLimit = 48 * 1024;
+static constexpr int64_t MaxGridX = 2147483647; // 2^31 - 1
+static constexpr int64_t MaxGridYZ = 65535;
+
+Status Status::error(CUresult code, std::string message) {
+  if (code == CUDA_SUCCESS)
+    code = CUDA_ERROR_UNKNOWN;
+  return Status(code, std::move(message));
+}
+
+std::string describeResult(CUresult result) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  std::string out;
+  if (cuGetErrorName(result, &name) == CUDA_SUCCESS && name)
+    out = name;
+  else
+    out = "CUresult " + std::to_string(static_cast<int>(result));
+  if (cuGetErrorString(result, &text) == CUDA_SUCCESS && text) {
+    out += " (";
+    out += text;
+    out += ")";
+  }
+  return out;
+}
+
+Status Status::fromCuda(CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return success();
+  std::string message = "tlc: ";
+  message += call;
+  message += " failed: ";
+  message += describeResult(result);
+  return error(result, std::move(message));
+}
+
+Status negativeSizeError(const char *kernel, const char *symbol,
+                         int64_t value) {
+  std::string message = "tlc: ";
+  message += kernel;
+  message += ": size '";
+  message += symbol;
+  message += "' is negative (" + std::to_string(value) + ")";
+  return Status::error(CUDA_ERROR_INVALID_VALUE, std::move(message));
+}
+
+//===----------------------------------------------------------------------===//
+// ModuleCache
+//===----------------------------------------------------------------------===//
+
+Status ModuleCache::getFunction(const char *kernelName, CUfunction *out) {
+  if (!out)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         "tlc: getFunction: null output pointer");
+  *out = nullptr;
+  if (!kernelName)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         "tlc: getFunction: null kernel name");
+
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (!Initialized) {
+    // cuInit is itself idempotent; calling it once per cache keeps the fast
+    // path free of it.
+    if (Status s = Status::fromCuda(cuInit(0), "cuInit"); !s.ok())
+      return s;
+    Initialized = true;
+  }
+
+  CUcontext context = nullptr;
+  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+      !s.ok())
+    return s;
+  if (!context) {
+    // No current context: use (and keep) device 0's primary context, as the
+    // CUDA runtime API would.
+    if (!RetainedPrimary) {
+      CUdevice device = 0;
+      if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet");
+          !s.ok())
+        return s;
+      CUcontext primary = nullptr;
+      if (Status s =
+              Status::fromCuda(cuDevicePrimaryCtxRetain(&primary, device),
+                               "cuDevicePrimaryCtxRetain");
+          !s.ok())
+        return s;
+      RetainedDevice = device;
+      RetainedPrimary = primary;
+    }
+    if (Status s = Status::fromCuda(cuCtxSetCurrent(RetainedPrimary),
+                                    "cuCtxSetCurrent");
+        !s.ok())
+      return s;
+    context = RetainedPrimary;
+  }
+
+  unsigned long long contextId = 0;
+  if (Status s =
+          Status::fromCuda(cuCtxGetId(context, &contextId), "cuCtxGetId");
+      !s.ok())
+    return s;
+
+  LoadedModule *loaded = nullptr;
+  for (LoadedModule &m : Modules) {
+    if (m.ContextId == contextId) {
+      loaded = &m;
+      break;
+    }
+  }
+  if (!loaded) {
+    if (!Image || ImageSize == 0)
+      return Status::error(CUDA_ERROR_INVALID_IMAGE,
+                           "tlc: the embedded kernel image is empty");
+    CUmodule module = nullptr;
+    if (Status s = Status::fromCuda(cuModuleLoadData(&module, Image),
+                                    "cuModuleLoadData");
+        !s.ok())
+      return s;
+    Modules.push_back(LoadedModule{contextId, context, module, {}});
+    loaded = &Modules.back();
+  }
+
+  for (const auto &entry : loaded->Functions) {
+    if (std::strcmp(entry.first.c_str(), kernelName) == 0) {
+      *out = entry.second;
+      return Status::success();
+    }
+  }
+  CUfunction function = nullptr;
+  CUresult result = cuModuleGetFunction(&function, loaded->Module, kernelName);
+  if (result != CUDA_SUCCESS) {
+    Status s = Status::fromCuda(result, "cuModuleGetFunction");
+    return Status::error(s.code(),
+                         s.message() + " (kernel '" + kernelName + "')");
+  }
+  loaded->Functions.emplace_back(kernelName, function);
+  *out = function;
+  return Status::success();
+}
+
+void ModuleCache::unload() {
+  std::lock_guard<std::mutex> lock(Mutex);
+  for (const LoadedModule &m : Modules) {
+    // Only contexts that still exist with the same identity own the module.
+    unsigned long long id = 0;
+    if (cuCtxGetId(m.Context, &id) != CUDA_SUCCESS || id != m.ContextId)
+      continue;
+    // cuModuleUnload works on the current context.
+    if (cuCtxPushCurrent(m.Context) != CUDA_SUCCESS)
+      continue;
+    (void)cuModuleUnload(m.Module);
+    CUcontext popped = nullptr;
+    (void)cuCtxPopCurrent(&popped);
+  }
+  Modules.clear();
+  if (RetainedPrimary) {
+    // Leave no thread pointing at a context we may be about to destroy.
+    CUcontext current = nullptr;
+    if (cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == RetainedPrimary)
+      (void)cuCtxSetCurrent(nullptr);
+    (void)cuDevicePrimaryCtxRelease(RetainedDevice);
+    RetainedPrimary = nullptr;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Launch
+//===----------------------------------------------------------------------===//
+
+/// Returns the kernel's name for messages, or "kernel" if unknown.
+static std::string kernelLabel(CUfunction function) {
+  const char *name = nullptr;
+  if (function && cuFuncGetName(&name, function) == CUDA_SUCCESS && name)
+    return std::string("'") + name + "'";
+  return "kernel";
+}
+
+static Status gridError(CUfunction function, const char *axis, int64_t value,
+                        int64_t limit) {
+  std::string message = "tlc: cannot launch " + kernelLabel(function) +
+                        ": grid." + axis + " = " + std::to_string(value);
+  if (value < 1)
+    message += " must be at least 1";
+  else
+    message += " exceeds the limit of " + std::to_string(limit) + " blocks";
+  return Status::error(CUDA_ERROR_INVALID_VALUE, std::move(message));
+}
+
+Status launch(CUfunction function, const int64_t grid[3],
+              const unsigned block[3], unsigned sharedBytes, CUstream stream,
+              void **args) {
+  if (!function)
+    return Status::error(CUDA_ERROR_INVALID_HANDLE,
+                         "tlc: cannot launch a null function");
+  static const char *const Axes[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    int64_t limit = i == 0 ? MaxGridX : MaxGridYZ;
+    if (grid[i] < 1 || grid[i] > limit)
+      return gridError(function, Axes[i], grid[i], limit);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (block[i] < 1)
+      return Status::error(CUDA_ERROR_INVALID_VALUE,
+                           "tlc: cannot launch " + kernelLabel(function) +
+                               ": block." + Axes[i] +
+                               " = 0 must be at least 1");
+  }
+  if (sharedBytes > DefaultDynamicSharedLimit) {
+    CUresult result = cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        static_cast<int>(sharedBytes));
+    if (result != CUDA_SUCCESS) {
+      Status s = Status::fromCuda(result, "cuFuncSetAttribute");
+      return Status::error(s.code(),
+                           s.message() + " (requesting " +
+                               std::to_string(sharedBytes) +
+                               " bytes of dynamic shared memory for " +
+                               kernelLabel(function) + ")");
+    }
+  }
+  CUresult result = cuLaunchKernel(
+      function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+      static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
+      stream, args, nullptr);
+  if (result != CUDA_SUCCESS) {
+    Status s = Status::fromCuda(result, "cuLaunchKernel");
+    return Status::error(s.code(),
+                         s.message() + " (" + kernelLabel(function) + ")");
+  }
+  return Status::success();
+}
+
+} // namespace tlc::rt

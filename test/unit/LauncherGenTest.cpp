@@ -1,0 +1,809 @@
+// Unit tests for the launcher generator (and, through a mock driver, the
+// run-time library).
+
+#include "tlc/Target/CUDA/LauncherGen.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace tlc::cuda;
+using Kind = LaunchParam::Kind;
+
+//===----------------------------------------------------------------------===//
+// Sample kernels
+//===----------------------------------------------------------------------===//
+
+static LaunchParam tensor(std::string name, std::string dtype,
+                          std::vector<std::string> dims) {
+  return LaunchParam{Kind::Tensor, std::move(name), std::move(dtype),
+                     std::move(dims)};
+}
+
+static LaunchParam scalar(std::string name, std::string dtype) {
+  return LaunchParam{Kind::Scalar, std::move(name), std::move(dtype), {}};
+}
+
+static std::string fatbinBytes() {
+  // Starts like a real fatbin header; contains a NUL and high bytes.
+  return std::string("\x50\xed\x55\xba\x01\x00\x10\x00"
+                     "tlc-test-fatbin\xff\x80",
+                     25);
+}
+
+static LauncherInfo singleKernelFile(std::string stem,
+                                     KernelLaunchInfo kernel) {
+  LauncherInfo info;
+  info.fileStem = stem;
+  info.headerName = stem + ".h";
+  info.kernels.push_back(std::move(kernel));
+  info.fatbin = fatbinBytes();
+  return info;
+}
+
+/// kernel fill(X: tensor<f32>[N]) grid(cdiv(N, 256)) threads(256)
+static KernelLaunchInfo fillKernel() {
+  KernelLaunchInfo k;
+  k.name = "fill";
+  k.params = {tensor("X", "f32", {"N"})};
+  k.sizeSymbols = {"N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 256)";
+  k.threads[0] = 256;
+  return k;
+}
+
+/// kernel vector_add(X, Y, Z: tensor<f32>[N]) grid(cdiv(N, 1024)) threads(256)
+static KernelLaunchInfo vectorAddKernel() {
+  KernelLaunchInfo k;
+  k.name = "vector_add";
+  k.params = {tensor("X", "f32", {"N"}), tensor("Y", "f32", {"N"}),
+              tensor("Z", "f32", {"N"})};
+  k.sizeSymbols = {"N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 1024)";
+  k.threads[0] = 256;
+  return k;
+}
+
+/// kernel scale_bias_relu(X: tensor<f32>[M, N], bias: tensor<f32>[N],
+///                        Y: tensor<f32>[M, N], scale: f32)
+static KernelLaunchInfo scaleBiasReluKernel() {
+  KernelLaunchInfo k;
+  k.name = "scale_bias_relu";
+  k.params = {tensor("X", "f32", {"M", "N"}), tensor("bias", "f32", {"N"}),
+              tensor("Y", "f32", {"M", "N"}), scalar("scale", "f32")};
+  k.sizeSymbols = {"M", "N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 128)";
+  k.grid[1] = "M";
+  k.threads[0] = 128;
+  return k;
+}
+
+/// Every scalar type, a rank-3 tensor with a constant dimension, a bf16
+/// tensor and dynamic shared memory above 48 KiB.
+static KernelLaunchInfo mixedKernel() {
+  KernelLaunchInfo k;
+  k.name = "mixed";
+  k.params = {tensor("X", "f32", {"M", "4", "N"}),
+              scalar("flag", "bool"),
+              tensor("Y", "bf16", {"N"}),
+              scalar("n", "i32"),
+              scalar("alpha", "f64"),
+              scalar("count", "i64")};
+  k.sizeSymbols = {"M", "N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 64)";
+  k.grid[1] = "M";
+  k.grid[2] = "";
+  k.threads[0] = 64;
+  k.threads[1] = 2;
+  k.sharedBytes = 65536;
+  return k;
+}
+
+/// A grid over a scalar parameter: grid(cdiv(N, 256), 1, batches).
+static KernelLaunchInfo batchedKernel() {
+  KernelLaunchInfo k;
+  k.name = "batched";
+  k.params = {tensor("X", "f32", {"N"}), scalar("batches", "i32")};
+  k.sizeSymbols = {"N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 256)";
+  k.grid[2] = "batches";
+  k.threads[0] = 256;
+  return k;
+}
+
+/// A kernel without parameters.
+static KernelLaunchInfo emptyKernel() {
+  KernelLaunchInfo k;
+  k.name = "nothing";
+  k.threads[0] = 32;
+  return k;
+}
+
+static size_t countOf(llvm::StringRef text, llvm::StringRef needle) {
+  return text.count(needle);
+}
+
+static std::string errorText(const LauncherInfo &info) {
+  llvm::Error e = verifyLauncherInfo(info);
+  return e ? llvm::toString(std::move(e)) : std::string();
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("launcher signature of a one-tensor kernel", "[launcher]") {
+  LauncherInfo info = singleKernelFile("fill", fillKernel());
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  const std::string decl = "tlc::rt::Status launch(CUstream stream, "
+                           "CUdeviceptr X, int64_t N);";
+  // Nested launcher and the file-level forwarder.
+  CHECK(countOf(files.header, decl) == 2);
+  CHECK(countOf(files.header, "namespace tlc::fill {") == 1);
+  CHECK(countOf(files.header, "namespace fill {") == 1);
+  CHECK(countOf(files.header, "/// X: f32[N] (dense, row-major)") == 1);
+  CHECK(countOf(files.header, "void unload();") == 1);
+  CHECK(countOf(files.header, "#include <cuda.h>") == 1);
+  CHECK(countOf(files.header, "#include <cstdint>") == 1);
+  CHECK(countOf(files.header, "#include \"tlc/Runtime/Runtime.h\"") == 1);
+  CHECK(countOf(files.source, "#include \"fill.h\"") == 1);
+  // Pointer, size, stride.
+  CHECK(countOf(files.source, "void *tlc_args[] = {&tlc_arg0, &tlc_arg1, "
+                              "&tlc_arg2};") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg2 = 1; // stride 0 of X") == 1);
+}
+
+TEST_CASE("launcher signature of a three-tensor kernel", "[launcher]") {
+  LauncherInfo info = singleKernelFile("vector_add", vectorAddKernel());
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  const std::string decl =
+      "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr Y, "
+      "CUdeviceptr Z, int64_t N);";
+  CHECK(countOf(files.header, decl) == 2);
+  for (const char *doc :
+       {"/// X: f32[N] (dense, row-major)", "/// Y: f32[N] (dense, row-major)",
+        "/// Z: f32[N] (dense, row-major)"})
+    CHECK(countOf(files.header, doc) == 1);
+  // The shared size is one argument, validated once, passed three times.
+  CHECK(countOf(files.header, "int64_t N") == 2);
+  CHECK(countOf(files.source, "if (N < 0)") == 1);
+  CHECK(countOf(files.source, "= N; // size 0 of") == 3);
+  // Nine device parameters as in docs/abi.md.
+  CHECK(countOf(files.source, "&tlc_arg8}") == 1);
+  CHECK(countOf(files.source, "&tlc_arg9") == 0);
+  CHECK(countOf(files.source, "getFunction(\"vector_add\"") == 1);
+  CHECK(countOf(files.source,
+                "static_cast<int64_t>(tlc::rt::ceilDiv(N, 1024))") == 1);
+  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {256, 1, 1};") ==
+        1);
+  CHECK(countOf(files.source,
+                "return vector_add::launch(stream, X, Y, Z, N);") == 1);
+}
+
+TEST_CASE("launcher signature of a 2-D kernel with a scalar", "[launcher]") {
+  LauncherInfo info =
+      singleKernelFile("scale_bias_relu", scaleBiasReluKernel());
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  const std::string decl =
+      "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr "
+      "bias, CUdeviceptr Y, float scale, int64_t M, int64_t N);";
+  CHECK(countOf(files.header, decl) == 2);
+  CHECK(countOf(files.header, "/// X: f32[M, N] (dense, row-major)") == 1);
+  CHECK(countOf(files.header, "/// bias: f32[N] (dense, row-major)") == 1);
+  CHECK(countOf(files.header, "/// scale: f32 (scalar, passed as float)") == 1);
+  // M and N appear once each in the parameter list.
+  CHECK(countOf(files.header, "int64_t M") == 2);
+  CHECK(countOf(files.header, "int64_t N") == 2);
+  // Row-major strides of X: [N, 1].
+  CHECK(countOf(files.source, "int64_t tlc_arg1 = M; // size 0 of X") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg2 = N; // size 1 of X") == 1);
+  CHECK(countOf(files.source,
+                "int64_t tlc_arg3 = tlc_arg2; // stride 0 of X") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg4 = 1; // stride 1 of X") == 1);
+  CHECK(countOf(files.source, "float tlc_arg13 = scale; // scale") == 1);
+  CHECK(countOf(files.source, "&tlc_arg13}") == 1);
+}
+
+TEST_CASE("launcher scalars, constant dimensions and shared memory",
+          "[launcher]") {
+  LauncherInfo info = singleKernelFile("mixed", mixedKernel());
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  CHECK(countOf(files.header,
+                "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, bool "
+                "flag, CUdeviceptr Y, int32_t n, double alpha, int64_t count, "
+                "int64_t M, int64_t N);") == 2);
+  CHECK(countOf(files.header, "/// X: f32[M, 4, N] (dense, row-major)") == 1);
+  CHECK(countOf(files.header, "/// Y: bf16[N] (dense, row-major)") == 1);
+  // Strides of [M, 4, N]: [4 * N, N, 1].
+  CHECK(countOf(files.source, "int64_t tlc_arg2 = 4; // size 1 of X") == 1);
+  CHECK(countOf(files.source,
+                "int64_t tlc_arg4 = tlc_arg2 * tlc_arg3; // stride 0 of X") ==
+        1);
+  CHECK(countOf(files.source,
+                "int64_t tlc_arg5 = tlc_arg3; // stride 1 of X") == 1);
+  CHECK(countOf(files.source, "uint8_t tlc_arg7 = flag ? 1 : 0;") == 1);
+  CHECK(countOf(files.source, "int32_t tlc_arg11 = n;") == 1);
+  CHECK(countOf(files.source, "double tlc_arg12 = alpha;") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg13 = count;") == 1);
+  // Only sizes are validated, not the constant.
+  CHECK(countOf(files.source, " < 0)") == 2);
+  // An empty grid expression means 1.
+  CHECK(countOf(files.source,
+                "static_cast<int64_t>(M), static_cast<int64_t>(1)}") == 1);
+  CHECK(countOf(files.source, "tlc_block, 65536, stream, tlc_args)") == 1);
+}
+
+TEST_CASE("launcher for a file with several kernels", "[launcher]") {
+  LauncherInfo info = singleKernelFile("ops", vectorAddKernel());
+  info.kernels.push_back(scaleBiasReluKernel());
+  info.kernels.push_back(emptyKernel());
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  CHECK(countOf(files.header, "namespace vector_add {") == 1);
+  CHECK(countOf(files.header, "namespace scale_bias_relu {") == 1);
+  CHECK(countOf(files.header, "namespace nothing {") == 1);
+  // One declaration per kernel and no file-level forwarder.
+  CHECK(countOf(files.header, "tlc::rt::Status launch(") == 3);
+  CHECK(countOf(files.header, "launch(CUstream stream);") == 1);
+  CHECK(countOf(files.source, "void **tlc_args = nullptr;") == 1);
+  // One image and one cache for the whole file.
+  CHECK(countOf(files.source, "alignas(8) static const unsigned char "
+                              "tlc_fatbin[] = {") == 1);
+  CHECK(countOf(files.source, "static tlc::rt::ModuleCache cache(") == 1);
+}
+
+TEST_CASE("launcher embeds the fatbin bytes", "[launcher]") {
+  LauncherInfo info = singleKernelFile("vector_add", vectorAddKernel());
+  info.fatbin.clear();
+  for (int i = 0; i < 40; ++i)
+    info.fatbin.push_back(static_cast<char>(i * 7));
+  LauncherFiles files = generateLauncher(info);
+  CHECK(countOf(files.source, "/// The fatbin image (40 bytes).") == 1);
+  // 16 bytes a line: 0, 7, ..., 105 on the first line.
+  CHECK(countOf(files.source,
+                "{\n    0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38, "
+                "0x3f, 0x46, 0x4d, 0x54, 0x5b, 0x62, 0x69,\n    0x70,") == 1);
+  // 273 = 0x111 wraps to 0x11 (byte 39).
+  CHECK(countOf(files.source, " 0x11,\n};") == 1);
+  CHECK(countOf(files.source, "0x") == 40);
+
+  info.fatbin.clear();
+  LauncherFiles empty = generateLauncher(info);
+  CHECK(countOf(empty.source, "tlc_fatbin[] = {0};") == 1);
+  CHECK(countOf(empty.source, "tlc_fatbinSize = 0;") == 1);
+}
+
+TEST_CASE("launcher output is deterministic", "[launcher]") {
+  LauncherInfo info = singleKernelFile("ops", mixedKernel());
+  info.kernels.push_back(vectorAddKernel());
+  info.kernels.push_back(scaleBiasReluKernel());
+  LauncherFiles a = generateLauncher(info);
+  LauncherInfo copy = info;
+  LauncherFiles b = generateLauncher(copy);
+  LauncherFiles c = generateLauncher(info);
+  CHECK(a.header == b.header);
+  CHECK(a.source == b.source);
+  CHECK(a.header == c.header);
+  CHECK(a.source == c.source);
+  // And sensitive to its input.
+  copy.kernels[0].threads[0] = 128;
+  CHECK(generateLauncher(copy).source != a.source);
+}
+
+TEST_CASE("launcher info verification", "[launcher]") {
+  CHECK(scalarCxxType("f32") == "float");
+  CHECK(scalarCxxType("bool") == "bool");
+  CHECK(scalarCxxType("f16").empty());
+
+  auto withKernel = [](auto edit) {
+    KernelLaunchInfo k = scaleBiasReluKernel();
+    edit(k);
+    return errorText(singleKernelFile("sbr", k));
+  };
+  CHECK(withKernel([](KernelLaunchInfo &) {}).empty());
+  CHECK_THAT(
+      withKernel([](KernelLaunchInfo &k) { k.params[3].name = "stream"; }),
+      Catch::Contains("'stream' is reserved"));
+  CHECK_THAT(
+      withKernel([](KernelLaunchInfo &k) { k.params[0].name = "tlc_x"; }),
+      Catch::Contains("'tlc_x' is reserved"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[1].name = "new"; }),
+             Catch::Contains("'new' is reserved"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[1].name = "b-1"; }),
+             Catch::Contains("not a valid C++ identifier"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[1].name = "X"; }),
+             Catch::Contains("duplicate parameter 'X'"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[3].dtype = "f16"; }),
+             Catch::Contains("scalar parameter 'scale' has type 'f16'"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) {
+               k.sizeSymbols = {"N", "M"};
+             }),
+             Catch::Contains("do not match"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.sizeSymbols = {"M"}; }),
+             Catch::Contains("do not match"));
+  CHECK_THAT(
+      withKernel([](KernelLaunchInfo &k) { k.params[0].dims[0] = "012"; }),
+      Catch::Contains("neither a size name nor a decimal constant"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[3].name = "M"; }),
+             Catch::Contains("size 'M' has the name of a parameter"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.threads[1] = 0; }),
+             Catch::Contains("block dimension 0"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.threads[1] = 16; }),
+             Catch::Contains("2048 threads exceeds the limit of 1024"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.grid[0] = "N; abort()"; }),
+             Catch::Contains("not a single C++ expression"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.name = "launch"; }),
+             Catch::Contains("'launch' is reserved"));
+
+  LauncherInfo twice = singleKernelFile("ops", vectorAddKernel());
+  twice.kernels.push_back(vectorAddKernel());
+  CHECK_THAT(errorText(twice),
+             Catch::Contains("duplicate kernel 'vector_add'"));
+  LauncherInfo badStem = singleKernelFile("my-ops", vectorAddKernel());
+  CHECK_THAT(errorText(badStem), Catch::Contains("file stem 'my-ops'"));
+  LauncherInfo rtStem = singleKernelFile("rt", vectorAddKernel());
+  CHECK_THAT(errorText(rtStem), Catch::Contains("file stem 'rt'"));
+  LauncherInfo badHeader = singleKernelFile("ops", vectorAddKernel());
+  badHeader.headerName = "a\"b.h";
+  CHECK_THAT(errorText(badHeader),
+             Catch::Contains("cannot be used in an #include"));
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling the generated code
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Where the checks below find their inputs; empty fields mean "skip".
+struct CompileSetup {
+  std::string compiler, tlcInclude, cudaInclude;
+};
+} // namespace
+
+static std::optional<CompileSetup> compileSetup() {
+#if defined(TLC_SOURCE_INCLUDE_DIR)
+  CompileSetup setup;
+  setup.tlcInclude = TLC_SOURCE_INCLUDE_DIR;
+#if defined(TLC_CUDA_INCLUDE_DIR)
+  setup.cudaInclude = TLC_CUDA_INCLUDE_DIR;
+#else
+  setup.cudaInclude = "/usr/local/cuda/include";
+#endif
+  if (!llvm::sys::fs::exists(setup.cudaInclude + "/cuda.h")) {
+    WARN("no cuda.h in " << setup.cudaInclude
+                         << "; generated launchers are not compiled");
+    return std::nullopt;
+  }
+#if defined(TLC_CXX_COMPILER)
+  setup.compiler = TLC_CXX_COMPILER;
+#else
+  for (const char *name : {"c++", "g++", "clang++"}) {
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name)) {
+      setup.compiler = *path;
+      break;
+    }
+  }
+#endif
+  if (setup.compiler.empty()) {
+    WARN("no C++ compiler found; generated launchers are not compiled");
+    return std::nullopt;
+  }
+  return setup;
+#else
+  WARN("TLC_SOURCE_INCLUDE_DIR is not defined; generated launchers are not "
+       "compiled");
+  return std::nullopt;
+#endif
+}
+
+static void writeFile(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  REQUIRE(!ec);
+  os << text;
+}
+
+/// Runs \p args (args[0] is the program), returns its exit code and stores
+/// its output in \p output.
+static int runProgram(llvm::ArrayRef<std::string> args, llvm::StringRef dir,
+                      std::string &output) {
+  llvm::SmallString<128> log(dir);
+  llvm::sys::path::append(log, "output.txt");
+  std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(args[0], argRefs, std::nullopt, redirects,
+                                     /*SecondsToWait=*/300, 0, &error);
+  output = error;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+          llvm::MemoryBuffer::getFile(log))
+    output += (*buffer)->getBuffer().str();
+  return rc;
+}
+
+static std::string makeTempDir() {
+  llvm::SmallString<128> dir;
+  std::error_code ec =
+      llvm::sys::fs::createUniqueDirectory("tlc-launcher-test", dir);
+  REQUIRE(!ec);
+  return std::string(dir);
+}
+
+static void writeLauncher(const std::string &dir, const LauncherInfo &info) {
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  writeFile(dir + "/" + info.headerName, files.header);
+  writeFile(dir + "/" + info.fileStem + ".cpp", files.source);
+}
+
+static std::vector<std::string> compileCommand(const CompileSetup &setup,
+                                               const std::string &dir) {
+  return {setup.compiler,
+          "-std=c++17",
+          "-Wall",
+          "-Wextra",
+          "-Werror",
+          "-fno-exceptions",
+          "-I" + dir,
+          "-I" + setup.tlcInclude,
+          "-I" + setup.cudaInclude};
+}
+
+TEST_CASE("generated launchers compile warning-free", "[launcher][compile]") {
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string dir = makeTempDir();
+  LauncherInfo ops = singleKernelFile("ops", mixedKernel());
+  ops.kernels.push_back(vectorAddKernel());
+  ops.kernels.push_back(emptyKernel());
+  std::vector<LauncherInfo> files = {
+      singleKernelFile("vector_add", vectorAddKernel()),
+      singleKernelFile("scale_bias_relu", scaleBiasReluKernel()), ops};
+  files.push_back(singleKernelFile("nothing", emptyKernel()));
+  files.back().fatbin.clear();
+
+  std::vector<std::string> args = compileCommand(*setup, dir);
+  args.push_back("-fsyntax-only");
+  for (const LauncherInfo &info : files) {
+    writeLauncher(dir, info);
+    args.push_back(dir + "/" + info.fileStem + ".cpp");
+  }
+  std::string output;
+  int rc = runProgram(args, dir, output);
+  INFO("compiler output (files kept in " << dir << " on failure):\n" << output);
+  CHECK(rc == 0);
+  CHECK(output.empty());
+  if (rc == 0)
+    llvm::sys::fs::remove_directories(dir);
+}
+
+// A stand-in for libcuda: enough of the driver API for lib/Runtime, recording
+// what the launchers ask for. Contexts are fake handles with ids.
+static const char MockDriver[] = R"cpp(
+#include "mock.h"
+#include <cstring>
+
+Mock mock;
+
+static int contextIndex(CUcontext ctx) {
+  for (int i = 0; i < 3; ++i)
+    if (ctx == mock.contexts[i])
+      return i;
+  return -1;
+}
+
+CUresult CUDAAPI cuGetErrorName(CUresult e, const char **s) {
+  switch (e) {
+  case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; return CUDA_SUCCESS;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU: *s = "CUDA_ERROR_NO_BINARY_FOR_GPU"; return CUDA_SUCCESS;
+  default: *s = nullptr; return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+CUresult CUDAAPI cuGetErrorString(CUresult e, const char **s) {
+  if (e == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    *s = "no kernel image is available for execution on the device";
+    return CUDA_SUCCESS;
+  }
+  *s = nullptr;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+CUresult CUDAAPI cuInit(unsigned flags) { ++mock.inits; return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *ctx) { *ctx = mock.current; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx) { mock.current = ctx; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) { *d = ordinal; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+  if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+  ++mock.retains; *ctx = mock.contexts[2]; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
+  if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+  ++mock.releases; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *id) {
+  int i = contextIndex(ctx);
+  if (i < 0 || mock.ids[i] == 0) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  *id = mock.ids[i]; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) { mock.saved = mock.current; mock.current = ctx; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *ctx) { *ctx = mock.current; mock.current = mock.saved; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) {
+  if (mock.failLoad != CUDA_SUCCESS) return mock.failLoad;
+  if (std::memcmp(image, "\x50\xed\x55\xba", 4) != 0) return CUDA_ERROR_INVALID_IMAGE;
+  ++mock.loads;
+  *m = reinterpret_cast<CUmodule>(static_cast<uintptr_t>(0x1000 + mock.loads));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleUnload(CUmodule) { ++mock.unloads; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
+  ++mock.lookups;
+  for (int i = 0; i < 8; ++i) {
+    if (mock.names[i] && std::strcmp(mock.names[i], name) == 0) {
+      *f = reinterpret_cast<CUfunction>(static_cast<uintptr_t>(0x100 + i));
+      return CUDA_SUCCESS;
+    }
+  }
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction f) {
+  *name = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction, CUfunction_attribute a, int v) {
+  if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) mock.maxDynamicShared = v;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                CUstream stream, void **params, void **extra) {
+  ++mock.launches;
+  mock.function = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
+  unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  std::memcpy(mock.grid, grid, sizeof grid);
+  std::memcpy(mock.block, block, sizeof block);
+  mock.shared = shared;
+  mock.stream = stream;
+  mock.extra = extra;
+  mock.args.clear();
+  for (size_t i = 0; i < mock.argSizes.size(); ++i) {
+    std::vector<unsigned char> bytes(mock.argSizes[i]);
+    std::memcpy(bytes.data(), params[i], bytes.size());
+    mock.args.push_back(bytes);
+  }
+  return CUDA_SUCCESS;
+}
+)cpp";
+
+static const char MockHeader[] = R"cpp(
+#pragma once
+#include <cuda.h>
+#include <cstdint>
+#include <vector>
+struct Mock {
+  CUcontext contexts[3] = {reinterpret_cast<CUcontext>(0xA000), reinterpret_cast<CUcontext>(0xB000),
+                           reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
+  unsigned long long ids[3] = {1, 2, 3}; // 0: destroyed
+  CUcontext current = nullptr, saved = nullptr;
+  const char *names[8] = {"vector_add", "mixed", "batched", nullptr};
+  int inits = 0, retains = 0, releases = 0, loads = 0, unloads = 0, lookups = 0, launches = 0;
+  int maxDynamicShared = -1;
+  CUresult failLoad = CUDA_SUCCESS;
+  const char *function = nullptr;
+  unsigned grid[3] = {}, block[3] = {}, shared = 0;
+  CUstream stream = nullptr;
+  void **extra = nullptr;
+  std::vector<size_t> argSizes;
+  std::vector<std::vector<unsigned char>> args;
+};
+extern Mock mock;
+)cpp";
+
+static const char MockMain[] = R"cpp(
+#include "mock.h"
+#include "va.h"
+#include "ops.h"
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+static_assert(tlc::rt::ceilDiv(5, 2) == 3 && tlc::rt::ceilDiv(4, 2) == 2, "");
+static_assert(tlc::rt::ceilDiv(0, 3) == 0 && tlc::rt::ceilDiv(1, 3) == 1, "");
+static_assert(tlc::rt::ceilDiv(-5, 2) == -2 && tlc::rt::ceilDiv(-4, 2) == -2, "");
+static_assert(tlc::rt::ceilDiv(INT64_MAX, 2) == INT64_MAX / 2 + 1, "");
+static_assert(tlc::rt::ceilDiv(INT64_MAX, 1) == INT64_MAX, "");
+static_assert(tlc::rt::ceilDiv(7, 0) == 0, "");
+
+static int failures = 0;
+#define EXPECT(cond)                                                          \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      std::printf("line %d: EXPECT(%s) failed\n", __LINE__, #cond);           \
+      ++failures;                                                             \
+    }                                                                         \
+  } while (0)
+
+template <typename T> static T arg(size_t i) {
+  T value{};
+  if (i < mock.args.size() && mock.args[i].size() == sizeof(T))
+    std::memcpy(&value, mock.args[i].data(), sizeof(T));
+  else
+    ++failures, std::printf("argument %zu missing or of the wrong size\n", i);
+  return value;
+}
+
+static bool contains(const tlc::rt::Status &s, const char *text) {
+  bool found = s.message().find(text) != std::string::npos;
+  if (!found)
+    std::printf("message '%s' lacks '%s'\n", s.message().c_str(), text);
+  return found;
+}
+
+int main() {
+  CUstream stream = reinterpret_cast<CUstream>(0x5000);
+  const CUdeviceptr X = 0x10000, Y = 0x20000, Z = 0x30000;
+  mock.argSizes = std::vector<size_t>(9, 8);
+
+  // Errors and empty grids touch neither the driver nor the cache.
+  tlc::rt::Status s = tlc::va::launch(stream, X, Y, Z, -3);
+  EXPECT(!s.ok());
+  EXPECT(s.code() == CUDA_ERROR_INVALID_VALUE);
+  EXPECT(s.message() == "tlc: vector_add: size 'N' is negative (-3)");
+  EXPECT(tlc::va::launch(stream, X, Y, Z, 0).ok());
+  EXPECT(mock.inits == 0 && mock.loads == 0 && mock.launches == 0);
+
+  // No current context: the primary context is retained once and made current.
+  s = tlc::va::launch(stream, X, Y, Z, 1000);
+  EXPECT(s.ok());
+  EXPECT(mock.retains == 1 && mock.current == mock.contexts[2]);
+  EXPECT(mock.loads == 1 && mock.launches == 1);
+  EXPECT(std::strcmp(mock.function, "vector_add") == 0);
+  EXPECT(mock.grid[0] == 1 && mock.grid[1] == 1 && mock.grid[2] == 1);
+  EXPECT(mock.block[0] == 256 && mock.block[1] == 1 && mock.block[2] == 1);
+  EXPECT(mock.shared == 0 && mock.stream == stream && mock.extra == nullptr);
+  EXPECT(arg<CUdeviceptr>(0) == X && arg<int64_t>(1) == 1000 && arg<int64_t>(2) == 1);
+  EXPECT(arg<CUdeviceptr>(3) == Y && arg<int64_t>(4) == 1000 && arg<int64_t>(5) == 1);
+  EXPECT(arg<CUdeviceptr>(6) == Z && arg<int64_t>(7) == 1000 && arg<int64_t>(8) == 1);
+
+  // Cached per context and per name.
+  EXPECT(tlc::va::vector_add::launch(stream, X, Y, Z, 1025).ok());
+  EXPECT(mock.grid[0] == 2 && arg<int64_t>(4) == 1025);
+  EXPECT(mock.loads == 1 && mock.lookups == 1 && mock.retains == 1 && mock.inits == 1);
+  mock.current = mock.contexts[0];
+  EXPECT(tlc::va::launch(stream, X, Y, Z, 1).ok());
+  EXPECT(tlc::va::launch(stream, X, Y, Z, 1).ok());
+  EXPECT(mock.loads == 2 && mock.lookups == 2 && mock.retains == 1);
+
+  // Scalars, a constant dimension, strides, shared memory above 48 KiB.
+  mock.argSizes = {8, 8, 8, 8, 8, 8, 8, 1, 8, 8, 8, 4, 8, 8};
+  s = tlc::ops::mixed::launch(stream, X, true, Y, -7, 2.5, 1LL << 40, 3, 100);
+  EXPECT(s.ok());
+  EXPECT(mock.loads == 3 && std::strcmp(mock.function, "mixed") == 0);
+  EXPECT(mock.grid[0] == 2 && mock.grid[1] == 3 && mock.grid[2] == 1);
+  EXPECT(mock.block[0] == 64 && mock.block[1] == 2 && mock.block[2] == 1);
+  EXPECT(mock.shared == 65536 && mock.maxDynamicShared == 65536);
+  EXPECT(arg<CUdeviceptr>(0) == X);
+  EXPECT(arg<int64_t>(1) == 3 && arg<int64_t>(2) == 4 && arg<int64_t>(3) == 100);
+  EXPECT(arg<int64_t>(4) == 400 && arg<int64_t>(5) == 100 && arg<int64_t>(6) == 1);
+  EXPECT(arg<uint8_t>(7) == 1);
+  EXPECT(arg<CUdeviceptr>(8) == Y && arg<int64_t>(9) == 100 && arg<int64_t>(10) == 1);
+  EXPECT(arg<int32_t>(11) == -7 && arg<double>(12) == 2.5);
+  EXPECT(arg<int64_t>(13) == (1LL << 40));
+  EXPECT(tlc::ops::mixed::launch(stream, X, false, Y, 0, 0.0, 0, 1, 1).ok());
+  EXPECT(arg<uint8_t>(7) == 0);
+
+  // Grid limits.
+  mock.argSizes = std::vector<size_t>(9, 8);
+  int launches = mock.launches;
+  s = tlc::va::launch(stream, X, Y, Z, (int64_t(1) << 31) * 1024);
+  EXPECT(!s.ok() && s.code() == CUDA_ERROR_INVALID_VALUE);
+  EXPECT(contains(s, "'vector_add': grid.x = 2147483648 exceeds the limit of 2147483647"));
+  EXPECT(tlc::va::launch(stream, X, Y, Z, ((int64_t(1) << 31) - 1) * 1024).ok());
+  EXPECT(mock.grid[0] == 2147483647u);
+  s = tlc::ops::mixed::launch(stream, X, true, Y, 0, 0.0, 0, 65536, 1);
+  EXPECT(!s.ok() && contains(s, "grid.y = 65536 exceeds the limit of 65535"));
+  EXPECT(mock.launches == launches + 1);
+  // A zero grid dimension from a scalar launches nothing; a negative one is an error.
+  EXPECT(tlc::ops::batched::launch(stream, X, 0, 1000).ok());
+  s = tlc::ops::batched::launch(stream, X, -2, 1000);
+  EXPECT(!s.ok() && contains(s, "'batched': grid.z = -2 must be at least 1"));
+  EXPECT(mock.launches == launches + 1);
+  mock.argSizes = {8, 8, 8, 4};
+  EXPECT(tlc::ops::batched::launch(stream, X, 5, 1000).ok());
+  EXPECT(mock.grid[0] == 4 && mock.grid[1] == 1 && mock.grid[2] == 5);
+  EXPECT(arg<int32_t>(3) == 5 && arg<int64_t>(1) == 1000);
+  mock.argSizes = std::vector<size_t>(9, 8);
+
+  // A failed load is reported and not cached.
+  mock.current = mock.contexts[1];
+  mock.failLoad = CUDA_ERROR_NO_BINARY_FOR_GPU;
+  s = tlc::va::launch(stream, X, Y, Z, 10);
+  EXPECT(!s.ok() && s.code() == CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT(s.message() == "tlc: cuModuleLoadData failed: CUDA_ERROR_NO_BINARY_FOR_GPU "
+                        "(no kernel image is available for execution on the device)");
+  mock.failLoad = CUDA_SUCCESS;
+  EXPECT(tlc::va::launch(stream, X, Y, Z, 10).ok());
+  EXPECT(mock.loads == 4);
+
+  // A kernel missing from the image.
+  mock.names[0] = "renamed";
+  s = tlc::ops::vector_add::launch(stream, X, Y, Z, 10);
+  EXPECT(!s.ok() && contains(s, "cuModuleGetFunction failed") && contains(s, "'vector_add'"));
+  mock.names[0] = "vector_add";
+
+  // unload: skips destroyed contexts, releases the retained primary context.
+  mock.ids[0] = 0; // A destroyed
+  tlc::va::unload();
+  EXPECT(mock.unloads == 2 && mock.releases == 1);
+  EXPECT(mock.current == mock.contexts[1]);
+  tlc::va::unload();
+  EXPECT(mock.unloads == 2 && mock.releases == 1);
+  EXPECT(tlc::va::launch(stream, X, Y, Z, 10).ok());
+  EXPECT(mock.loads == 6); // ops loaded in B above, va again now
+
+  // A context re-created at the same address is a new context.
+  mock.ids[0] = 7;
+  mock.current = mock.contexts[0];
+  mock.argSizes = {8, 8, 8, 8, 8, 8, 8, 1, 8, 8, 8, 4, 8, 8};
+  EXPECT(tlc::ops::mixed::launch(stream, X, true, Y, 0, 0.0, 0, 1, 1).ok());
+  EXPECT(mock.loads == 7);
+
+  std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+  return failures ? 1 : 0;
+}
+)cpp";
+
+TEST_CASE("generated launchers pass arguments as docs/abi.md says",
+          "[launcher][compile]") {
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string runtimeSource = setup->tlcInclude + "/../lib/Runtime/Runtime.cpp";
+  if (!llvm::sys::fs::exists(runtimeSource)) {
+    WARN("no " << runtimeSource << "; the mock-driver run is skipped");
+    return;
+  }
+  std::string dir = makeTempDir();
+  writeLauncher(dir, singleKernelFile("va", vectorAddKernel()));
+  LauncherInfo ops = singleKernelFile("ops", mixedKernel());
+  ops.kernels.push_back(vectorAddKernel());
+  ops.kernels.push_back(batchedKernel());
+  writeLauncher(dir, ops);
+  writeFile(dir + "/mock.h", MockHeader);
+  writeFile(dir + "/mock.cpp", MockDriver);
+  writeFile(dir + "/main.cpp", MockMain);
+
+  std::vector<std::string> args = compileCommand(*setup, dir);
+  for (const char *file : {"/va.cpp", "/ops.cpp", "/mock.cpp", "/main.cpp"})
+    args.push_back(dir + file);
+  args.push_back(runtimeSource);
+  args.push_back("-pthread");
+  args.push_back("-o");
+  args.push_back(dir + "/mock-run");
+  std::string output;
+  int rc = runProgram(args, dir, output);
+  INFO("compiler output (files kept in " << dir << "):\n" << output);
+  REQUIRE(rc == 0);
+  CHECK(output.empty());
+
+  rc = runProgram({dir + "/mock-run"}, dir, output);
+  INFO("program output (kept in " << dir << " on failure):\n" << output);
+  CHECK(rc == 0);
+  CHECK_THAT(output, Catch::Contains("PASS: 0 failure(s)"));
+  if (rc == 0)
+    llvm::sys::fs::remove_directories(dir);
+}

@@ -1,0 +1,80 @@
+//===- tlc.cpp - The tlc command line -------------------------------------===//
+//
+// Parses the command line into a CompileOptions and calls tlc::compile(); `tlc info` prints
+// what a fatbin or manifest holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tlc/Driver/Driver.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+int main(int argc, char **argv) {
+  // `tlc info FILE` is a subcommand; everything else compiles.
+  if (argc >= 2 && std::string(argv[1]) == "info") {
+    CLI::App app{"tlc info: list the entries of a fatbin or the kernels of a manifest",
+                 "tlc info"};
+    std::string path;
+    app.add_option("file", path, "a .fatbin or .json written by tlc")->required();
+    try {
+      app.parse(argc - 1, argv + 1);
+    } catch (const CLI::ParseError &e) {
+      return app.exit(e) == 0 ? 0 : 1;
+    }
+    return tlc::printInfo(path, llvm::outs(), llvm::errs());
+  }
+
+  CLI::App app{"tlc: ahead-of-time compiler for GPU tile kernels", "tlc"};
+  tlc::CompileOptions options;
+  std::vector<std::string> defines;
+  std::string emit = "fatbin";
+  bool verbose = false;
+  app.add_option("input", options.inputPath, "the .tile file to compile")->required();
+  app.add_option("-o,--output", options.outputPath,
+                 "output path prefix (fatbin, cubin) or file (text stages; '-' for stdout)");
+  app.add_option("--arch", options.archs, "target architecture, repeatable (default sm_90a)");
+  app.add_option("-D", defines, "override a compile-time parameter: -D NAME=VALUE");
+  app.add_option("--emit", emit, "stop after a stage: tile|mlir|llvm|ptx|cubin|fatbin")
+      ->check(CLI::IsMember({"tile", "mlir", "llvm", "ptx", "cubin", "fatbin"}));
+  app.add_option("--cuda-path", options.cudaPath, "CUDA toolkit root (for ptxas)");
+  app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
+  app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
+               "check expected-error annotations in the input");
+  app.add_flag("--split-input-file", options.splitInputFile,
+               "compile each '// -----' chunk of the input separately");
+  app.add_flag("-v,--verbose", verbose, "log the stages");
+  app.set_version_flag("--version", std::string("tlc ") + tlc::getVersion());
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+
+  spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
+  for (const std::string &d : defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: '-D " << d << "' must have the form NAME=VALUE\n";
+      return 1;
+    }
+    options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  options.emit = emit == "tile"    ? tlc::EmitKind::Tile
+                 : emit == "mlir"  ? tlc::EmitKind::MLIR
+                 : emit == "llvm"  ? tlc::EmitKind::LLVM
+                 : emit == "ptx"   ? tlc::EmitKind::PTX
+                 : emit == "cubin" ? tlc::EmitKind::Cubin
+                                   : tlc::EmitKind::Fatbin;
+  if (const char *cudaPath = std::getenv("CUDA_PATH"))
+    options.cudaPathEnv = cudaPath;
+  spdlog::info("compiling {} (emit {})", options.inputPath, emit);
+  int status = tlc::compile(options, llvm::errs());
+  spdlog::info("done, status {}", status);
+  return status;
+}
