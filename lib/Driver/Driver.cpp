@@ -88,7 +88,10 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   }
 
   llvm::LLVMContext llvmContext;
-  auto llvmModule = cuda::translateToLLVMIR(*lowered, llvmContext, arch);
+  std::string libdevice;
+  if (toolkit)
+    libdevice = (toolkit->root() + "/nvvm/libdevice/libdevice.10.bc").str();
+  auto llvmModule = cuda::translateToLLVMIR(*lowered, llvmContext, arch, libdevice);
   if (failed(llvmModule))
     return failure();
   if (options.emit == EmitKind::LLVM) {
@@ -205,11 +208,14 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   if (failed(launchInfo))
     return failure();
 
+  // The toolkit provides ptxas (cubins) and libdevice (math functions).
   bool needCubin = options.emit == EmitKind::Cubin || options.emit == EmitKind::Fatbin;
-  if (needCubin) {
+  if (options.emit != EmitKind::MLIR) {
     auto found = cuda::CudaToolkit::find(options.cudaPath, options.cudaPathEnv);
     if (found) {
       toolkit = std::move(*found);
+    } else if (!needCubin && options.cudaPath.empty()) {
+      llvm::consumeError(found.takeError());
     } else {
       std::string message = llvm::toString(found.takeError());
       if (options.emit == EmitKind::Cubin || !options.cudaPath.empty()) {

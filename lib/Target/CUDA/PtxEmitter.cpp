@@ -3,7 +3,11 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -32,9 +36,44 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef 
       llvm::CodeGenOptLevel::Aggressive));
 }
 
+/// Links the libdevice functions `module` calls; only those are kept, internalized.
+static LogicalResult linkLibdevice(llvm::Module &module, llvm::StringRef path, Location loc) {
+  bool needed = llvm::any_of(module.functions(), [](llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (!needed)
+    return success();
+  if (path.empty())
+    return emitError(loc) << "the kernel calls CUDA math functions from libdevice, and no CUDA "
+                             "toolkit was found to provide them; give --cuda-path",
+           failure();
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return emitError(loc) << "cannot read libdevice '" << path
+                          << "': " << buffer.getError().message(),
+           failure();
+  auto library = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  if (!library)
+    return emitError(loc) << "cannot parse libdevice '" << path
+                          << "': " << llvm::toString(library.takeError()),
+           failure();
+  (*library)->setTargetTriple(module.getTargetTriple());
+  (*library)->setDataLayout(module.getDataLayout());
+  bool failed = llvm::Linker::linkModules(
+      module, std::move(*library), llvm::Linker::Flags::LinkOnlyNeeded,
+      [](llvm::Module &m, const llvm::StringSet<> &linked) {
+        llvm::internalizeModule(m, [&linked](const llvm::GlobalValue &gv) {
+          return !gv.hasName() || !linked.count(gv.getName());
+        });
+      });
+  if (failed)
+    return emitError(loc) << "cannot link libdevice '" << path << "'", failure();
+  return success();
+}
+
 FailureOr<std::unique_ptr<llvm::Module>>
 tlc::cuda::translateToLLVMIR(ModuleOp lowered, llvm::LLVMContext &llvmContext,
-                             llvm::StringRef arch) {
+                             llvm::StringRef arch, llvm::StringRef libdevicePath) {
   auto gpuModules = lowered.getOps<gpu::GPUModuleOp>();
   if (gpuModules.empty())
     return lowered.emitError("no gpu.module to translate: the file has no kernels"), failure();
@@ -52,6 +91,10 @@ tlc::cuda::translateToLLVMIR(ModuleOp lowered, llvm::LLVMContext &llvmContext,
            failure();
   module->setTargetTriple(llvm::Triple(kTriple));
   module->setDataLayout(tm->createDataLayout());
+  // libdevice branches on __nvvm_reflect("__CUDA_FTZ"): keep denormals (IEEE behaviour).
+  module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  if (failed(linkLibdevice(*module, libdevicePath, gpuModule.getLoc())))
+    return failure();
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
