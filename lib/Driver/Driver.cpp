@@ -285,6 +285,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   std::string stem = llvm::sys::path::filename(prefix()).str();
   cuda::LauncherInfo launcher;
   launcher.fileStem = stem;
+  launcher.cxxNamespace = options.launcherNamespace;
   launcher.headerName = stem + ".h";
   launcher.kernels = *launchInfo;
   launcher.fatbin = fatbin;

@@ -1,6 +1,8 @@
 //===- Parser.cpp - Recursive-descent parser of the .tile language --------===//
 #include "Parser.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace tlc::frontend;
 using llvm::SMLoc;
 using llvm::StringRef;
@@ -92,11 +94,16 @@ private:
   Lexer lexer;
   const SourceLocator &locator;
   Token tok;
-  unsigned depth = 0;
+  // Nesting depths, each limited to kMaxDepth. They are kept apart so that the error names
+  // what is actually too deep: a plain expression inside deeply nested blocks is fine.
+  unsigned blockDepth = 0;  ///< '{' blocks
+  unsigned elseIfDepth = 0; ///< links of an 'else if' chain
+  unsigned exprDepth = 0;   ///< parentheses, unary and conditional operators, operator chains
 };
 } // namespace
 
-/// Nesting deeper than this is refused rather than risking the stack.
+/// Nesting deeper than this is refused rather than risking the stack (here and in the recursive
+/// walk of the syntax tree that generates IR).
 static constexpr unsigned kMaxDepth = 200;
 
 FailureOr<FileAST> Parser::parseFile() {
@@ -246,17 +253,18 @@ LogicalResult Parser::parseExprList(std::vector<ExprPtr> &out, Token::Kind close
 }
 
 LogicalResult Parser::parseBlock(StmtList &out) {
+  SMLoc braceLoc = tok.getLoc();
   if (failed(expect(Token::l_brace, "to begin a block")))
     return failure();
-  if (++depth > kMaxDepth)
-    return emitError(tok.getLoc(), "blocks are nested too deeply");
+  if (++blockDepth > kMaxDepth)
+    return emitError(braceLoc, "blocks are nested too deeply");
   while (!tok.is(Token::r_brace)) {
     if (tok.is(Token::eof))
       return emitExpected("'}' to close the block");
     if (failed(parseStatement(out)))
       return failure();
   }
-  --depth;
+  --blockDepth;
   consume();
   return success();
 }
@@ -333,11 +341,11 @@ LogicalResult Parser::parseIf(StmtList &out) {
   if (consumeIf(Token::kw_else)) {
     stmt->hasElse = true;
     if (tok.is(Token::kw_if)) {
-      if (++depth > kMaxDepth)
+      if (++elseIfDepth > kMaxDepth)
         return emitError(tok.getLoc(), "'else if' chain is nested too deeply");
       if (failed(parseIf(stmt->elseBody)))
         return failure();
-      --depth;
+      --elseIfDepth;
     } else if (failed(parseBlock(stmt->elseBody))) {
       return failure();
     }
@@ -421,7 +429,7 @@ int Parser::precedence(Token::Kind kind) {
 }
 
 FailureOr<ExprPtr> Parser::parseExpr() {
-  if (++depth > kMaxDepth)
+  if (++exprDepth > kMaxDepth)
     return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
   auto cond = parseBinary(1);
   if (failed(cond))
@@ -438,10 +446,10 @@ FailureOr<ExprPtr> Parser::parseExpr() {
     expr->operands.push_back(std::move(*cond));
     expr->operands.push_back(std::move(*lhs));
     expr->operands.push_back(std::move(*rhs));
-    --depth;
+    --exprDepth;
     return expr;
   }
-  --depth;
+  --exprDepth;
   return cond;
 }
 
@@ -450,10 +458,19 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
   if (failed(lhs))
     return failure();
   ExprPtr result = std::move(*lhs);
+  // Each operator of a chain puts the tree one level deeper ('a + b + c' is '(a + b) + c'), and
+  // generating IR recurses that deep: long chains count towards the nesting limit.
+  unsigned chain = 0;
+  auto restoreDepth = llvm::make_scope_exit([&] { exprDepth -= chain; });
   while (true) {
     int prec = precedence(tok.getKind());
     if (prec < minPrecedence)
       return result;
+    ++chain;
+    if (++exprDepth > kMaxDepth)
+      return emitError(tok.getLoc(), "expression is too long or nested too deeply; split it "
+                                     "with 'let' bindings"),
+             failure();
     auto expr = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
     expr->op = tok.getKind();
     consume();
@@ -472,7 +489,7 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
 
 FailureOr<ExprPtr> Parser::parseUnary() {
   if (tok.is(Token::minus) || tok.is(Token::exclaim)) {
-    if (++depth > kMaxDepth)
+    if (++exprDepth > kMaxDepth)
       return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
     auto expr = std::make_unique<Expr>(Expr::Unary, tok.getLoc());
     expr->op = tok.getKind();
@@ -481,7 +498,7 @@ FailureOr<ExprPtr> Parser::parseUnary() {
     if (failed(operand))
       return failure();
     expr->operands.push_back(std::move(*operand));
-    --depth;
+    --exprDepth;
     return expr;
   }
   return parsePrimary();

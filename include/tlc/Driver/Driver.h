@@ -31,6 +31,9 @@ struct CompileOptions {
   bool verifyDiagnostics = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
+  /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means
+  /// tlc::<output file stem>.
+  std::string launcherNamespace;
 };
 
 /// Runs one compile. Diagnostics go to `errs` with file:line:col and a caret. Outputs are

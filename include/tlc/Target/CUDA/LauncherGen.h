@@ -53,8 +53,15 @@ struct KernelLaunchInfo {
 
 /// What the launcher needs to know about one .tile file.
 struct LauncherInfo {
-  /// The file stem; the launchers live in namespace tlc::<fileStem>.
+  /// The file stem; the launchers live in namespace tlc::<fileStem> unless
+  /// cxxNamespace says otherwise.
   std::string fileStem;
+  /// The C++ namespace of the launchers, e.g. "myapp::kernels" (`tlc
+  /// --namespace`); empty means tlc::<fileStem>. Each component must be a
+  /// valid, non-reserved identifier; "tlc" is allowed only as the first
+  /// component and "tlc::rt" (the run-time library's) not at all. Launchers of
+  /// different files linked into one program need different namespaces.
+  std::string cxxNamespace;
   /// The header's file name as the source includes it, e.g. "vector_add.h".
   std::string headerName;
   std::vector<KernelLaunchInfo> kernels;
@@ -86,10 +93,10 @@ llvm::Error verifyLauncherInfo(const LauncherInfo &info);
 /// Generates the launcher header and source for \p info, which must pass
 /// verifyLauncherInfo. The output depends on \p info only: identical input
 /// gives byte-identical output. The header declares, in namespace
-/// tlc::<fileStem>::<kernel>,
+/// <ns>::<kernel> (<ns> is cxxNamespace, or tlc::<fileStem> by default),
 /// `tlc::rt::Status launch(CUstream stream, <params>, <size symbols>);`,
-/// also tlc::<fileStem>::launch forwarding to it when the file has exactly
-/// one kernel, and tlc::<fileStem>::unload().
+/// also <ns>::launch forwarding to it when the file has exactly one kernel,
+/// and <ns>::unload().
 LauncherFiles generateLauncher(const LauncherInfo &info);
 
 } // namespace tlc::cuda

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -33,5 +34,79 @@ LogicalResult tlc::tile::TensorType::verify(function_ref<InFlightDiagnostic()> e
                        << elementType;
   if (rank == 0 || rank > 8)
     return emitError() << "tensor rank must be between 1 and 8, got " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BufferType
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef tlc::tile::stringifyBufferSpace(BufferSpace space) {
+  switch (space) {
+  case BufferSpace::Shared:
+    return "shared";
+  case BufferSpace::Fragment:
+    return "fragment";
+  case BufferSpace::Local:
+    return "local";
+  }
+  return "unknown";
+}
+
+int64_t BufferType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+int64_t BufferType::getSizeInBytes() const {
+  unsigned bits = getElementType().getIntOrFloatBitWidth();
+  return (getNumElements() * bits + 7) / 8;
+}
+
+Type BufferType::parse(AsmParser &parser) {
+  StringRef keyword;
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&keyword))
+    return {};
+  std::optional<BufferSpace> space = llvm::StringSwitch<std::optional<BufferSpace>>(keyword)
+                                         .Case("shared", BufferSpace::Shared)
+                                         .Case("fragment", BufferSpace::Fragment)
+                                         .Case("local", BufferSpace::Local)
+                                         .Default(std::nullopt);
+  if (!space) {
+    parser.emitError(loc, "expected 'shared', 'fragment' or 'local', got '") << keyword << "'";
+    return {};
+  }
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return parser.getChecked<BufferType>(loc, parser.getContext(), *space, shape, elementType);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyBufferSpace(getSpace()) << " ";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ">";
+}
+
+LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError, BufferSpace space,
+                                 ArrayRef<int64_t> shape, Type elementType) {
+  if (!elementType.isIntOrFloat())
+    return emitError() << "buffer element type must be an integer or float type, got "
+                       << elementType;
+  if (shape.empty() || shape.size() > 8)
+    return emitError() << "buffer rank must be between 1 and 8, got " << shape.size();
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d <= 0)
+      return emitError() << "buffer dimensions must be positive, got " << d;
+    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t(1) << 40))
+      return emitError() << "buffer is too large";
+  }
   return success();
 }

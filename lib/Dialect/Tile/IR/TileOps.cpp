@@ -130,3 +130,151 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("body must take ") << shape.size() << " 'index' arguments";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Buffers and tile operations
+//===----------------------------------------------------------------------===//
+
+/// "[128, 64]" for diagnostics.
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+LogicalResult FillOp::verify() {
+  if (getValue().getType() != getBuffer().getType().getElementType())
+    return emitOpError("fill value of type ")
+           << getValue().getType() << " does not match the buffer's element type "
+           << getBuffer().getType().getElementType();
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  auto srcTensor = dyn_cast<TensorType>(getSource().getType());
+  auto dstTensor = dyn_cast<TensorType>(getDest().getType());
+  auto srcBuffer = dyn_cast<BufferType>(getSource().getType());
+  auto dstBuffer = dyn_cast<BufferType>(getDest().getType());
+  if (srcTensor && dstTensor)
+    return emitOpError("copies between two tensors are not supported; go through a buffer");
+  auto checkSide = [&](TensorType tensor, BufferType buffer, size_t numOffsets,
+                       StringRef side) -> LogicalResult {
+    if (tensor) {
+      if (numOffsets != tensor.getRank())
+        return emitOpError("the ") << side << " tensor of rank " << tensor.getRank() << " needs "
+                                   << tensor.getRank() << " offsets, got " << numOffsets;
+      return success();
+    }
+    if (numOffsets != 0)
+      return emitOpError("the ") << side << " buffer takes no offsets";
+    (void)buffer;
+    return success();
+  };
+  if (failed(checkSide(srcTensor, srcBuffer, getSourceOffsets().size(), "source")) ||
+      failed(checkSide(dstTensor, dstBuffer, getDestOffsets().size(), "destination")))
+    return failure();
+  if (srcBuffer && dstBuffer && srcBuffer.getShape() != dstBuffer.getShape())
+    return emitOpError("copies between buffers of different shapes: ")
+           << shapeString(srcBuffer.getShape()) << " and " << shapeString(dstBuffer.getShape());
+  BufferType buffer = srcBuffer ? srcBuffer : dstBuffer;
+  TensorType tensor = srcTensor ? srcTensor : dstTensor;
+  if (tensor && buffer.getRank() > tensor.getRank())
+    return emitOpError("a buffer of rank ")
+           << buffer.getRank() << " cannot be copied to or from a tensor of rank "
+           << tensor.getRank();
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be rank-2 buffers");
+  if (!c.isFragment())
+    return emitOpError("the accumulator must be a fragment, got a ")
+           << stringifyBufferSpace(c.getSpace()) << " buffer";
+  if (!b.isShared())
+    return emitOpError("B must be in shared memory, got a ")
+           << stringifyBufferSpace(b.getSpace()) << " buffer";
+  if (a.isLocal())
+    return emitOpError("A must be in shared memory or a fragment");
+  int64_t m = getTransposeA() ? a.getShape()[1] : a.getShape()[0];
+  int64_t ka = getTransposeA() ? a.getShape()[0] : a.getShape()[1];
+  int64_t kb = getTransposeB() ? b.getShape()[1] : b.getShape()[0];
+  int64_t n = getTransposeB() ? b.getShape()[0] : b.getShape()[1];
+  if (ka != kb)
+    return emitOpError("inner dimensions differ: A is ")
+           << shapeString(a.getShape()) << (getTransposeA() ? " (transposed)" : "") << ", B is "
+           << shapeString(b.getShape()) << (getTransposeB() ? " (transposed)" : "")
+           << "; K = " << ka << " vs " << kb;
+  if (c.getShape()[0] != m || c.getShape()[1] != n)
+    return emitOpError("the accumulator is ")
+           << shapeString(c.getShape()) << " but A x B is [" << m << ", " << n << "]";
+  Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
+  if (ta != tb)
+    return emitOpError("A and B must have the same element type, got ") << ta << " and " << tb;
+  bool ok = false;
+  if (ta.isF16())
+    ok = tc.isF32() || tc.isF16();
+  else if (ta.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(ta) || ta.isTF32())
+    ok = tc.isF32();
+  else if (ta.isInteger(8))
+    ok = tc.isInteger(32);
+  else
+    return emitOpError("tensor cores do not take ")
+           << ta << " inputs; use f16, bf16, tf32, f8e4m3, f8e5m2 or i8";
+  if (!ok)
+    return emitOpError("an accumulator of ") << tc << " cannot hold products of " << ta;
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  BufferType src = getSource().getType(), dst = getDest().getType();
+  StringRef kind = getKind();
+  if (kind != "sum" && kind != "max" && kind != "min")
+    return emitOpError("kind must be 'sum', 'max' or 'min', got '") << kind << "'";
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= static_cast<int64_t>(src.getRank()))
+    return emitOpError("dimension ") << dim << " is out of range for a buffer of rank "
+                                     << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + dim);
+  if (expected.empty())
+    expected.push_back(1);
+  if (dst.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("reducing ") << shapeString(src.getShape()) << " along dimension " << dim
+                                    << " gives " << shapeString(expected)
+                                    << ", but the destination is " << shapeString(dst.getShape());
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("source and destination element types differ: ")
+           << src.getElementType() << " and " << dst.getElementType();
+  if (Value init = getInit()) {
+    if (init.getType() != dst)
+      return emitOpError("'init' must have the destination's type ") << dst;
+    if (getAccumulate())
+      return emitOpError("'init' and 'accumulate' cannot be combined");
+  }
+  return success();
+}
+
+static LogicalResult verifyBufferIndices(Operation *op, BufferType type, size_t numIndices) {
+  if (numIndices != type.getRank())
+    return op->emitOpError("expects ")
+           << type.getRank() << " indices for a buffer of rank " << type.getRank() << ", got "
+           << numIndices;
+  return success();
+}
+
+LogicalResult ReadOp::verify() {
+  return verifyBufferIndices(*this, getBuffer().getType(), getIndices().size());
+}
+
+LogicalResult WriteOp::verify() {
+  return verifyBufferIndices(*this, getBuffer().getType(), getIndices().size());
+}
+
+LogicalResult AtomicAddOp::verify() {
+  if (!getValue().getType().isIntOrFloat() || getValue().getType().isInteger(1))
+    return emitOpError("atomic_add needs an integer or float element type");
+  return verifyIndexCount(*this, getTensor().getType(), getIndices().size());
+}

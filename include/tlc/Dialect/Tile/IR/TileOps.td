@@ -165,4 +165,128 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Buffers and tile operations
+//===----------------------------------------------------------------------===//
+
+def Tile_AnyTensorOrBuffer : AnyTypeOf<[Tile_TensorType, Tile_BufferType]>;
+
+def Tile_AllocOp : Tile_Op<"alloc", [HasParent<"KernelOp">]> {
+  let summary = "a shared, fragment or local buffer of the kernel";
+  let description = [{
+    Declares a buffer for the whole kernel body. Its contents are undefined until written.
+    ```mlir
+    %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+    ```
+  }];
+  let results = (outs Res<Tile_BufferType, "", [MemAlloc]>:$buffer);
+  let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
+}
+
+def Tile_FillOp : Tile_Op<"fill"> {
+  let summary = "sets every element of a buffer to a value";
+  let arguments = (ins Arg<Tile_BufferType, "", [MemWrite]>:$buffer, AnyType:$value);
+  let assemblyFormat = "$buffer `,` $value attr-dict `:` qualified(type($buffer)) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a tile between a tensor and a buffer, or between buffers";
+  let description = [{
+    The tile's shape is the buffer's shape (both buffers' when copying between buffers, which must
+    agree). A tensor side takes one offset per tensor dimension; a buffer of rank r covers the
+    tensor's last r dimensions from the offsets on, the leading dimensions being indexed by their
+    offsets alone. Reads outside the tensor's bounds yield zero and writes outside are dropped.
+    Element types may differ: values are converted (e.g. an f32 fragment stored to a bf16 tensor).
+    ```mlir
+    tile.copy %A[%m, %k] to %As : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.copy %acc to %C[%m, %n] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_AnyTensorOrBuffer, "", [MemRead]>:$source,
+                       Variadic<Index>:$sourceOffsets,
+                       Arg<Tile_AnyTensorOrBuffer, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$destOffsets);
+  let assemblyFormat = [{
+    $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)? attr-dict `:`
+    qualified(type($source)) `to` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmOp : Tile_Op<"gemm"> {
+  let summary = "tile matrix product on tensor cores: C (+)= op(A) @ op(B)";
+  let description = [{
+    A is [M, K] ([K, M] with `transpose_a`), in shared memory or a fragment; B is [K, N] ([N, K]
+    with `transpose_b`) in shared memory; C is an [M, N] fragment. With `clear`, C = op(A) @ op(B);
+    otherwise C += op(A) @ op(B). Inputs f16, bf16, f8e4m3 or f8e5m2 accumulate in f32 (f16 inputs
+    may accumulate in f16); tf32 in f32; i8 in i32.
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$a,
+                       Arg<Tile_BufferType, "", [MemRead]>:$b,
+                       Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b, UnitAttr:$clear);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    qualified(type($c))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "reduces a buffer along one dimension into a buffer of rank one less";
+  let description = [{
+    `kind` is "sum", "max" or "min". Without `accumulate`, dst = reduce(src) (combined with `init`
+    when given: dst = op(init, reduce(src))); with `accumulate`, dst = op(dst, reduce(src)).
+    ```mlir
+    tile.reduce %s, %m {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 128x128xf32> to
+        !tile.buffer<fragment 128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$source,
+                       Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$dest,
+                       Optional<Tile_BufferType>:$init,
+                       I64Attr:$dim, StrAttr:$kind, UnitAttr:$accumulate);
+  let assemblyFormat = [{
+    $source `,` $dest (`init` $init^ `:` qualified(type($init)))? attr-dict `:`
+    qualified(type($source)) `to` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReadOp : Tile_Op<"read", [
+    TypesMatchWith<"result type is the buffer's element type", "buffer", "result",
+                   "::llvm::cast<::tlc::tile::BufferType>($_self).getElementType()">]> {
+  let summary = "reads one element of a buffer";
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$buffer, Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let builders = [OpBuilder<(ins "::mlir::Value":$buffer, "::mlir::ValueRange":$indices), [{
+    build($_builder, $_state,
+          ::llvm::cast<::tlc::tile::BufferType>(buffer.getType()).getElementType(), buffer,
+          indices);
+  }]>];
+  let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_WriteOp : Tile_Op<"write", [
+    TypesMatchWith<"value type is the buffer's element type", "buffer", "value",
+                   "::llvm::cast<::tlc::tile::BufferType>($_self).getElementType()">]> {
+  let summary = "writes one element of a buffer";
+  let arguments = (ins AnyType:$value, Arg<Tile_BufferType, "", [MemWrite]>:$buffer,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = "$value `,` $buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
+    TypesMatchWith<"value type is the tensor's element type", "tensor", "value",
+                   "::llvm::cast<::tlc::tile::TensorType>($_self).getElementType()">]> {
+  let summary = "atomically adds a value to one element of a global tensor (masked)";
+  let arguments = (ins AnyType:$value, Arg<Tile_TensorType, "", [MemRead, MemWrite]>:$tensor,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = "$value `,` $tensor `[` $indices `]` attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+}
+
 #endif // TLC_DIALECT_TILE_TILEOPS_TD
