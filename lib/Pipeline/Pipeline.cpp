@@ -33,14 +33,15 @@
 using namespace mlir;
 
 void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  (void)options; // One strategy for now; the arch selects lowering strategies later.
   // Tile level: spread element-wise bodies over the threads.
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
   // Out of the tile dialect, into a gpu.module.
-  pm.addPass(createConvertTileToNVVM());
+  ConvertTileToNVVMOptions convertOptions;
+  convertOptions.arch = options.arch;
+  pm.addPass(createConvertTileToNVVM(convertOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

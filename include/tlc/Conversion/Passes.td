@@ -14,7 +14,12 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
     The remaining upstream conversions (`convert-gpu-to-nvvm` and friends) finish the job.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
-                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target architecture (for the operations a strategy supports)">
+  ];
 }
 
 #endif // TLC_CONVERSION_PASSES_TD

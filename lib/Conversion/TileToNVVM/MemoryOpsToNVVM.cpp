@@ -94,8 +94,29 @@ struct StoreOpLowering : OpRewritePattern<tile::StoreOp> {
   }
 };
 
+struct AtomicAddOpLowering : OpRewritePattern<tile::AtomicAddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::AtomicAddOp op, PatternRewriter &rewriter) const override {
+    auto values = getTensorValues(op.getTensor());
+    if (!values)
+      return failure();
+    Location loc = op.getLoc();
+    Type type = op.getValue().getType();
+    auto [inBounds, ptr] = buildAddress(rewriter, loc, *values, type, op.getIndices());
+    auto ifOp = scf::IfOp::create(rewriter, loc, inBounds, /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    LLVM::AtomicRMWOp::create(rewriter, loc,
+                              isa<FloatType>(type) ? LLVM::AtomicBinOp::fadd
+                                                   : LLVM::AtomicBinOp::add,
+                              ptr, op.getValue(), LLVM::AtomicOrdering::monotonic);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tlc::populateMemoryOpsToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering>(patterns.getContext());
+  patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering, AtomicAddOpLowering>(
+      patterns.getContext());
 }

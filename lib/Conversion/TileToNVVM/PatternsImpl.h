@@ -19,8 +19,14 @@ struct TensorValues {
 /// `unrealized_conversion_cast` from (base, sizes..., strides...) placed by the kernel rewrite.
 std::optional<TensorValues> getTensorValues(mlir::Value tensor);
 
-/// Patterns for element access and sizes: tile.dim, tile.load, tile.store.
+/// Patterns for element access and sizes: tile.dim, tile.load, tile.store, tile.atomic_add.
 void populateMemoryOpsToNVVMPatterns(mlir::RewritePatternSet &patterns);
+
+/// Patterns for per-thread (`local`) buffers: tile.alloc, tile.read, tile.write, tile.fill.
+void populateLocalBufferToNVVMPatterns(mlir::RewritePatternSet &patterns);
+
+/// Reports, at its source location, every operation the strategy for `arch` cannot lower yet.
+mlir::LogicalResult checkSupported(mlir::Operation *root, llvm::StringRef arch);
 
 } // namespace tlc
 

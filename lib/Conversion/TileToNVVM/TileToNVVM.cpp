@@ -102,11 +102,14 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
 }
 
 struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
+  using ConvertTileToNVVMBase::ConvertTileToNVVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     if (kernels.empty())
       return;
+    if (failed(checkSupported(module, arch)))
+      return signalPassFailure();
     for (tile::KernelOp kernel : kernels) {
       WalkResult found = kernel.walk([](tile::ParallelOp op) {
         op.emitOpError("must be partitioned over threads first (run tile-partition-threads)");
@@ -128,6 +131,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     RewritePatternSet patterns(&getContext());
     patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());
     populateMemoryOpsToNVVMPatterns(patterns);
+    populateLocalBufferToNVVMPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 
@@ -142,7 +146,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     if (left.wasInterrupted())
       return signalPassFailure();
     gpuModule.walk([](UnrealizedConversionCastOp cast) {
-      if (isa<tile::TensorType>(cast.getType(0)) && cast->use_empty())
+      if (isa<tile::TensorType, tile::BufferType>(cast.getType(0)) && cast->use_empty())
         cast.erase();
     });
   }
