@@ -304,6 +304,61 @@ TEST_CASE("launcher output is deterministic", "[launcher]") {
   CHECK(generateLauncher(copy).source != a.source);
 }
 
+TEST_CASE("launcher in a custom namespace", "[launcher]") {
+  LauncherInfo info = singleKernelFile("vector_add", vectorAddKernel());
+  LauncherFiles plain = generateLauncher(info);
+  // The default is tlc::<file stem>, with the guard derived from the stem.
+  CHECK(countOf(plain.header, "namespace tlc::vector_add {") == 1);
+  CHECK(countOf(plain.header, "#ifndef TLC_GENERATED_VECTOR_ADD_H") == 1);
+  CHECK(countOf(plain.source, "namespace tlc::vector_add {") == 1);
+
+  info.cxxNamespace = "myapp::kernels";
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  CHECK(countOf(files.header, "namespace myapp::kernels {") == 1);
+  CHECK(countOf(files.header, "} // namespace myapp::kernels\n") == 1);
+  CHECK(countOf(files.header, "namespace vector_add {") == 1);
+  CHECK(countOf(files.header, "namespace tlc::") == 0);
+  CHECK(countOf(files.header,
+                "#ifndef TLC_GENERATED_MYAPP__KERNELS_VECTOR_ADD_H") == 1);
+  CHECK(countOf(files.header,
+                "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, "
+                "CUdeviceptr Y, CUdeviceptr Z, int64_t N);") == 2);
+  CHECK(countOf(files.source, "namespace myapp::kernels {") == 1);
+  CHECK(countOf(files.source, "} // namespace myapp::kernels\n") == 1);
+  CHECK(countOf(files.source, "namespace tlc::") == 0);
+  // Only the namespace and the guard change.
+  const long long grown = static_cast<long long>(files.source.size()) -
+                         static_cast<long long>(plain.source.size());
+  CHECK(grown == 2 * (static_cast<long long>(sizeof("myapp::kernels")) -
+                      static_cast<long long>(sizeof("tlc::vector_add"))));
+
+  auto withNamespace = [](std::string ns, std::string stem = "ops") {
+    LauncherInfo info = singleKernelFile(stem, vectorAddKernel());
+    info.cxxNamespace = std::move(ns);
+    return errorText(info);
+  };
+  CHECK(withNamespace("app").empty());
+  CHECK(withNamespace("tlc::mine").empty());
+  CHECK(withNamespace("a::b::c").empty());
+  // A custom namespace frees the file stem 'rt'.
+  CHECK(withNamespace("app::rt", "rt").empty());
+  CHECK_THAT(withNamespace("my-app::k"),
+             Catch::Contains("'my-app' is not a valid C++ identifier"));
+  CHECK_THAT(withNamespace("app::::k"),
+             Catch::Contains("namespace 'app::::k': component ''"));
+  CHECK_THAT(withNamespace("::app"), Catch::Contains("is not a valid C++"));
+  CHECK_THAT(withNamespace("app::"), Catch::Contains("is not a valid C++"));
+  CHECK_THAT(withNamespace("app::tlc"), Catch::Contains("'tlc' is reserved"));
+  CHECK_THAT(withNamespace("std"), Catch::Contains("'std' is reserved"));
+  CHECK_THAT(withNamespace("app::new"), Catch::Contains("'new' is reserved"));
+  CHECK_THAT(withNamespace("tlc"), Catch::Contains("reserved for tlc itself"));
+  CHECK_THAT(withNamespace("tlc::rt"),
+             Catch::Contains("reserved for tlc itself"));
+  CHECK_THAT(withNamespace("tlc::rt::x"),
+             Catch::Contains("reserved for tlc itself"));
+}
+
 TEST_CASE("launcher info verification", "[launcher]") {
   CHECK(scalarCxxType("f32") == "float");
   CHECK(scalarCxxType("bool") == "bool");
@@ -477,6 +532,13 @@ TEST_CASE("generated launchers compile warning-free", "[launcher][compile]") {
       singleKernelFile("scale_bias_relu", scaleBiasReluKernel()), ops};
   files.push_back(singleKernelFile("nothing", emptyKernel()));
   files.back().fatbin.clear();
+  // A custom namespace, also one under tlc::.
+  LauncherInfo custom = singleKernelFile("custom", scaleBiasReluKernel());
+  custom.cxxNamespace = "myapp::kernels";
+  custom.kernels.push_back(vectorAddKernel());
+  files.push_back(custom);
+  files.push_back(singleKernelFile("mine", fillKernel()));
+  files.back().cxxNamespace = "tlc::mine_ops";
 
   std::vector<std::string> args = compileCommand(*setup, dir);
   args.push_back("-fsyntax-only");

@@ -42,6 +42,8 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "stop after a stage: tile|mlir|llvm|ptx|cubin|fatbin")
       ->check(CLI::IsMember({"tile", "mlir", "llvm", "ptx", "cubin", "fatbin"}));
   app.add_option("--cuda-path", options.cudaPath, "CUDA toolkit root (for ptxas)");
+  app.add_option("--namespace", options.launcherNamespace,
+                 "C++ namespace of the generated launchers (default tlc::<output file stem>)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
                "check expected-error annotations in the input");
