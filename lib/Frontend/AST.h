@@ -43,6 +43,8 @@ struct Expr {
   std::string name;
   Token::Kind op = Token::error;
   std::vector<ExprPtr> operands;
+  /// Call only: the keyword of each operand (`clear = true`), or an empty name when positional.
+  std::vector<Name> keywords;
 
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
 };
@@ -59,8 +61,10 @@ struct Stmt {
     Assign,   ///< name = value;
     Store,    ///< name[indices] = value;
     If,       ///< if (value) body else elseBody
-    For,      ///< for names[0] in range(indices...) body
-    Parallel, ///< parallel (names...) in [indices...] body
+    For,      ///< for names[0] in value body (value: a `range(...)` or `pipelined(...)` call)
+    Parallel, ///< parallel (names...) in [indices...] body, or in a buffer: `over`
+    Call,     ///< a tile operation: value is the call (copy, fill, gemm, reduce, atomic_add)
+    Buffer,   ///< let name = space<type>[indices...];
   };
   Kind kind;
   llvm::SMLoc loc;
@@ -71,6 +75,10 @@ struct Stmt {
   std::vector<Name> names;
   StmtList body, elseBody;
   bool hasElse = false;
+  /// Parallel over a buffer's index space.
+  std::optional<Name> over;
+  /// Buffer: "shared", "fragment" or "local".
+  Name space;
 
   Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
 };
@@ -80,7 +88,10 @@ struct ParamDecl {
   Name name;
   bool isTensor = false;
   Name dtype;
+  /// Size of each dimension: a size name, an integer literal, or an `int` parameter.
   std::vector<Name> dims;
+  /// Explicit strides (`strides [ld, 1]`): names or integer literals; empty for dense row-major.
+  std::vector<Name> strides;
 };
 
 /// A compile-time parameter `BM: int = 128`, `CAUSAL: bool = false`, `T: type = f32`.
@@ -97,6 +108,9 @@ struct KernelDecl {
   std::vector<ParamDecl> params;
   llvm::SMLoc gridLoc, threadsLoc;
   std::vector<ExprPtr> grid, threads;
+  /// `configs { (BM = 128, BN = 64), ... }`: tuning candidates, each a list of assignments.
+  llvm::SMLoc configsLoc;
+  std::vector<std::vector<std::pair<Name, ExprPtr>>> configs;
   StmtList body;
 };
 

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 using namespace tlc::frontend;
@@ -32,7 +33,9 @@ std::optional<double> Token::getFloatValue() const {
   char *end = nullptr;
   errno = 0;
   double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE)
+  // ERANGE also flags underflow (1e-320 is a subnormal, 1e-400 rounds to zero): only an
+  // overflow to infinity is out of range.
+  if (end != text.c_str() + text.size() || (errno == ERANGE && std::isinf(value)))
     return std::nullopt;
   return value;
 }

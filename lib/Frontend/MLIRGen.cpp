@@ -10,6 +10,7 @@
 #include "tlc/Frontend/Frontend.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -68,6 +69,7 @@ struct Symbol {
     Tensor,    ///< a tensor parameter: argument `arg`
     Size,      ///< a size name: dimension `dim` of tensor argument `arg`
     TypeConst, ///< a compile-time `type` parameter
+    Buffer,    ///< a shared, fragment or local buffer: `slot` is its tile.alloc
   };
   Kind kind = Bound;
   SMLoc loc;
@@ -130,6 +132,27 @@ private:
   LogicalResult genIf(const Stmt &stmt);
   LogicalResult genFor(const Stmt &stmt);
   LogicalResult genParallel(const Stmt &stmt);
+  LogicalResult genBuffer(const Stmt &stmt);
+  LogicalResult genTileCall(const Stmt &stmt);
+  LogicalResult genCopy(const Expr &call);
+  LogicalResult genFill(const Expr &call);
+  LogicalResult genGemm(const Expr &call);
+  LogicalResult genReduce(const Expr &call);
+  LogicalResult genAtomicAdd(const Expr &call);
+  /// A buffer named by `expr` (a plain name), or an error.
+  FailureOr<Value> genBufferRef(const Expr &expr, StringRef what);
+  /// A tensor element reference `X[i, j]` (or a bare tensor name: offsets 0) as tensor + offsets.
+  FailureOr<std::pair<Value, SmallVector<Value>>> genTensorRef(const Expr &expr);
+  /// Keyword arguments of a tile operation: every keyword must be one of `allowed`.
+  LogicalResult checkKeywords(const Expr &call, ArrayRef<StringRef> allowed, size_t positional);
+  /// A keyword argument's compile-time bool (default when absent).
+  FailureOr<bool> boolKeyword(const Expr &call, StringRef name, bool byDefault);
+  const Expr *keyword(const Expr &call, StringRef name);
+  LogicalResult checkSharedMemory(const KernelDecl &decl);
+  /// The value of a constant tensor dimension or stride (a literal or an `int` parameter).
+  std::optional<int64_t> constantDim(const Name &name);
+  /// Checks the `configs` block and records it on the kernel.
+  LogicalResult genConfigs(const KernelDecl &decl);
 
   // Expressions.
   FailureOr<TValue> gen(const Expr &expr);
@@ -164,6 +187,10 @@ private:
   Block *currentEntry = nullptr;
   bool inGrid = false;
   bool inParallel = false;
+  /// How many `if`/`for`/`parallel` bodies enclose the current statement.
+  unsigned controlDepth = 0;
+  /// Buffers of the current kernel, for the shared-memory report.
+  std::vector<std::pair<Name, tile::BufferType>> buffers;
   /// Compile-time parameters of the current kernel only (for evaluating defaults).
   bool constOnly = false;
 };
@@ -202,6 +229,9 @@ std::optional<Type> Generator::builtinType(StringRef name) {
       .Case("f32", Float32Type::get(ctx))
       .Case("f16", Float16Type::get(ctx))
       .Case("bf16", BFloat16Type::get(ctx))
+      .Case("tf32", FloatTF32Type::get(ctx))
+      .Case("f8e4m3", Float8E4M3FNType::get(ctx))
+      .Case("f8e5m2", Float8E5M2Type::get(ctx))
       .Case("i64", IntegerType::get(ctx, 64))
       .Case("i32", IntegerType::get(ctx, 32))
       .Case("i16", IntegerType::get(ctx, 16))
@@ -220,13 +250,16 @@ FailureOr<Type> Generator::resolveType(const Name &name, bool forTensor) {
   }
   if (!type) {
     error(name.loc) << "unknown type '" << name.text
-                    << "'; expected one of f64, f32, f16, bf16, i64, i32, i16, i8, bool, int"
+                    << "'; expected one of f64, f32, tf32, f16, bf16, f8e4m3, f8e5m2, i64, i32, "
+                    << "i16, i8, bool, int"
                     << " or a 'type' parameter";
     return failure();
   }
-  if (forTensor && (type->isIndex() || type->isInteger(1))) {
+  if (forTensor && (type->isIndex() || type->isInteger(1) || type->isTF32())) {
     error(name.loc) << "'" << name.text << "' cannot be a tensor element type; use "
-                    << (type->isIndex() ? "'i64' or 'i32'" : "'i8'");
+                    << (type->isIndex()       ? "'i64' or 'i32'"
+                        : type->isInteger(1) ? "'i8'"
+                                             : "'f32' (tf32 is a tensor-core compute type)");
     return failure();
   }
   return *type;
@@ -344,6 +377,8 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
     return TValue::boolConst(expr.boolValue);
   case Expr::Ref: {
     const Symbol *symbol = lookup(expr.name);
+    if (!symbol && expr.name == "inf")
+      return TValue::floatConst(std::numeric_limits<double>::infinity());
     if (!symbol) {
       error(expr.loc) << "unknown name '" << expr.name << "'";
       return failure();
@@ -365,6 +400,10 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
                                                symbol->dim));
     case Symbol::TypeConst:
       error(expr.loc) << "type parameter '" << expr.name << "' cannot be used as a value";
+      return failure();
+    case Symbol::Buffer:
+      error(expr.loc) << "buffer '" << expr.name << "' cannot be used as a value; index it, as in '"
+                      << expr.name << "[i, j]', or pass it to a tile operation";
       return failure();
     }
     error(expr.loc) << "'" << expr.name << "' is a run-time value; only compile-time "
@@ -617,6 +656,12 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
     error(expr.loc) << "arithmetic '" << opName << "' cannot be applied to 'bool' values";
     return failure();
   }
+  // A run-time value divided by a constant zero is undefined on the device; say so here.
+  if (!isFloat && (expr.op == Token::slash || expr.op == Token::percent) &&
+      b->kind == TValue::IntConst && b->i == 0) {
+    error(expr.loc) << "division by zero";
+    return failure();
+  }
   switch (expr.op) {
   case Token::plus:
     return TValue::typed(isFloat ? arith::AddFOp::create(builder, l, x, y).getResult()
@@ -642,8 +687,12 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
 
 FailureOr<TValue> Generator::genSelect(SMLoc l, const TValue &c, const TValue &a,
                                        const TValue &b) {
-  if (c.kind == TValue::BoolConst)
+  if (c.kind == TValue::BoolConst) {
+    // Only one side is used, but both must have one type, as with a run-time condition.
+    if (failed(unify(l, "?:", a, b)))
+      return failure();
     return c.b ? a : b;
+  }
   auto cond = materialize(l, c, builder.getI1Type(), "condition");
   if (failed(cond))
     return failure();
@@ -761,6 +810,16 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
     return success();
   };
 
+  for (const Name &k : expr.keywords)
+    if (!k.text.empty()) {
+      error(k.loc) << "'" << name << "' takes no keyword arguments";
+      return failure();
+    }
+  if (name == "copy" || name == "fill" || name == "gemm" || name == "reduce" ||
+      name == "atomic_add") {
+    error(expr.loc) << "'" << name << "' is a statement, not a value";
+    return failure();
+  }
   // Casts: a type name called like a function.
   std::optional<Type> castType = builtinType(name);
   if (!castType) {
@@ -789,6 +848,10 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
         return failure();
       }
       return TValue::intConst(x / y + ((x % y) > 0 ? 1 : 0));
+    }
+    if (name == "cdiv" && args[1].kind == TValue::IntConst && args[1].i <= 0) {
+      error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << args[1].i;
+      return failure();
     }
     if (args[0].isConst() && args[1].isConst() && name != "cdiv") {
       double x = args[0].kind == TValue::IntConst ? double(args[0].i) : args[0].f;
@@ -843,13 +906,40 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
     return TValue::typed(
         arith::MaxSIOp::create(builder, l, x, arith::SubIOp::create(builder, l, zero, x)));
   }
+  static const llvm::StringLiteral mathFunctions[] = {"exp",  "exp2", "log",  "log2",
+                                                      "sqrt", "rsqrt", "tanh", "erf"};
+  if (llvm::is_contained(mathFunctions, name)) {
+    if (failed(arity(1)) || failed(genArgs()))
+      return failure();
+    TValue arg = args[0];
+    if (arg.kind == TValue::IntConst)
+      arg = TValue::floatConst(double(arg.i));
+    Type type = typeOf(arg);
+    if (!isa<FloatType>(type) || type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type)) {
+      error(expr.operands[0]->loc) << "'" << name << "' needs an f16, bf16, f32 or f64 argument, "
+                                   << "found '" << typeName(type) << "'";
+      return failure();
+    }
+    Value x = *materialize(expr.operands[0]->loc, arg, type, "argument");
+    Value r = llvm::StringSwitch<std::function<Value()>>(name)
+                  .Case("exp", [&] { return math::ExpOp::create(builder, l, x).getResult(); })
+                  .Case("exp2", [&] { return math::Exp2Op::create(builder, l, x).getResult(); })
+                  .Case("log", [&] { return math::LogOp::create(builder, l, x).getResult(); })
+                  .Case("log2", [&] { return math::Log2Op::create(builder, l, x).getResult(); })
+                  .Case("sqrt", [&] { return math::SqrtOp::create(builder, l, x).getResult(); })
+                  .Case("rsqrt", [&] { return math::RsqrtOp::create(builder, l, x).getResult(); })
+                  .Case("tanh", [&] { return math::TanhOp::create(builder, l, x).getResult(); })
+                  .Default([&] { return math::ErfOp::create(builder, l, x).getResult(); })();
+    return TValue::typed(r);
+  }
   if (name == "select") {
     if (failed(arity(3)) || failed(genArgs()))
       return failure();
     return genSelect(expr.loc, args[0], args[1], args[2]);
   }
   error(expr.loc) << "unknown function '" << name
-                  << "'; available: cdiv, min, max, abs, select and casts such as f32(x)";
+                  << "'; available: cdiv, min, max, abs, select, exp, exp2, log, log2, sqrt, "
+                  << "rsqrt, tanh, erf and casts such as f32(x)";
   return failure();
 }
 
@@ -873,8 +963,22 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
     error(expr.loc) << "unknown name '" << expr.name << "'";
     return failure();
   }
+  if (symbol->kind == Symbol::Buffer) {
+    auto type = cast<tile::BufferType>(symbol->slot.getType());
+    if (expr.operands.size() != type.getRank()) {
+      error(expr.loc) << "buffer '" << expr.name << "' has rank " << type.getRank()
+                      << " but is indexed with " << expr.operands.size() << " ind"
+                      << (expr.operands.size() == 1 ? "ex" : "ices");
+      return failure();
+    }
+    auto indices = genIndices(expr.operands);
+    if (failed(indices))
+      return failure();
+    return TValue::typed(tile::ReadOp::create(builder, loc(expr.loc), symbol->slot, *indices));
+  }
   if (symbol->kind != Symbol::Tensor) {
-    error(expr.loc) << "'" << expr.name << "' is not a tensor; only tensors can be indexed";
+    error(expr.loc) << "'" << expr.name
+                    << "' is not a tensor or buffer; only tensors and buffers can be indexed";
     return failure();
   }
   if (inGrid || constOnly) {
@@ -924,6 +1028,10 @@ LogicalResult Generator::genStmt(const Stmt &stmt) {
     return genFor(stmt);
   case Stmt::Parallel:
     return genParallel(stmt);
+  case Stmt::Buffer:
+    return genBuffer(stmt);
+  case Stmt::Call:
+    return genTileCall(stmt);
   }
   return failure();
 }
@@ -1006,9 +1114,32 @@ LogicalResult Generator::genStore(const Stmt &stmt) {
     error(stmt.name.loc) << "unknown name '" << stmt.name.text << "'";
     return failure();
   }
+  if (symbol->kind == Symbol::Buffer) {
+    Value buffer = symbol->slot;
+    auto type = cast<tile::BufferType>(buffer.getType());
+    if (stmt.indices.size() != type.getRank()) {
+      error(stmt.name.loc) << "buffer '" << stmt.name.text << "' has rank " << type.getRank()
+                           << " but is indexed with " << stmt.indices.size() << " ind"
+                           << (stmt.indices.size() == 1 ? "ex" : "ices");
+      return failure();
+    }
+    auto indices = genIndices(stmt.indices);
+    if (failed(indices))
+      return failure();
+    auto value = gen(*stmt.value);
+    if (failed(value))
+      return failure();
+    auto v = materialize(stmt.value->loc, *value, type.getElementType(),
+                         ("to store into '" + stmt.name.text + "'").c_str());
+    if (failed(v))
+      return failure();
+    tile::WriteOp::create(builder, loc(stmt.loc), *v, buffer, *indices);
+    return success();
+  }
   if (symbol->kind != Symbol::Tensor) {
     error(stmt.name.loc) << "'" << stmt.name.text
-                         << "' is not a tensor; only tensor elements can be written by index";
+                         << "' is not a tensor or buffer; only their elements can be written by "
+                         << "index";
     return failure();
   }
   Value tensor = kernel.getBody().front().getArgument(symbol->arg);
@@ -1043,6 +1174,8 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
   auto ifOp = scf::IfOp::create(builder, loc(stmt.loc), *c, /*withElseRegion=*/stmt.hasElse);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifOp.thenBlock());
+  ++controlDepth;
+  auto exitDepth = llvm::make_scope_exit([&] { --controlDepth; });
   if (failed(genBlock(stmt.body)))
     return failure();
   if (stmt.hasElse) {
@@ -1054,11 +1187,33 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
 }
 
 LogicalResult Generator::genFor(const Stmt &stmt) {
+  const Expr &call = *stmt.value;
+  bool pipelined = call.name == "pipelined";
+  std::optional<int64_t> stages;
+  if (pipelined) {
+    if (failed(checkKeywords(call, {"stages"}, 1)))
+      return failure();
+    const Expr *s = keyword(call, "stages");
+    if (!s) {
+      error(call.loc) << "'pipelined' needs 'stages = S', the number of buffers in flight";
+      return failure();
+    }
+    auto n = constInt(*s, "'stages'");
+    if (failed(n))
+      return failure();
+    if (*n < 1 || *n > 8) {
+      error(s->loc) << "'stages' must be between 1 and 8, got " << *n;
+      return failure();
+    }
+    stages = *n;
+  } else if (failed(checkKeywords(call, {}, call.operands.size()))) {
+    return failure();
+  }
   SmallVector<Value> bounds;
   Value step;
-  size_t n = stmt.indices.size();
+  size_t n = pipelined ? 1 : call.operands.size();
   for (size_t i = 0; i < n; ++i) {
-    const Expr &e = *stmt.indices[i];
+    const Expr &e = *call.operands[i];
     auto v = gen(e);
     if (failed(v))
       return failure();
@@ -1078,6 +1233,8 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
   Value ub = n == 1 ? bounds[0] : bounds[1];
   step = n == 3 ? bounds[2] : arith::ConstantIndexOp::create(builder, l, 1).getResult();
   auto loop = scf::ForOp::create(builder, l, lb, ub, step);
+  if (stages)
+    loop->setAttr("tile.stages", builder.getI64IntegerAttr(*stages));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBody());
   pushScope();
@@ -1086,6 +1243,8 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
   index.value = TValue::typed(loop.getInductionVar());
   if (failed(declare(stmt.names[0], index)))
     return failure();
+  ++controlDepth;
+  auto exitDepth = llvm::make_scope_exit([&] { --controlDepth; });
   return genBlock(stmt.body);
 }
 
@@ -1096,6 +1255,22 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
   }
   SmallVector<int64_t> shape;
   int64_t points = 1;
+  if (stmt.over) {
+    const Symbol *symbol = lookup(stmt.over->text);
+    if (!symbol || symbol->kind != Symbol::Buffer) {
+      error(stmt.over->loc) << "'parallel ... in " << stmt.over->text
+                            << "' needs a buffer or an index space such as '[BM, BN]'";
+      return failure();
+    }
+    auto type = cast<tile::BufferType>(symbol->slot.getType());
+    if (type.getRank() != stmt.names.size()) {
+      error(stmt.loc) << "'parallel' names " << stmt.names.size() << " ind"
+                      << (stmt.names.size() == 1 ? "ex" : "ices") << " but buffer '"
+                      << stmt.over->text << "' has rank " << type.getRank();
+      return failure();
+    }
+    shape.append(type.getShape().begin(), type.getShape().end());
+  }
   for (const ExprPtr &e : stmt.indices) {
     auto extent = constInt(*e, "the extent of 'parallel'");
     if (failed(extent))
@@ -1119,9 +1294,11 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
   builder.setInsertionPointToStart(body);
   pushScope();
   inParallel = true;
+  ++controlDepth;
   auto exit = llvm::make_scope_exit([&] {
     popScope();
     inParallel = false;
+    --controlDepth;
   });
   for (size_t i = 0; i < shape.size(); ++i) {
     Symbol index;
@@ -1132,6 +1309,479 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
   if (failed(genBlock(stmt.body)))
     return failure();
   tile::YieldOp::create(builder, loc(stmt.loc));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and tile operations
+//===----------------------------------------------------------------------===//
+
+/// The sm_90 limit of shared memory per block (227 KiB).
+static constexpr int64_t kMaxSharedBytes = 232448;
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s;
+}
+
+LogicalResult Generator::genBuffer(const Stmt &stmt) {
+  if (controlDepth != 0 || inParallel) {
+    error(stmt.loc) << "buffers are declared at the top level of the kernel body, not inside "
+                    << "'if', 'for' or 'parallel'";
+    return failure();
+  }
+  tile::BufferSpace space = stmt.space.text == "shared"     ? tile::BufferSpace::Shared
+                            : stmt.space.text == "fragment" ? tile::BufferSpace::Fragment
+                                                            : tile::BufferSpace::Local;
+  auto elementType = resolveType(*stmt.type, /*forTensor=*/false);
+  if (failed(elementType))
+    return failure();
+  if (elementType->isIndex()) {
+    error(stmt.type->loc) << "'int' cannot be a buffer element type; use 'i64' or 'i32'";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  int64_t elements = 1;
+  for (const ExprPtr &e : stmt.indices) {
+    auto extent = constInt(*e, "a buffer dimension");
+    if (failed(extent))
+      return failure();
+    if (*extent <= 0) {
+      error(e->loc) << "buffer dimensions must be positive, got " << *extent;
+      return failure();
+    }
+    if (__builtin_mul_overflow(elements, *extent, &elements) || elements > (int64_t(1) << 31)) {
+      error(e->loc) << "buffer '" << stmt.name.text << "' is too large";
+      return failure();
+    }
+    shape.push_back(*extent);
+  }
+  if (shape.size() > 8) {
+    error(stmt.loc) << "buffers have at most 8 dimensions";
+    return failure();
+  }
+  auto type = tile::BufferType::get(ctx, space, shape, *elementType);
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&kernel.getBody().front());
+    buffer = tile::AllocOp::create(builder, loc(stmt.name.loc), type);
+  }
+  buffers.emplace_back(stmt.name, type);
+  Symbol symbol;
+  symbol.kind = Symbol::Buffer;
+  symbol.slot = buffer;
+  return declare(stmt.name, symbol);
+}
+
+LogicalResult Generator::checkSharedMemory(const KernelDecl &decl) {
+  int64_t total = 0;
+  for (auto &[name, type] : buffers)
+    if (type.isShared())
+      total += type.getSizeInBytes();
+  if (total <= kMaxSharedBytes)
+    return success();
+  auto diag = error(decl.name.loc) << "kernel '" << decl.name.text << "' needs " << total
+                                   << " bytes of shared memory; " << kMaxSharedBytes
+                                   << " bytes (227 KiB) is the per-block limit";
+  for (auto &[name, type] : buffers)
+    if (type.isShared())
+      diag.attachNote(loc(name.loc))
+          << "'" << name.text << "': " << shapeText(type.getShape()) << " "
+          << typeName(type.getElementType()) << " takes " << type.getSizeInBytes() << " bytes";
+  return failure();
+}
+
+const Expr *Generator::keyword(const Expr &call, StringRef name) {
+  for (auto [k, operand] : llvm::zip(call.keywords, call.operands))
+    if (k.text == name)
+      return operand.get();
+  return nullptr;
+}
+
+LogicalResult Generator::checkKeywords(const Expr &call, ArrayRef<StringRef> allowed,
+                                       size_t positional) {
+  size_t count = 0;
+  llvm::StringMap<SMLoc> seen;
+  for (const Name &k : call.keywords) {
+    if (k.text.empty()) {
+      ++count;
+      continue;
+    }
+    if (!llvm::is_contained(allowed, k.text)) {
+      auto diag = error(k.loc) << "'" << call.name << "' has no argument '" << k.text << "'";
+      if (!allowed.empty()) {
+        std::string list;
+        for (StringRef a : allowed)
+          list += (list.empty() ? "'" : ", '") + a.str() + "'";
+        diag << "; it takes " << list;
+      }
+      return failure();
+    }
+    if (!seen.try_emplace(k.text, k.loc).second) {
+      error(k.loc) << "argument '" << k.text << "' is given twice";
+      return failure();
+    }
+  }
+  if (count != positional) {
+    error(call.loc) << "'" << call.name << "' takes " << positional << " positional argument"
+                    << (positional == 1 ? "" : "s") << ", got " << count;
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<bool> Generator::boolKeyword(const Expr &call, StringRef name, bool byDefault) {
+  const Expr *e = keyword(call, name);
+  if (!e)
+    return byDefault;
+  auto v = gen(*e);
+  if (failed(v))
+    return failure();
+  if (v->kind != TValue::BoolConst) {
+    error(e->loc) << "'" << name << "' must be a compile-time bool";
+    return failure();
+  }
+  return v->b;
+}
+
+FailureOr<Value> Generator::genBufferRef(const Expr &expr, StringRef what) {
+  const Symbol *symbol = expr.kind == Expr::Ref ? lookup(expr.name) : nullptr;
+  if (!symbol || symbol->kind != Symbol::Buffer) {
+    error(expr.loc) << what << " must be a buffer (declared with shared<T>[...], "
+                    << "fragment<T>[...] or local<T>[...])";
+    return failure();
+  }
+  return symbol->slot;
+}
+
+FailureOr<std::pair<Value, SmallVector<Value>>> Generator::genTensorRef(const Expr &expr) {
+  const Symbol *symbol =
+      (expr.kind == Expr::Ref || expr.kind == Expr::Index) ? lookup(expr.name) : nullptr;
+  if (!symbol || symbol->kind != Symbol::Tensor)
+    return failure();
+  Value tensor = kernel.getBody().front().getArgument(symbol->arg);
+  auto type = cast<tile::TensorType>(tensor.getType());
+  SmallVector<Value> offsets;
+  if (expr.kind == Expr::Ref) {
+    for (unsigned i = 0; i < type.getRank(); ++i)
+      offsets.push_back(arith::ConstantIndexOp::create(builder, loc(expr.loc), 0));
+    return std::make_pair(tensor, offsets);
+  }
+  if (expr.operands.size() != type.getRank()) {
+    error(expr.loc) << "tensor '" << expr.name << "' has rank " << type.getRank()
+                    << " but is indexed with " << expr.operands.size() << " offset"
+                    << (expr.operands.size() == 1 ? "" : "s");
+    return failure();
+  }
+  auto indices = genIndices(expr.operands);
+  if (failed(indices))
+    return failure();
+  return std::make_pair(tensor, *indices);
+}
+
+LogicalResult Generator::genTileCall(const Stmt &stmt) {
+  const Expr &call = *stmt.value;
+  StringRef name = call.name;
+  bool known = name == "copy" || name == "fill" || name == "gemm" || name == "reduce" ||
+               name == "atomic_add";
+  if (!known) {
+    const Symbol *symbol = lookup(name);
+    if (symbol || builtinType(name) || name == "cdiv" || name == "min" || name == "max")
+      error(call.loc) << "the value of '" << name << "(...)' is unused; bind it with 'let'";
+    else
+      error(call.loc) << "unknown operation '" << name
+                      << "'; tile operations are copy, fill, gemm, reduce and atomic_add";
+    return failure();
+  }
+  if (inGrid) {
+    error(call.loc) << "'" << name << "' cannot appear in 'grid(...)'";
+    return failure();
+  }
+  if (name == "atomic_add")
+    return genAtomicAdd(call);
+  if (inParallel) {
+    error(call.loc) << "'" << name << "' is a tile operation for the whole block and cannot "
+                    << "appear inside 'parallel'";
+    return failure();
+  }
+  if (name == "copy")
+    return genCopy(call);
+  if (name == "fill")
+    return genFill(call);
+  if (name == "gemm")
+    return genGemm(call);
+  return genReduce(call);
+}
+
+LogicalResult Generator::genCopy(const Expr &call) {
+  if (failed(checkKeywords(call, {}, 2)))
+    return failure();
+  struct Side {
+    Value value;
+    SmallVector<Value> offsets;
+  };
+  auto side = [&](const Expr &e, StringRef what) -> FailureOr<Side> {
+    const Symbol *symbol =
+        (e.kind == Expr::Ref || e.kind == Expr::Index) ? lookup(e.name) : nullptr;
+    if (symbol && symbol->kind == Symbol::Buffer) {
+      if (e.kind == Expr::Index) {
+        error(e.loc) << "a buffer is copied whole; drop the indices after '" << e.name << "'";
+        return failure();
+      }
+      return Side{symbol->slot, {}};
+    }
+    if (symbol && symbol->kind == Symbol::Tensor) {
+      auto ref = genTensorRef(e);
+      if (failed(ref))
+        return failure();
+      return Side{ref->first, ref->second};
+    }
+    error(e.loc) << "the " << what << " of 'copy' must be a buffer or a tensor tile such as "
+                 << "'A[row, col]'";
+    return failure();
+  };
+  auto src = side(*call.operands[0], "source");
+  if (failed(src))
+    return failure();
+  auto dst = side(*call.operands[1], "destination");
+  if (failed(dst))
+    return failure();
+  auto srcBuffer = dyn_cast<tile::BufferType>(src->value.getType());
+  auto dstBuffer = dyn_cast<tile::BufferType>(dst->value.getType());
+  if (!srcBuffer && !dstBuffer) {
+    error(call.loc) << "'copy' between two tensors is not supported; copy through a buffer";
+    return failure();
+  }
+  if (srcBuffer && dstBuffer && srcBuffer.getShape() != dstBuffer.getShape()) {
+    error(call.loc) << "'copy' between buffers of different shapes: ["
+                    << shapeText(srcBuffer.getShape()) << "] and ["
+                    << shapeText(dstBuffer.getShape()) << "]";
+    return failure();
+  }
+  tile::BufferType buffer = srcBuffer ? srcBuffer : dstBuffer;
+  Value tensor = srcBuffer ? dst->value : src->value;
+  if (!(srcBuffer && dstBuffer)) {
+    unsigned rank = cast<tile::TensorType>(tensor.getType()).getRank();
+    if (buffer.getRank() > rank) {
+      error(call.loc) << "a buffer of rank " << buffer.getRank()
+                      << " cannot be copied to or from a tensor of rank " << rank;
+      return failure();
+    }
+  }
+  tile::CopyOp::create(builder, loc(call.loc), src->value, src->offsets, dst->value,
+                       dst->offsets);
+  return success();
+}
+
+LogicalResult Generator::genFill(const Expr &call) {
+  if (failed(checkKeywords(call, {}, 2)))
+    return failure();
+  auto buffer = genBufferRef(*call.operands[0], "the first argument of 'fill'");
+  if (failed(buffer))
+    return failure();
+  auto value = gen(*call.operands[1]);
+  if (failed(value))
+    return failure();
+  Type elementType = cast<tile::BufferType>(buffer->getType()).getElementType();
+  auto v = materialize(call.operands[1]->loc, *value, elementType, "to fill the buffer");
+  if (failed(v))
+    return failure();
+  tile::FillOp::create(builder, loc(call.loc), *buffer, *v);
+  return success();
+}
+
+LogicalResult Generator::genGemm(const Expr &call) {
+  if (failed(checkKeywords(call, {"transpose_a", "transpose_b", "clear"}, 3)))
+    return failure();
+  auto a = genBufferRef(*call.operands[0], "A of 'gemm'");
+  if (failed(a))
+    return failure();
+  auto b = genBufferRef(*call.operands[1], "B of 'gemm'");
+  if (failed(b))
+    return failure();
+  auto c = genBufferRef(*call.operands[2], "the accumulator of 'gemm'");
+  if (failed(c))
+    return failure();
+  auto ta = boolKeyword(call, "transpose_a", false);
+  auto tb = boolKeyword(call, "transpose_b", false);
+  auto clear = boolKeyword(call, "clear", false);
+  if (failed(ta) || failed(tb) || failed(clear))
+    return failure();
+  auto at = cast<tile::BufferType>(a->getType()), bt = cast<tile::BufferType>(b->getType()),
+       ct = cast<tile::BufferType>(c->getType());
+  auto shape = [](tile::BufferType t) { return "[" + shapeText(t.getShape()) + "]"; };
+  if (at.getRank() != 2 || bt.getRank() != 2 || ct.getRank() != 2) {
+    error(call.loc) << "'gemm' multiplies rank-2 buffers; got A " << shape(at) << ", B "
+                    << shape(bt) << ", C " << shape(ct);
+    return failure();
+  }
+  if (!ct.isFragment()) {
+    error(call.operands[2]->loc) << "the accumulator of 'gemm' must be a fragment, got a "
+                                 << tile::stringifyBufferSpace(ct.getSpace()) << " buffer";
+    return failure();
+  }
+  if (!bt.isShared()) {
+    error(call.operands[1]->loc) << "B of 'gemm' must be in shared memory, got a "
+                                 << tile::stringifyBufferSpace(bt.getSpace()) << " buffer";
+    return failure();
+  }
+  if (at.isLocal()) {
+    error(call.operands[0]->loc) << "A of 'gemm' must be in shared memory or a fragment";
+    return failure();
+  }
+  int64_t m = *ta ? at.getShape()[1] : at.getShape()[0];
+  int64_t ka = *ta ? at.getShape()[0] : at.getShape()[1];
+  int64_t kb = *tb ? bt.getShape()[1] : bt.getShape()[0];
+  int64_t n = *tb ? bt.getShape()[0] : bt.getShape()[1];
+  if (ka != kb) {
+    error(call.loc) << "'gemm' of A " << shape(at) << (*ta ? " (transposed)" : "") << " and B "
+                    << shape(bt) << (*tb ? " (transposed)" : "") << ": the inner dimensions "
+                    << ka << " and " << kb << " differ";
+    return failure();
+  }
+  if (ct.getShape()[0] != m || ct.getShape()[1] != n) {
+    error(call.loc) << "'gemm' of A " << shape(at) << " and B " << shape(bt) << " gives [" << m
+                    << ", " << n << "], but the accumulator is " << shape(ct);
+    return failure();
+  }
+  Type ea = at.getElementType(), eb = bt.getElementType(), ec = ct.getElementType();
+  if (ea != eb) {
+    error(call.loc) << "A and B of 'gemm' must have the same element type, got '" << typeName(ea)
+                    << "' and '" << typeName(eb) << "'";
+    return failure();
+  }
+  bool tensorCore = ea.isF16() || ea.isBF16() || ea.isTF32() || ea.isInteger(8) ||
+                    isa<Float8E4M3FNType, Float8E5M2Type>(ea);
+  if (!tensorCore) {
+    error(call.loc) << "tensor cores do not take '" << typeName(ea)
+                    << "' inputs; use f16, bf16, tf32, f8e4m3, f8e5m2 or i8";
+    return failure();
+  }
+  bool accOk = ea.isF16() ? (ec.isF32() || ec.isF16())
+               : ea.isInteger(8) ? ec.isInteger(32)
+                                 : ec.isF32();
+  if (!accOk) {
+    error(call.operands[2]->loc) << "an accumulator of '" << typeName(ec)
+                                 << "' cannot hold products of '" << typeName(ea) << "'; use "
+                                 << (ea.isInteger(8) ? "i32" : "f32");
+    return failure();
+  }
+  auto op = tile::GemmOp::create(builder, loc(call.loc), *a, *b, *c);
+  if (*ta)
+    op.setTransposeA(true);
+  if (*tb)
+    op.setTransposeB(true);
+  if (*clear)
+    op.setClear(true);
+  return success();
+}
+
+LogicalResult Generator::genReduce(const Expr &call) {
+  if (failed(checkKeywords(call, {"dim", "op", "init", "accumulate", "clear"}, 2)))
+    return failure();
+  auto src = genBufferRef(*call.operands[0], "the source of 'reduce'");
+  if (failed(src))
+    return failure();
+  auto dst = genBufferRef(*call.operands[1], "the destination of 'reduce'");
+  if (failed(dst))
+    return failure();
+  auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
+  int64_t dim = static_cast<int64_t>(st.getRank()) - 1;
+  if (const Expr *d = keyword(call, "dim")) {
+    auto v = constInt(*d, "'dim'");
+    if (failed(v))
+      return failure();
+    if (*v < 0 || *v >= static_cast<int64_t>(st.getRank())) {
+      error(d->loc) << "'dim' = " << *v << " is out of range for a buffer of rank "
+                    << st.getRank();
+      return failure();
+    }
+    dim = *v;
+  }
+  std::string kind = "sum";
+  if (const Expr *o = keyword(call, "op")) {
+    if (o->kind != Expr::Ref || !(o->name == "sum" || o->name == "max" || o->name == "min")) {
+      error(o->loc) << "'op' must be sum, max or min";
+      return failure();
+    }
+    kind = o->name;
+  }
+  auto accumulate = boolKeyword(call, "accumulate", false);
+  auto clear = boolKeyword(call, "clear", true);
+  if (failed(accumulate) || failed(clear))
+    return failure();
+  if (keyword(call, "accumulate") && keyword(call, "clear") && *accumulate == *clear) {
+    error(call.loc) << "'accumulate' and 'clear' contradict each other; give one";
+    return failure();
+  }
+  bool acc = *accumulate || !*clear;
+  Value init;
+  if (const Expr *i = keyword(call, "init")) {
+    auto v = genBufferRef(*i, "'init'");
+    if (failed(v))
+      return failure();
+    if (acc) {
+      error(i->loc) << "'init' and 'accumulate' cannot be combined";
+      return failure();
+    }
+    if (v->getType() != dt) {
+      error(i->loc) << "'init' must have the destination's shape and type";
+      return failure();
+    }
+    init = *v;
+  }
+  SmallVector<int64_t> expected(st.getShape());
+  expected.erase(expected.begin() + dim);
+  if (expected.empty())
+    expected.push_back(1);
+  if (dt.getShape() != ArrayRef<int64_t>(expected)) {
+    error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << dim
+                    << " gives [" << shapeText(expected) << "], but the destination is ["
+                    << shapeText(dt.getShape()) << "]";
+    return failure();
+  }
+  if (st.getElementType() != dt.getElementType()) {
+    error(call.loc) << "'reduce' from '" << typeName(st.getElementType()) << "' into '"
+                    << typeName(dt.getElementType()) << "': element types must match";
+    return failure();
+  }
+  auto op = tile::ReduceOp::create(builder, loc(call.loc), *src, *dst, init,
+                                   builder.getI64IntegerAttr(dim), builder.getStringAttr(kind),
+                                   acc ? builder.getUnitAttr() : UnitAttr());
+  (void)op;
+  return success();
+}
+
+LogicalResult Generator::genAtomicAdd(const Expr &call) {
+  if (failed(checkKeywords(call, {}, 2)))
+    return failure();
+  const Expr &target = *call.operands[0];
+  const Symbol *symbol = target.kind == Expr::Index ? lookup(target.name) : nullptr;
+  if (!symbol || symbol->kind != Symbol::Tensor) {
+    error(target.loc) << "the first argument of 'atomic_add' must be a tensor element such as "
+                      << "'C[i, j]'";
+    return failure();
+  }
+  auto ref = genTensorRef(target);
+  if (failed(ref))
+    return failure();
+  auto value = gen(*call.operands[1]);
+  if (failed(value))
+    return failure();
+  Type elementType = cast<tile::TensorType>(ref->first.getType()).getElementType();
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType) || elementType.isInteger(8) ||
+      elementType.isInteger(16)) {
+    error(target.loc) << "'atomic_add' does not support '" << typeName(elementType)
+                      << "' tensors";
+    return failure();
+  }
+  auto v = materialize(call.operands[1]->loc, *value, elementType, "to add");
+  if (failed(v))
+    return failure();
+  tile::AtomicAddOp::create(builder, loc(call.loc), *v, ref->first, ref->second);
   return success();
 }
 
@@ -1281,6 +1931,8 @@ LogicalResult Generator::bindKernelScope(const KernelDecl &decl, Block &entry) {
   }
   for (auto [index, param] : llvm::enumerate(decl.params)) {
     for (auto [dim, size] : llvm::enumerate(param.dims)) {
+      if (constantDim(size))
+        continue;
       if (const Symbol *existing = lookup(size.text)) {
         if (existing->kind == Symbol::Size)
           continue; // a size shared by several tensors
@@ -1306,7 +1958,8 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
 
   // Parameter types and names.
   SmallVector<Type> argTypes;
-  SmallVector<Attribute> argNames, dimNames;
+  SmallVector<Attribute> argNames, dimNames, strideNames;
+  buffers.clear();
   for (const ParamDecl &param : decl.params) {
     auto type = resolveType(param.dtype, param.isTensor);
     if (failed(type))
@@ -1318,13 +1971,46 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
       }
       argTypes.push_back(tile::TensorType::get(ctx, *type, param.dims.size()));
     } else {
+      // The launch ABI (docs/abi.md) passes f32, f64, i32, i64 and bool scalars, and `int` as
+      // i64; narrower types have no launcher type.
+      bool narrow = type->isF16() || type->isBF16() || type->isInteger(8) || type->isInteger(16);
+      if (narrow) {
+        error(param.dtype.loc) << "scalar parameter '" << param.name.text << "' cannot have type '"
+                               << typeName(*type) << "'; scalar parameters are f32, f64, i32, "
+                               << "i64, int or bool (convert inside the kernel)";
+        return failure();
+      }
       argTypes.push_back(*type);
     }
     argNames.push_back(builder.getStringAttr(param.name.text));
-    SmallVector<Attribute> dims;
-    for (const Name &dim : param.dims)
-      dims.push_back(builder.getStringAttr(dim.text));
+    SmallVector<Attribute> dims, strides;
+    for (const Name &dim : param.dims) {
+      std::optional<int64_t> value = constantDim(dim);
+      if (value && *value < 0) {
+        error(dim.loc) << "a tensor size cannot be negative, got " << *value;
+        return failure();
+      }
+      dims.push_back(builder.getStringAttr(value ? std::to_string(*value) : dim.text));
+    }
+    for (const Name &stride : param.strides) {
+      std::optional<int64_t> value = constantDim(stride);
+      if (!value) {
+        const Symbol *existing = lookup(stride.text);
+        bool isSize = llvm::any_of(decl.params, [&](const ParamDecl &p) {
+          return llvm::any_of(p.dims, [&](const Name &d) { return d.text == stride.text; });
+        });
+        bool isParam = llvm::any_of(decl.params,
+                                    [&](const ParamDecl &p) { return p.name.text == stride.text; });
+        if (existing || isSize || isParam || builtinType(stride.text)) {
+          error(stride.loc) << "stride name '" << stride.text
+                            << "' is already used; strides need names of their own";
+          return failure();
+        }
+      }
+      strides.push_back(builder.getStringAttr(value ? std::to_string(*value) : stride.text));
+    }
     dimNames.push_back(builder.getArrayAttr(dims));
+    strideNames.push_back(builder.getArrayAttr(strides));
   }
 
   builder.setInsertionPointToEnd(module.getBody());
@@ -1332,6 +2018,10 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
       builder, loc(decl.name.loc), builder.getStringAttr(decl.name.text),
       builder.getDenseI64ArrayAttr({1, 1, 1}), builder.getArrayAttr(argNames),
       builder.getArrayAttr(dimNames), params.getDictionary(ctx));
+  if (llvm::any_of(decl.params, [](const ParamDecl &p) { return !p.strides.empty(); }))
+    kernel->setAttr("strides", builder.getArrayAttr(strideNames));
+  if (failed(genConfigs(decl)))
+    return failure();
   SmallVector<Location> argLocs;
   for (const ParamDecl &param : decl.params)
     argLocs.push_back(loc(param.name.loc));
@@ -1407,6 +2097,65 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
     return failure();
   builder.setInsertionPointToEnd(body);
   tile::YieldOp::create(builder, loc(decl.name.loc));
+  return checkSharedMemory(decl);
+}
+
+std::optional<int64_t> Generator::constantDim(const Name &name) {
+  int64_t value;
+  if (!StringRef(name.text).getAsInteger(10, value))
+    return value;
+  const Symbol *symbol = lookup(name.text);
+  if (symbol && symbol->kind == Symbol::Bound && symbol->value.kind == TValue::IntConst)
+    return symbol->value.i;
+  return std::nullopt;
+}
+
+LogicalResult Generator::genConfigs(const KernelDecl &decl) {
+  if (decl.configs.empty())
+    return success();
+  SmallVector<Attribute> configs;
+  for (const auto &config : decl.configs) {
+    NamedAttrList entries;
+    llvm::StringMap<SMLoc> seen;
+    for (const auto &[name, expr] : config) {
+      const ConstParamDecl *param = nullptr;
+      for (const ConstParamDecl &p : decl.constParams)
+        if (p.name.text == name.text)
+          param = &p;
+      if (!param) {
+        error(name.loc) << "'" << name.text << "' is not a compile-time parameter of kernel '"
+                        << decl.name.text << "'";
+        return failure();
+      }
+      if (!seen.try_emplace(name.text, name.loc).second) {
+        error(name.loc) << "'" << name.text << "' is given twice in one configuration";
+        return failure();
+      }
+      if (param->kind == ConstParamDecl::Type) {
+        std::optional<Type> type =
+            expr->kind == Expr::Ref ? builtinType(expr->name) : std::optional<Type>();
+        if (!type || type->isIndex() || type->isInteger(1)) {
+          error(expr->loc) << "'" << name.text << "' is a type parameter; give a data type";
+          return failure();
+        }
+        entries.append(name.text, TypeAttr::get(*type));
+        continue;
+      }
+      auto value = gen(*expr);
+      if (failed(value))
+        return failure();
+      bool isInt = param->kind == ConstParamDecl::Int;
+      if (value->kind != (isInt ? TValue::IntConst : TValue::BoolConst)) {
+        error(expr->loc) << "'" << name.text << "' needs a compile-time '"
+                         << (isInt ? "int" : "bool") << "'";
+        return failure();
+      }
+      entries.append(name.text, isInt ? Attribute(builder.getI64IntegerAttr(value->i))
+                                      : Attribute(builder.getBoolAttr(value->b)));
+    }
+    configs.push_back(entries.getDictionary(ctx));
+  }
+  kernel->setAttr("configs", builder.getArrayAttr(configs));
   return success();
 }
 
@@ -1435,7 +2184,7 @@ OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
 //===----------------------------------------------------------------------===//
 
 void tlc::registerFrontendDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, arith::ArithDialect, scf::SCFDialect,
+  registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   memref::MemRefDialect>();
 }
 

@@ -29,6 +29,11 @@ public:
 private:
   // Token handling.
   void consume() { tok = lexer.lex(); }
+  /// The token after the current one.
+  Token peek() const {
+    Lexer copy = lexer;
+    return copy.lex();
+  }
   bool consumeIf(Token::Kind kind) {
     if (!tok.is(kind))
       return false;
@@ -82,6 +87,12 @@ private:
   LogicalResult parseFor(StmtList &out);
   LogicalResult parseParallel(StmtList &out);
   LogicalResult parseExprList(std::vector<ExprPtr> &out, Token::Kind close, StringRef what);
+  /// Arguments of a call after its '(' up to and including ')': positional, then `name = expr`.
+  LogicalResult parseCallArgs(Expr &call);
+  /// A tensor dimension or stride: a name or an integer literal.
+  FailureOr<Name> parseDim(StringRef what);
+  LogicalResult parseConfigs(KernelDecl &kernel);
+  LogicalResult parseBuffer(StmtList &out, std::unique_ptr<Stmt> stmt);
 
   // Expressions, by increasing precedence.
   FailureOr<ExprPtr> parseExpr();
@@ -157,6 +168,9 @@ FailureOr<std::unique_ptr<KernelDecl>> Parser::parseKernel() {
     return emitExpected("'threads(...)' after 'grid(...)'"), failure();
   if (failed(parseLaunchList(kernel->threads, kernel->threadsLoc, "threads")))
     return failure();
+  if (tok.is(Token::identifier) && tok.getSpelling() == "configs" &&
+      failed(parseConfigs(*kernel)))
+    return failure();
   if (failed(parseBlock(kernel->body)))
     return failure();
   return kernel;
@@ -209,13 +223,31 @@ LogicalResult Parser::parseParam(KernelDecl &kernel) {
         failed(expect(Token::l_square, "to begin the tensor's shape")))
       return failure();
     do {
-      auto dim = parseName("size name (tensor sizes are run-time names such as 'N')");
+      auto dim = parseDim("size (a run-time name such as 'N', or a constant)");
       if (failed(dim))
         return failure();
       param.dims.push_back(*dim);
     } while (consumeIf(Token::comma));
     if (failed(expect(Token::r_square, "to close the tensor's shape")))
       return failure();
+    if (tok.is(Token::identifier) && tok.getSpelling() == "strides") {
+      SMLoc stridesLoc = tok.getLoc();
+      consume();
+      if (failed(expect(Token::l_square, "after 'strides'")))
+        return failure();
+      do {
+        auto stride = parseDim("stride (a run-time name or a constant)");
+        if (failed(stride))
+          return failure();
+        param.strides.push_back(*stride);
+      } while (consumeIf(Token::comma));
+      if (failed(expect(Token::r_square, "to close the strides")))
+        return failure();
+      if (param.strides.size() != param.dims.size())
+        return emitError(stridesLoc, "tensor '" + param.name.text + "' has " +
+                                         llvm::Twine(param.dims.size()) + " dimensions but " +
+                                         llvm::Twine(param.strides.size()) + " strides");
+    }
   } else {
     auto dtype = parseName("parameter type");
     if (failed(dtype))
@@ -224,6 +256,63 @@ LogicalResult Parser::parseParam(KernelDecl &kernel) {
   }
   kernel.params.push_back(std::move(param));
   return success();
+}
+
+FailureOr<Name> Parser::parseDim(StringRef what) {
+  if (tok.is(Token::integer)) {
+    Name name{tok.getSpelling().str(), tok.getLoc()};
+    consume();
+    return name;
+  }
+  return parseName(what);
+}
+
+LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
+  kernel.configsLoc = tok.getLoc();
+  consume(); // configs
+  if (failed(expect(Token::l_brace, "after 'configs'")))
+    return failure();
+  while (!tok.is(Token::r_brace)) {
+    if (failed(expect(Token::l_paren, "to begin a configuration, as in '(BM = 128, BN = 64)'")))
+      return failure();
+    std::vector<std::pair<Name, ExprPtr>> config;
+    do {
+      auto name = parseName("a compile-time parameter name");
+      if (failed(name) || failed(expect(Token::equal, "after the parameter name")))
+        return failure();
+      auto value = parseExpr();
+      if (failed(value))
+        return failure();
+      config.emplace_back(*name, std::move(*value));
+    } while (consumeIf(Token::comma));
+    if (failed(expect(Token::r_paren, "to close the configuration")))
+      return failure();
+    kernel.configs.push_back(std::move(config));
+    if (!consumeIf(Token::comma))
+      break;
+  }
+  return expect(Token::r_brace, "to close 'configs'");
+}
+
+LogicalResult Parser::parseCallArgs(Expr &call) {
+  if (!tok.is(Token::r_paren)) {
+    do {
+      Name keyword;
+      if (tok.is(Token::identifier) && peek().is(Token::equal)) {
+        keyword = {tok.getSpelling().str(), tok.getLoc()};
+        consume();
+        consume();
+      } else if (!call.keywords.empty() && !call.keywords.back().text.empty()) {
+        return emitError(tok.getLoc(), "positional arguments must come before keyword arguments");
+      }
+      auto expr = parseExpr();
+      if (failed(expr))
+        return failure();
+      call.operands.push_back(std::move(*expr));
+      call.keywords.push_back(keyword);
+    } while (consumeIf(Token::comma));
+  }
+  return expect(Token::r_paren, "to close the argument list");
 }
 
 LogicalResult Parser::parseLaunchList(std::vector<ExprPtr> &out, SMLoc &loc, StringRef what) {
@@ -282,6 +371,18 @@ LogicalResult Parser::parseStatement(StmtList &out) {
   case Token::kw_parallel:
     return parseParallel(out);
   case Token::identifier: {
+    if (peek().is(Token::l_paren)) {
+      auto stmt = std::make_unique<Stmt>(Stmt::Call, tok.getLoc());
+      auto call = std::make_unique<Expr>(Expr::Call, tok.getLoc());
+      call->name = tok.getSpelling().str();
+      consume();
+      consume();
+      if (failed(parseCallArgs(*call)))
+        return failure();
+      stmt->value = std::move(call);
+      out.push_back(std::move(stmt));
+      return expect(Token::semicolon, "after the statement");
+    }
     auto stmt = std::make_unique<Stmt>(Stmt::Assign, tok.getLoc());
     stmt->name = {tok.getSpelling().str(), tok.getLoc()};
     consume();
@@ -321,12 +422,39 @@ LogicalResult Parser::parseBinding(StmtList &out, Stmt::Kind kind) {
   }
   if (failed(expect(Token::equal, "in the binding")))
     return failure();
+  if (kind == Stmt::Let && tok.is(Token::identifier) &&
+      (tok.getSpelling() == "shared" || tok.getSpelling() == "fragment" ||
+       tok.getSpelling() == "local") &&
+      peek().is(Token::less))
+    return parseBuffer(out, std::move(stmt));
   auto value = parseExpr();
   if (failed(value))
     return failure();
   stmt->value = std::move(*value);
   out.push_back(std::move(stmt));
   return expect(Token::semicolon, "after the binding");
+}
+
+LogicalResult Parser::parseBuffer(StmtList &out, std::unique_ptr<Stmt> stmt) {
+  if (stmt->type)
+    return emitError(stmt->type->loc, "a buffer declaration takes no type annotation; the type "
+                                      "is part of the buffer, as in 'shared<f16>[64, 64]'");
+  stmt->kind = Stmt::Buffer;
+  stmt->space = {tok.getSpelling().str(), tok.getLoc()};
+  consume();
+  consume(); // '<'
+  auto type = parseName("an element type");
+  if (failed(type))
+    return failure();
+  stmt->type = *type;
+  if (failed(expect(Token::greater, "after the element type")) ||
+      failed(expect(Token::l_square, "to begin the buffer's shape, as in '[BM, BN]'")) ||
+      failed(parseExprList(stmt->indices, Token::r_square, "extent")))
+    return failure();
+  if (stmt->indices.empty())
+    return emitError(stmt->space.loc, "a buffer needs at least one dimension");
+  out.push_back(std::move(stmt));
+  return expect(Token::semicolon, "after the buffer declaration");
 }
 
 LogicalResult Parser::parseIf(StmtList &out) {
@@ -364,12 +492,23 @@ LogicalResult Parser::parseFor(StmtList &out) {
   if (failed(expect(Token::kw_in, "after the loop variable")))
     return failure();
   SMLoc rangeLoc = tok.getLoc();
-  if (failed(expect(Token::kw_range, "after 'in' (loops are written 'for i in range(n)')")) ||
-      failed(expect(Token::l_paren, "after 'range'")) ||
-      failed(parseExprList(stmt->indices, Token::r_paren, "range")))
+  bool pipelined = tok.is(Token::identifier) && tok.getSpelling() == "pipelined";
+  if (!pipelined && !tok.is(Token::kw_range))
+    return emitExpected("'range(...)' or 'pipelined(...)' after 'in' (loops are written "
+                        "'for i in range(n)')");
+  auto call = std::make_unique<Expr>(Expr::Call, rangeLoc);
+  call->name = pipelined ? "pipelined" : "range";
+  consume();
+  if (failed(expect(Token::l_paren, pipelined ? "after 'pipelined'" : "after 'range'")) ||
+      failed(parseCallArgs(*call)))
     return failure();
-  if (stmt->indices.empty() || stmt->indices.size() > 3)
+  size_t positional = llvm::count_if(call->keywords, [](const Name &k) { return k.text.empty(); });
+  if (!pipelined && (positional == 0 || positional > 3 || positional != call->operands.size()))
     return emitError(rangeLoc, "'range' takes (end), (start, end) or (start, end, step)");
+  if (pipelined && positional != 1)
+    return emitError(rangeLoc, "'pipelined' takes the trip count and 'stages = S', as in "
+                               "'pipelined(n, stages = 3)'");
+  stmt->value = std::move(call);
   if (failed(parseBlock(stmt->body)))
     return failure();
   out.push_back(std::move(stmt));
@@ -388,8 +527,17 @@ LogicalResult Parser::parseParallel(StmtList &out) {
     stmt->names.push_back(*name);
   } while (consumeIf(Token::comma));
   if (failed(expect(Token::r_paren, "to close the index names")) ||
-      failed(expect(Token::kw_in, "after the index names")) ||
-      failed(expect(Token::l_square, "to begin the index space, as in '[BM, BN]'")) ||
+      failed(expect(Token::kw_in, "after the index names")))
+    return failure();
+  if (tok.is(Token::identifier)) {
+    stmt->over = Name{tok.getSpelling().str(), tok.getLoc()};
+    consume();
+    if (failed(parseBlock(stmt->body)))
+      return failure();
+    out.push_back(std::move(stmt));
+    return success();
+  }
+  if (failed(expect(Token::l_square, "to begin the index space, as in '[BM, BN]', or a buffer")) ||
       failed(parseExprList(stmt->indices, Token::r_square, "extent")))
     return failure();
   if (stmt->indices.size() != stmt->names.size())
@@ -557,13 +705,19 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
       consume();
       return expr;
     }
-    if (tok.is(Token::l_paren) || tok.is(Token::l_square)) {
-      bool isCall = tok.is(Token::l_paren);
-      auto expr = std::make_unique<Expr>(isCall ? Expr::Call : Expr::Index, loc);
+    if (tok.is(Token::l_paren)) {
+      auto expr = std::make_unique<Expr>(Expr::Call, loc);
       expr->name = name;
       consume();
-      if (failed(parseExprList(expr->operands, isCall ? Token::r_paren : Token::r_square,
-                               isCall ? "argument" : "index")))
+      if (failed(parseCallArgs(*expr)))
+        return failure();
+      return expr;
+    }
+    if (tok.is(Token::l_square)) {
+      auto expr = std::make_unique<Expr>(Expr::Index, loc);
+      expr->name = name;
+      consume();
+      if (failed(parseExprList(expr->operands, Token::r_square, "index")))
         return failure();
       return expr;
     }
