@@ -125,11 +125,20 @@ FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp m
       if (auto tensor = dyn_cast<tile::TensorType>(type)) {
         param.kind = cuda::LaunchParam::Kind::Tensor;
         param.dtype = dtypeName(tensor.getElementType());
+        auto isSymbol = [](StringRef name) { return !llvm::isDigit(name.front()); };
         for (Attribute dim : cast<ArrayAttr>(kernel.getDimNames()[index])) {
           std::string name = cast<StringAttr>(dim).str();
           param.dims.push_back(name);
-          if (!llvm::is_contained(info.sizeSymbols, name))
+          if (isSymbol(name) && !llvm::is_contained(info.sizeSymbols, name))
             info.sizeSymbols.push_back(name);
+        }
+        if (auto strides = kernel->getAttrOfType<ArrayAttr>("strides")) {
+          for (Attribute stride : cast<ArrayAttr>(strides[index])) {
+            std::string name = cast<StringAttr>(stride).str();
+            param.strides.push_back(name);
+            if (isSymbol(name) && !llvm::is_contained(info.sizeSymbols, name))
+              info.sizeSymbols.push_back(name);
+          }
         }
       } else {
         param.kind = cuda::LaunchParam::Kind::Scalar;

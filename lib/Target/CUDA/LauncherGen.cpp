@@ -135,6 +135,18 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
       if (seenSymbols.insert(dim).second)
         expectedSymbols.push_back(dim);
     }
+    if (!param.strides.empty() && param.strides.size() != param.dims.size())
+      return fail(where + ": tensor '" + param.name + "' has " + Twine(param.dims.size()) +
+                  " dimensions but " + Twine(param.strides.size()) + " strides");
+    for (const std::string &stride : param.strides) {
+      if (isDecimalConstant(stride))
+        continue;
+      if (!isIdentifier(stride))
+        return fail(where + ": stride '" + stride + "' of tensor '" + param.name +
+                    "' is neither a name nor a decimal constant");
+      if (seenSymbols.insert(stride).second)
+        expectedSymbols.push_back(stride);
+    }
   }
   for (const std::string &symbol : kernel.sizeSymbols) {
     if (Error e = checkName(symbol, where + ": size"))
@@ -225,7 +237,10 @@ static StringRef gridExpr(const std::string &expr) {
 static std::string shapeText(const LaunchParam &param) {
   if (param.kind == Kind::Scalar)
     return param.dtype;
-  return param.dtype + "[" + join(param.dims, ", ") + "]";
+  std::string text = param.dtype + "[" + join(param.dims, ", ") + "]";
+  if (!param.strides.empty())
+    text += " strides [" + join(param.strides, ", ") + "]";
+  return text;
 }
 
 /// The parameter list of launch(), without the parentheses.
@@ -263,7 +278,7 @@ static void emitKernelDoc(raw_ostream &os, const KernelLaunchInfo &kernel) {
   for (const LaunchParam &param : kernel.params) {
     os << "/// " << param.name << ": " << shapeText(param);
     if (param.kind == Kind::Tensor)
-      os << " (dense, row-major)\n";
+      os << (param.strides.empty() ? " (dense, row-major)\n" : " (strides in elements)\n");
     else
       os << " (scalar, passed as " << scalarCxxType(param.dtype) << ")\n";
   }
@@ -343,9 +358,17 @@ static void emitFatbin(raw_ostream &os, StringRef fatbin) {
   os << "\n};\nstatic const size_t tlc_fatbinSize = sizeof(tlc_fatbin);\n";
 }
 
+/// True when `symbol` names a stride (strides may be negative; sizes may not).
+static bool isStrideSymbol(const KernelLaunchInfo &kernel, StringRef symbol) {
+  return llvm::any_of(kernel.params, [&](const LaunchParam &param) {
+    return llvm::is_contained(param.strides, symbol) && !llvm::is_contained(param.dims, symbol);
+  });
+}
+
 static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
   for (const std::string &symbol : kernel.sizeSymbols)
-    os << "  if (" << symbol << " < 0)\n"
+    if (!isStrideSymbol(kernel, symbol))
+      os << "  if (" << symbol << " < 0)\n"
        << "    return tlc::rt::negativeSizeError(\"" << kernel.name << "\", \""
        << symbol << "\", " << symbol << ");\n";
 
@@ -383,6 +406,12 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
     for (size_t d = 0; d != rank; ++d)
       os << "  int64_t tlc_arg" << numArgs++ << " = " << param.dims[d]
          << "; // size " << d << " of " << param.name << "\n";
+    if (!param.strides.empty()) {
+      for (size_t d = 0; d != rank; ++d)
+        os << "  int64_t tlc_arg" << numArgs++ << " = " << param.strides[d] << "; // stride " << d
+           << " of " << param.name << "\n";
+      continue;
+    }
     // Dense row-major: stride[d] = size[d + 1] * ... * size[rank - 1].
     for (size_t d = 0; d != rank; ++d) {
       os << "  int64_t tlc_arg" << numArgs++ << " = ";

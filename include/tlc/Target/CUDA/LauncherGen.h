@@ -31,6 +31,10 @@ struct LaunchParam {
   /// non-negative decimal constant ("128", for a specialized compile-time
   /// size). Empty for a rank-0 tensor and for scalars.
   std::vector<std::string> dims;
+  /// Tensors only: explicit strides in elements, one per dimension, each a stride symbol
+  /// ("ldA") or a decimal constant ("1"). Empty for a dense row-major tensor, whose strides
+  /// the launcher computes from its sizes.
+  std::vector<std::string> strides;
 };
 
 /// What the launcher needs to know about one kernel.
