@@ -3,6 +3,7 @@
 
 #include "LaunchInfo.h"
 #include "OutputFile.h"
+#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Frontend/Frontend.h"
 #include "tlc/Pipeline/Pipeline.h"
@@ -37,6 +38,8 @@ struct ArchOutput {
   std::string mlir, llvmIR, ptx;
   cuda::PtxasResult ptxas;
   bool haveCubin = false;
+  /// Dynamic shared memory each kernel needs, from convert-tile-to-nvvm.
+  llvm::StringMap<int64_t> sharedBytes;
 };
 
 /// One compile of one buffer (a whole file, or one chunk of a split file).
@@ -81,6 +84,9 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();
+  if (auto bytes = (*lowered)->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
+    for (NamedAttribute entry : bytes)
+      out.sharedBytes[entry.getName()] = cast<IntegerAttr>(entry.getValue()).getInt();
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(out.mlir);
     lowered->print(os);
@@ -153,6 +159,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         target["spill_loads"] = k.spillLoadBytes;
         target["stack_frame"] = k.stackFrameBytes;
         target["shared_bytes"] = k.sharedBytes;
+        target["dynamic_shared_bytes"] = arch.sharedBytes.lookup(info.name);
       }
       targets.push_back(std::move(target));
     }
@@ -287,6 +294,10 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   launcher.fileStem = stem;
   launcher.cxxNamespace = options.launcherNamespace;
   launcher.headerName = stem + ".h";
+  for (cuda::KernelLaunchInfo &kernel : *launchInfo)
+    for (const ArchOutput &out : results)
+      kernel.sharedBytes = std::max<unsigned>(kernel.sharedBytes,
+                                              out.sharedBytes.lookup(kernel.name));
   launcher.kernels = *launchInfo;
   launcher.fatbin = fatbin;
   if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {

@@ -10,14 +10,6 @@ using namespace tlc;
 
 namespace {
 
-/// The memref behind a local buffer: the input of the cast placed by AllocOpLowering.
-static Value getLocalMemref(Value buffer) {
-  auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>();
-  if (!cast || cast.getInputs().size() != 1 || !isa<MemRefType>(cast.getInputs()[0].getType()))
-    return {};
-  return cast.getInputs()[0];
-}
-
 struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::AllocOp op, PatternRewriter &rewriter) const override {
@@ -34,7 +26,7 @@ struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
 struct ReadOpLowering : OpRewritePattern<tile::ReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReadOp op, PatternRewriter &rewriter) const override {
-    Value memref = getLocalMemref(op.getBuffer());
+    Value memref = getBufferMemref(op.getBuffer());
     if (!memref)
       return failure();
     rewriter.replaceOpWithNewOp<memref::LoadOp>(op, memref, op.getIndices());
@@ -45,7 +37,7 @@ struct ReadOpLowering : OpRewritePattern<tile::ReadOp> {
 struct WriteOpLowering : OpRewritePattern<tile::WriteOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::WriteOp op, PatternRewriter &rewriter) const override {
-    Value memref = getLocalMemref(op.getBuffer());
+    Value memref = getBufferMemref(op.getBuffer());
     if (!memref)
       return failure();
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, op.getValue(), memref, op.getIndices());
@@ -57,8 +49,8 @@ struct WriteOpLowering : OpRewritePattern<tile::WriteOp> {
 struct FillOpLowering : OpRewritePattern<tile::FillOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::FillOp op, PatternRewriter &rewriter) const override {
-    Value memref = getLocalMemref(op.getBuffer());
-    if (!memref)
+    Value memref = getBufferMemref(op.getBuffer());
+    if (!memref || !op.getBuffer().getType().isLocal())
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value> lbs, ubs, steps;
@@ -84,33 +76,16 @@ void tlc::populateLocalBufferToNVVMPatterns(RewritePatternSet &patterns) {
       patterns.getContext());
 }
 
-/// True when `op` touches a shared or fragment buffer.
-static bool usesBlockBuffer(Operation *op) {
-  auto isBlockBuffer = [](Type type) {
-    auto buffer = dyn_cast<tile::BufferType>(type);
-    return buffer && !buffer.isLocal();
-  };
-  return llvm::any_of(op->getOperandTypes(), isBlockBuffer) ||
-         llvm::any_of(op->getResultTypes(), isBlockBuffer);
-}
-
 LogicalResult tlc::checkSupported(Operation *root, StringRef arch) {
-  WalkResult result = root->walk([&](Operation *op) {
-    if (!isa<tile::TileDialect>(op->getDialect()))
+  WalkResult result = root->walk([&](tile::AllocOp op) {
+    Type type = op.getBuffer().getType().getElementType();
+    if (!type.isTF32() && !isa<Float8E4M3FNType, Float8E5M2Type>(type))
       return WalkResult::advance();
-    bool unsupported = isa<tile::CopyOp, tile::GemmOp, tile::ReduceOp>(op) ||
-                       (isa<tile::AllocOp, tile::FillOp, tile::ReadOp, tile::WriteOp>(op) &&
-                        usesBlockBuffer(op));
-    if (!unsupported)
-      return WalkResult::advance();
-    StringRef what = op->getName().stripDialect();
-    if (isa<tile::AllocOp>(op))
-      what = cast<tile::AllocOp>(op).getBuffer().getType().isShared() ? "shared buffers"
-                                                                       : "fragment buffers";
-    else if (isa<tile::ReadOp, tile::WriteOp>(op))
-      what = "element access to shared and fragment buffers";
-    op->emitError() << "'" << what << "' is not supported yet for '" << arch
-                    << "': tlc cannot generate code for shared-memory and fragment tiles yet";
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    op->emitError() << "buffers of '" << name << "' are not supported yet for '" << arch
+                    << "': tlc has no tensor-core strategy for this type yet";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

@@ -60,19 +60,8 @@ struct LoadOpLowering : OpRewritePattern<tile::LoadOp> {
     auto values = getTensorValues(op.getTensor());
     if (!values)
       return failure();
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    auto [inBounds, ptr] = buildAddress(rewriter, loc, *values, type, op.getIndices());
-    auto ifOp = scf::IfOp::create(
-        rewriter, loc, inBounds,
-        [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, LLVM::LoadOp::create(b, l, type, ptr).getResult());
-        },
-        [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, arith::ConstantOp::create(b, l, b.getZeroAttr(type))
-                                         .getResult());
-        });
-    rewriter.replaceOp(op, ifOp.getResults());
+    rewriter.replaceOp(op, buildMaskedLoad(rewriter, op.getLoc(), *values, op.getType(),
+                                           op.getIndices()));
     return success();
   }
 };
@@ -83,12 +72,7 @@ struct StoreOpLowering : OpRewritePattern<tile::StoreOp> {
     auto values = getTensorValues(op.getTensor());
     if (!values)
       return failure();
-    Location loc = op.getLoc();
-    auto [inBounds, ptr] =
-        buildAddress(rewriter, loc, *values, op.getValue().getType(), op.getIndices());
-    auto ifOp = scf::IfOp::create(rewriter, loc, inBounds, /*withElseRegion=*/false);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    LLVM::StoreOp::create(rewriter, loc, op.getValue(), ptr);
+    buildMaskedStore(rewriter, op.getLoc(), *values, op.getValue(), op.getIndices());
     rewriter.eraseOp(op);
     return success();
   }
@@ -115,6 +99,30 @@ struct AtomicAddOpLowering : OpRewritePattern<tile::AtomicAddOp> {
 };
 
 } // namespace
+
+Value tlc::buildMaskedLoad(OpBuilder &b, Location loc, const TensorValues &t, Type type,
+                           ValueRange indices) {
+  auto [inBounds, ptr] = buildAddress(b, loc, t, type, indices);
+  auto ifOp = scf::IfOp::create(
+      b, loc, inBounds,
+      [&](OpBuilder &bb, Location l) {
+        scf::YieldOp::create(bb, l, LLVM::LoadOp::create(bb, l, type, ptr).getResult());
+      },
+      [&](OpBuilder &bb, Location l) {
+        scf::YieldOp::create(bb, l,
+                             arith::ConstantOp::create(bb, l, bb.getZeroAttr(type)).getResult());
+      });
+  return ifOp.getResult(0);
+}
+
+void tlc::buildMaskedStore(OpBuilder &b, Location loc, const TensorValues &t, Value value,
+                           ValueRange indices) {
+  auto [inBounds, ptr] = buildAddress(b, loc, t, value.getType(), indices);
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  LLVM::StoreOp::create(b, loc, value, ptr);
+}
 
 void tlc::populateMemoryOpsToNVVMPatterns(RewritePatternSet &patterns) {
   patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering, AtomicAddOpLowering>(

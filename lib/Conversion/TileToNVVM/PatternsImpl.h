@@ -4,6 +4,7 @@
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -27,6 +28,37 @@ void populateLocalBufferToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
 /// Reports, at its source location, every operation the strategy for `arch` cannot lower yet.
 mlir::LogicalResult checkSupported(mlir::Operation *root, llvm::StringRef arch);
+
+/// Patterns of the generic strategy for shared and fragment buffers: fill, copy, gemm, reduce,
+/// and tile.barrier.
+void populateGenericTilesToNVVMPatterns(mlir::RewritePatternSet &patterns);
+
+/// Places the shared and fragment buffers of `func` in its dynamic shared memory (16-byte
+/// aligned, in declaration order) and returns the bytes needed.
+mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func);
+
+/// The memref behind a lowered buffer (the input of its unrealized cast), or null.
+mlir::Value getBufferMemref(mlir::Value buffer);
+
+/// `tensor[indices]` if in bounds, else zero.
+mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                            mlir::Type elementType, mlir::ValueRange indices);
+/// `tensor[indices] = value` if in bounds.
+void buildMaskedStore(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                      mlir::Value value, mlir::ValueRange indices);
+
+/// Converts a scalar between element types (float/int widening, narrowing, conversion).
+mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                           mlir::Type to);
+
+/// A loop that spreads `points` linear indices over the threads of the enclosing gpu.func
+/// (thread t takes k * T + t), guarded at the tail; `body` gets the linear index.
+void buildThreadLoop(mlir::OpBuilder &b, mlir::Location loc, int64_t points,
+                     llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)> body);
+
+/// Row-major coordinates of a linear index in `shape`.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location loc,
+                                           mlir::Value linear, llvm::ArrayRef<int64_t> shape);
 
 } // namespace tlc
 

@@ -19,6 +19,8 @@ using namespace tlc;
 
 /// Name of the gpu.module that holds every kernel of a file.
 static constexpr llvm::StringLiteral kGpuModuleName = "tlc_kernels";
+/// Dynamic shared memory a block may have on sm_90 (227 KiB).
+static constexpr int64_t kMaxDynamicSharedBytes = 232448;
 
 namespace {
 
@@ -123,15 +125,31 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
+    NamedAttrList sharedBytes;
     for (tile::KernelOp kernel : kernels) {
-      convertKernel(kernel, gpuModule);
+      gpu::GPUFuncOp func = convertKernel(kernel, gpuModule);
+      auto bytes = allocateBlockBuffers(func);
+      if (failed(bytes))
+        return signalPassFailure();
+      if (*bytes > kMaxDynamicSharedBytes) {
+        kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
+                           << " bytes of shared memory for its buffers (the generic strategy "
+                           << "keeps fragments in shared memory too); " << kMaxDynamicSharedBytes
+                           << " bytes is the limit";
+        return signalPassFailure();
+      }
+      sharedBytes.append(kernel.getSymName(), IntegerAttr::get(IntegerType::get(
+                                                                   &getContext(), 64),
+                                                               *bytes));
       kernel.erase();
     }
+    module->setAttr(kSharedBytesAttrName, sharedBytes.getDictionary(&getContext()));
 
     RewritePatternSet patterns(&getContext());
     patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());
     populateMemoryOpsToNVVMPatterns(patterns);
     populateLocalBufferToNVVMPatterns(patterns);
+    populateGenericTilesToNVVMPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 

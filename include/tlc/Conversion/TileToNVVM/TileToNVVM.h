@@ -12,6 +12,10 @@
 
 namespace tlc {
 
+/// Module attribute set by convert-tile-to-nvvm: a dictionary from kernel name to the bytes of
+/// dynamic shared memory its launch needs.
+inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tlc.shared_bytes";
+
 #define GEN_PASS_DECL_CONVERTTILETONVVM
 #include "tlc/Conversion/Passes.h.inc"
 

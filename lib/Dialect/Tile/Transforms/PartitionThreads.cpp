@@ -67,6 +67,19 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
     rest = arith::DivUIOp::create(b, loc, rest, extent);
   }
 
+  // The body may touch buffers other threads read next: synchronize after the loop.
+  bool touchesBlockBuffers = false;
+  op.getBody().walk([&](Operation *inner) {
+    for (Type type : inner->getOperandTypes())
+      if (auto buffer = dyn_cast<BufferType>(type); buffer && !buffer.isLocal())
+        touchesBlockBuffers = true;
+  });
+  if (touchesBlockBuffers) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(loop);
+    BarrierOp::create(b, loc);
+  }
+
   IRMapping mapping;
   Block &body = op.getBody().front();
   for (auto [arg, coord] : llvm::zip(body.getArguments(), coords))

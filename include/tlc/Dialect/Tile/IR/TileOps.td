@@ -289,4 +289,13 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
   let hasVerifier = 1;
 }
 
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "synchronizes the threads of the block and orders their buffer accesses";
+  let description = [{
+    Every thread of the block waits here until all have arrived; shared-memory writes before it
+    are visible to every thread after it. Placed by the compiler between tile operations.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TLC_DIALECT_TILE_TILEOPS_TD

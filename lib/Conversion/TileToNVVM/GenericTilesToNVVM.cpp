@@ -1,0 +1,337 @@
+//===- GenericTilesToNVVM.cpp - Portable lowering of tile operations ------===//
+//
+// The generic strategy: shared and fragment buffers live in dynamic shared memory and every tile
+// operation is spread element by element over the block's threads (consecutive threads on
+// consecutive elements), followed by a barrier. It runs on every architecture and defines the
+// semantics the tensor-core strategies must reproduce; it is not fast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternsImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tlc;
+
+Value tlc::getBufferMemref(Value buffer) {
+  auto cast = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast.getInputs().size() != 1 || !isa<MemRefType>(cast.getInputs()[0].getType()))
+    return {};
+  return cast.getInputs()[0];
+}
+
+Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat) {
+    if (fromFloat.getWidth() < toFloat.getWidth())
+      return arith::ExtFOp::create(b, loc, to, value);
+    if (fromFloat.getWidth() > toFloat.getWidth())
+      return arith::TruncFOp::create(b, loc, to, value);
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
+  if (fromFloat)
+    return arith::FPToSIOp::create(b, loc, to, value);
+  if (toFloat)
+    return arith::SIToFPOp::create(b, loc, to, value);
+  unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+  if (fw < tw)
+    return arith::ExtSIOp::create(b, loc, to, value);
+  return arith::TruncIOp::create(b, loc, to, value);
+}
+
+void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
+                          function_ref<void(OpBuilder &, Location, Value)> body) {
+  auto func = b.getInsertionBlock()->getParent()->getParentOfType<gpu::GPUFuncOp>();
+  SmallVector<int64_t, 3> threads = {1, 1, 1};
+  if (auto known = func.getKnownBlockSizeAttr())
+    for (auto [i, t] : llvm::enumerate(known.asArrayRef()))
+      threads[i] = t;
+  int64_t numThreads = threads[0] * threads[1] * threads[2];
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (threads[1] > 1 || threads[2] > 1) {
+    Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+    Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+    Value tx = arith::ConstantIndexOp::create(b, loc, threads[0]);
+    Value txy = arith::ConstantIndexOp::create(b, loc, threads[0] * threads[1]);
+    tid = arith::AddIOp::create(b, loc, tid, arith::MulIOp::create(b, loc, y, tx));
+    tid = arith::AddIOp::create(b, loc, tid, arith::MulIOp::create(b, loc, z, txy));
+  }
+  int64_t steps = (points + numThreads - 1) / numThreads;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, steps), one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, numThreads)),
+      tid);
+  if (points % numThreads != 0) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
+                                          arith::ConstantIndexOp::create(b, loc, points));
+    auto guardIf = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guardIf.thenBlock());
+  }
+  body(b, loc, linear);
+}
+
+SmallVector<Value> tlc::delinearize(OpBuilder &b, Location loc, Value linear,
+                                    ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  Value rest = linear;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    if (i == 0) {
+      coords[i] = rest;
+      break;
+    }
+    Value extent = arith::ConstantIndexOp::create(b, loc, shape[i]);
+    coords[i] = arith::RemUIOp::create(b, loc, rest, extent);
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  return coords;
+}
+
+namespace {
+
+/// fill of a shared or fragment buffer.
+struct FillOpLowering : OpRewritePattern<tile::FillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::FillOp op, PatternRewriter &rewriter) const override {
+    auto type = op.getBuffer().getType();
+    Value memref = getBufferMemref(op.getBuffer());
+    if (type.isLocal() || !memref)
+      return failure();
+    Value value = op.getValue();
+    buildThreadLoop(rewriter, op.getLoc(), type.getNumElements(),
+                    [&](OpBuilder &b, Location loc, Value linear) {
+                      memref::StoreOp::create(b, loc, value, memref,
+                                              delinearize(b, loc, linear, type.getShape()));
+                    });
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// copy: one element per thread and step; tensor sides masked, values converted.
+struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    auto srcBuffer = dyn_cast<tile::BufferType>(op.getSource().getType());
+    auto dstBuffer = dyn_cast<tile::BufferType>(op.getDest().getType());
+    tile::BufferType shapeType = srcBuffer ? srcBuffer : dstBuffer;
+    Value srcMemref = srcBuffer ? getBufferMemref(op.getSource()) : Value();
+    Value dstMemref = dstBuffer ? getBufferMemref(op.getDest()) : Value();
+    std::optional<TensorValues> srcTensor, dstTensor;
+    if (!srcBuffer && !(srcTensor = getTensorValues(op.getSource())))
+      return failure();
+    if (!dstBuffer && !(dstTensor = getTensorValues(op.getDest())))
+      return failure();
+    if ((srcBuffer && !srcMemref) || (dstBuffer && !dstMemref))
+      return failure();
+    Type srcType = srcBuffer ? srcBuffer.getElementType()
+                             : cast<tile::TensorType>(op.getSource().getType()).getElementType();
+    Type dstType = dstBuffer ? dstBuffer.getElementType()
+                             : cast<tile::TensorType>(op.getDest().getType()).getElementType();
+    ArrayRef<int64_t> shape = shapeType.getShape();
+    SmallVector<Value> srcOffsets(op.getSourceOffsets()), dstOffsets(op.getDestOffsets());
+
+    // Tensor indices of a tile coordinate: the buffer covers the tensor's last dimensions.
+    auto tensorIndices = [&](OpBuilder &b, Location loc, ArrayRef<Value> offsets,
+                             ArrayRef<Value> coords) {
+      SmallVector<Value> indices(offsets);
+      size_t lead = offsets.size() - coords.size();
+      for (auto [i, c] : llvm::enumerate(coords))
+        indices[lead + i] = arith::AddIOp::create(b, loc, offsets[lead + i], c);
+      return indices;
+    };
+    buildThreadLoop(
+        rewriter, op.getLoc(), shapeType.getNumElements(),
+        [&](OpBuilder &b, Location loc, Value linear) {
+          SmallVector<Value> coords = delinearize(b, loc, linear, shape);
+          Value value;
+          if (srcMemref) {
+            value = memref::LoadOp::create(b, loc, srcMemref, coords);
+          } else {
+            value = buildMaskedLoad(b, loc, *srcTensor, srcType,
+                                    tensorIndices(b, loc, srcOffsets, coords));
+          }
+          value = convertElement(b, loc, value, dstType);
+          if (dstMemref)
+            memref::StoreOp::create(b, loc, value, dstMemref, coords);
+          else
+            buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));
+        });
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// gemm: each thread computes whole elements of C with an f32 (or i32) dot product.
+struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
+    Value a = getBufferMemref(op.getA()), b = getBufferMemref(op.getB()),
+          c = getBufferMemref(op.getC());
+    if (!a || !b || !c)
+      return failure();
+    auto at = op.getA().getType(), ct = op.getC().getType();
+    Type accType = ct.getElementType();
+    // Products in f32 for float inputs, i32 for i8.
+    Type mulType = accType.isInteger(32) ? accType : Type(rewriter.getF32Type());
+    bool transA = op.getTransposeA(), transB = op.getTransposeB();
+    int64_t k = transA ? at.getShape()[0] : at.getShape()[1];
+    bool clear = op.getClear();
+    buildThreadLoop(
+        rewriter, op.getLoc(), ct.getNumElements(),
+        [&](OpBuilder &bb, Location loc, Value linear) {
+          SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
+          Value init = clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType))
+                                   .getResult()
+                             : convertElement(bb, loc, memref::LoadOp::create(bb, loc, c, mn),
+                                              mulType);
+          Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
+          Value one = arith::ConstantIndexOp::create(bb, loc, 1);
+          Value kEnd = arith::ConstantIndexOp::create(bb, loc, k);
+          auto loop = scf::ForOp::create(
+              bb, loc, zero, kEnd, one, ValueRange{init},
+              [&](OpBuilder &lb, Location l, Value kk, ValueRange iter) {
+                SmallVector<Value> ai = transA ? SmallVector<Value>{kk, mn[0]}
+                                               : SmallVector<Value>{mn[0], kk};
+                SmallVector<Value> bi = transB ? SmallVector<Value>{mn[1], kk}
+                                               : SmallVector<Value>{kk, mn[1]};
+                Value x = convertElement(lb, l, memref::LoadOp::create(lb, l, a, ai), mulType);
+                Value y = convertElement(lb, l, memref::LoadOp::create(lb, l, b, bi), mulType);
+                Value sum;
+                if (isa<FloatType>(mulType))
+                  sum = arith::AddFOp::create(lb, l, iter[0], arith::MulFOp::create(lb, l, x, y));
+                else
+                  sum = arith::AddIOp::create(lb, l, iter[0], arith::MulIOp::create(lb, l, x, y));
+                scf::YieldOp::create(lb, l, sum);
+              });
+          memref::StoreOp::create(bb, loc, convertElement(bb, loc, loop.getResult(0), accType), c,
+                                  mn);
+        });
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// reduce: each thread reduces whole rows of the reduced dimension.
+struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
+    Value src = getBufferMemref(op.getSource()), dst = getBufferMemref(op.getDest());
+    Value init = op.getInit() ? getBufferMemref(op.getInit()) : Value();
+    if (!src || !dst || (op.getInit() && !init))
+      return failure();
+    auto st = op.getSource().getType(), dt = op.getDest().getType();
+    Type type = st.getElementType();
+    bool isFloat = isa<FloatType>(type);
+    StringRef kind = op.getKind();
+    int64_t dim = op.getDim();
+    auto combine = [&](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      if (kind == "sum")
+        return isFloat ? arith::AddFOp::create(b, l, x, y).getResult()
+                       : arith::AddIOp::create(b, l, x, y).getResult();
+      if (kind == "max")
+        return isFloat ? arith::MaximumFOp::create(b, l, x, y).getResult()
+                       : arith::MaxSIOp::create(b, l, x, y).getResult();
+      return isFloat ? arith::MinimumFOp::create(b, l, x, y).getResult()
+                     : arith::MinSIOp::create(b, l, x, y).getResult();
+    };
+    bool accumulate = op.getAccumulate();
+    bool scalarDst = st.getRank() == 1;
+    buildThreadLoop(
+        rewriter, op.getLoc(), dt.getNumElements(),
+        [&](OpBuilder &b, Location loc, Value linear) {
+          SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
+          auto srcIndex = [&](Value r) {
+            SmallVector<Value> idx;
+            if (scalarDst)
+              return SmallVector<Value>{r};
+            idx.append(out.begin(), out.end());
+            idx.insert(idx.begin() + dim, r);
+            return idx;
+          };
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value first = memref::LoadOp::create(b, loc, src, srcIndex(zero));
+          Value one = arith::ConstantIndexOp::create(b, loc, 1);
+          Value end = arith::ConstantIndexOp::create(b, loc, st.getShape()[dim]);
+          auto loop = scf::ForOp::create(
+              b, loc, one, end, one, ValueRange{first},
+              [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
+                Value v = memref::LoadOp::create(lb, l, src, srcIndex(r));
+                scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
+              });
+          Value result = loop.getResult(0);
+          if (accumulate)
+            result = combine(b, loc, memref::LoadOp::create(b, loc, dst, out), result);
+          else if (init)
+            result = combine(b, loc, memref::LoadOp::create(b, loc, init, out), result);
+          memref::StoreOp::create(b, loc, result, dst, out);
+        });
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierOpLowering : OpRewritePattern<tile::BarrierOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::BarrierOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tlc::populateGenericTilesToNVVMPatterns(RewritePatternSet &patterns) {
+  patterns.add<FillOpLowering, CopyOpLowering, GemmOpLowering, ReduceOpLowering,
+               BarrierOpLowering>(patterns.getContext());
+}
+
+FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func) {
+  SmallVector<tile::AllocOp> allocs;
+  func.walk([&](tile::AllocOp op) {
+    if (!op.getBuffer().getType().isLocal())
+      allocs.push_back(op);
+  });
+  if (allocs.empty())
+    return int64_t(0);
+  OpBuilder b(func.getBody());
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = func.getLoc();
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto baseType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), workgroup);
+  Value base = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
+  int64_t offset = 0;
+  for (tile::AllocOp alloc : allocs) {
+    auto type = alloc.getBuffer().getType();
+    offset = (offset + 15) / 16 * 16;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(alloc);
+    auto memrefType =
+        MemRefType::get(type.getShape(), type.getElementType(), AffineMap(), workgroup);
+    Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+    Value view = memref::ViewOp::create(b, alloc.getLoc(), memrefType, base, shift, ValueRange{});
+    alloc.replaceAllUsesWith(
+        UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, view).getResult(0));
+    alloc.erase();
+    offset += type.getSizeInBytes();
+  }
+  return offset;
+}
