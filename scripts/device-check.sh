@@ -2,7 +2,7 @@
 # Everything one GPU session checks, in one call on the GPU machine (from the repository root):
 # the GPU tests and benchmarks (scripts/gpu-run.sh, with the copy roofline from peers.py),
 # compute-sanitizer memcheck and racecheck on the tests, and the fatbins' contents (cuobjdump).
-# Needs build/gpu-bin and build/kernels built here first: ninja -C build tlc-kernels gpu-tests.
+# Needs build/gpu-bin and build/kernels built here first: ninja -C build (scripts/build.sh).
 set -u
 OUT=${OUT:-/tmp/tlc-device}
 mkdir -p "$OUT"

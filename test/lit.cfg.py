@@ -6,7 +6,6 @@ import os
 import shutil
 
 import lit.formats
-import lit.util
 
 config.name = "tlc"
 config.test_format = lit.formats.ShTest(execute_external=False)
@@ -15,12 +14,13 @@ config.suffixes = [".tile", ".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tlc_obj_root, "test")
 
-# Unit tests (Catch2), GPU tests and fuzz inputs are driven by CTest, not lit. Inputs/ holds
-# files that RUN lines use but that are not tests themselves.
-config.excludes = ["unit", "gpu", "fuzz", "Inputs", "CMakeLists.txt",
+# Unit tests (Catch2), GPU tests, fuzz inputs and the CMake package test (cmake/) are driven by
+# CTest, not lit. Inputs/ holds files that RUN lines use but that are not tests themselves.
+config.excludes = ["unit", "gpu", "fuzz", "cmake", "Inputs", "CMakeLists.txt",
                    "lit.cfg.py", "lit.site.cfg.py", "lit.site.cfg.py.in"]
 
-# The tools under test first, then LLVM's testing tools (FileCheck, not, split-file, count).
+# PATH: the tools under test (searched first), then LLVM's testing tools (FileCheck, not,
+# split-file, count).
 for tools_dir in (config.llvm_tools_dir, config.tlc_tools_dir):
     config.environment["PATH"] = os.pathsep.join(
         [tools_dir, config.environment.get("PATH", "")])
@@ -76,6 +76,7 @@ cuda_root = find_cuda_root()
 if cuda_root:
     config.available_features.add("ptxas")
     config.environment["CUDA_PATH"] = cuda_root
+    config.substitutions.append(("%cuda_path", cuda_root))
     lit_config.note("ptxas found in %s" % cuda_root)
 else:
     lit_config.note("ptxas not found: tests that REQUIRE ptxas are unsupported")

@@ -1,0 +1,376 @@
+// RUN: tlc-opt %s --split-input-file --verify-diagnostics
+
+// Verifier errors of the tile dialect's types and operations.
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+// expected-error @+1 {{tensor element type must be an integer or float type, got 'index'}}
+^bb0(%x: !tile.tensor<index, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [[]] params {} grid {
+// expected-error @+1 {{tensor rank must be between 1 and 8, got 0}}
+^bb0(%x: !tile.tensor<f32, 0>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [[]] params {} grid {
+// expected-error @+1 {{tensor rank must be between 1 and 8, got 9}}
+^bb0(%x: !tile.tensor<f32, 9>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects 3 thread dimensions, got 2}}
+tile.kernel @k threads [32, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op thread dimensions must be positive}}
+tile.kernel @k threads [32, 0, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op a block holds at most 1024 threads, got 2048}}
+tile.kernel @k threads [64, 32, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'grid' and 'body' regions must take the same arguments}}
+tile.kernel @k threads [32, 1, 1] args ["s"] dims [[]] params {} grid {
+^bb0(%s: f32):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%s: f64):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects 1 argument names, got 2}}
+tile.kernel @k threads [32, 1, 1] args ["s", "t"] dims [[]] params {} grid {
+^bb0(%s: f32):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%s: f32):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects 1 dimension name lists, got 0}}
+tile.kernel @k threads [32, 1, 1] args ["s"] dims [] params {} grid {
+^bb0(%s: f32):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%s: f32):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'dim_names' entries must be arrays of strings}}
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [[1]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'dim_names' entries must be arrays of strings}}
+tile.kernel @k threads [32, 1, 1] args ["X"] dims ["N"] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op kernel arguments must be tensors or scalars, got 'vector<4xf32>'}}
+tile.kernel @k threads [32, 1, 1] args ["v"] dims [[]] params {} grid {
+^bb0(%v: vector<4xf32>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%v: vector<4xf32>):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument of type '!tile.tensor<f32, 2>' needs 2 dimension names, got 1}}
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument of type 'f32' needs 0 dimension names, got 1}}
+tile.kernel @k threads [32, 1, 1] args ["s"] dims [["N"]] params {} grid {
+^bb0(%s: f32):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%s: f32):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'grid' region must yield three 'index' values}}
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1 : index, index
+} body {
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'grid' region must yield three 'index' values}}
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : i64
+  tile.yield %c1, %c1, %c1 : i64, i64, i64
+} body {
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'body' region must end with a 'tile.yield' of no values}}
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1 : index
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.parallel [32] {
+  ^bb0(%i: index):
+    // expected-error @+1 {{'tile.yield' op in a 'tile.parallel' body yields no values}}
+    tile.yield %i : index
+  }
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.kernel, tile.parallel'}}
+tile.yield
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.block_id' op attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
+  %b = tile.block_id 3
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.thread_id' op attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0}}
+  %t = tile.thread_id -1
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{'tile.dim' op dimension 2 is out of range for a tensor of rank 2}}
+  %d = tile.dim %x[2] : !tile.tensor<f32, 2>
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op expects 2 indices for a tensor of rank 2, got 1}}
+  %v = tile.load %x[%c0] : !tile.tensor<f32, 2>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op failed to verify that result type is the tensor's element type}}
+  %v = "tile.load"(%x, %c0) : (!tile.tensor<f32, 1>, index) -> f64
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.store' op expects 1 indices for a tensor of rank 1, got 2}}
+  tile.store %v, %x[%c0, %c0] : !tile.tensor<f32, 1>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1 : i32
+  // expected-error @+1 {{'tile.store' op failed to verify that value type is the tensor's element type}}
+  "tile.store"(%v, %x, %c0) : (i32, !tile.tensor<f32, 1>, index) -> ()
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.parallel' op expects a non-empty shape}}
+  tile.parallel [] {
+  }
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.parallel' op shape extents must be positive, got 0}}
+  tile.parallel [4, 0] {
+  ^bb0(%i: index, %j: index):
+  }
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.parallel' op must be inside a 'tile.kernel'}}
+tile.parallel [4] {
+^bb0(%i: index):
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.parallel [4] {
+  ^bb0(%i: index):
+    // expected-error @+1 {{'tile.parallel' op cannot be nested in another 'tile.parallel'}}
+    tile.parallel [4] {
+    ^bb0(%j: index):
+    }
+  }
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.parallel' op body must take 2 'index' arguments}}
+  tile.parallel [4, 4] {
+  ^bb0(%i: index):
+  }
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.parallel' op body must take 1 'index' arguments}}
+  tile.parallel [4] {
+  ^bb0(%i: i64):
+  }
+  tile.yield
+}

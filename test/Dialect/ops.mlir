@@ -1,0 +1,74 @@
+// RUN: tlc-opt %s | tlc-opt | FileCheck %s
+// RUN: tlc-opt %s --mlir-print-op-generic | tlc-opt | FileCheck %s
+
+// Every op and type of the tile dialect survives a print/parse round trip, in the custom and
+// in the generic form.
+
+// CHECK-LABEL: tile.kernel @all_ops
+// CHECK-SAME: threads [32, 2, 1] args ["X", "Y", "s", "n"] dims {{\[}}["M", "N"], ["K"], [], []]
+// CHECK-SAME: params {BM = 64 : i64, C = true, T = f16}
+// CHECK-SAME: grid {
+// CHECK-NEXT: ^bb0(%[[GX:.+]]: !tile.tensor<f32, 2>, %[[GY:.+]]: !tile.tensor<i8, 1>, %[[GS:.+]]: f32, %[[GN:.+]]: index):
+// CHECK:        %[[M:.+]] = tile.dim %[[GX]][0] : !tile.tensor<f32, 2>
+// CHECK:        tile.yield %[[M]], %{{.+}}, %{{.+}} : index, index, index
+// CHECK:      } body {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: !tile.tensor<f32, 2>, %[[Y:.+]]: !tile.tensor<i8, 1>, %[[S:.+]]: f32, %[[N:.+]]: index):
+// CHECK:        %[[BX:.+]] = tile.block_id 0
+// CHECK:        %[[BZ:.+]] = tile.block_id 2
+// CHECK:        %[[TY:.+]] = tile.thread_id 1
+// CHECK:        %[[D1:.+]] = tile.dim %[[X]][1] : !tile.tensor<f32, 2>
+// CHECK:        %[[V:.+]] = tile.load %[[X]][%[[BX]], %[[TY]]] : !tile.tensor<f32, 2>
+// CHECK:        tile.store %[[V]], %[[X]][%[[BZ]], %[[D1]]] : !tile.tensor<f32, 2>
+// CHECK:        tile.parallel [4, 8] {
+// CHECK-NEXT:   ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
+// CHECK-NEXT:     %[[E:.+]] = tile.load %[[Y]][%[[J]]] : !tile.tensor<i8, 1>
+// CHECK-NEXT:     tile.store %[[E]], %[[Y]][%[[I]]] : !tile.tensor<i8, 1>
+// CHECK-NEXT:   }
+// CHECK:        tile.yield{{$}}
+// CHECK-NEXT: }
+tile.kernel @all_ops threads [32, 2, 1] args ["X", "Y", "s", "n"] dims [["M", "N"], ["K"], [], []]
+    params {BM = 64 : i64, C = true, T = f16} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i8, 1>, %s: f32, %n: index):
+  %m = tile.dim %x[0] : !tile.tensor<f32, 2>
+  %c1 = arith.constant 1 : index
+  tile.yield %m, %c1, %n : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i8, 1>, %s: f32, %n: index):
+  %bx = tile.block_id 0
+  %bz = tile.block_id 2
+  %ty = tile.thread_id 1
+  %d1 = tile.dim %x[1] : !tile.tensor<f32, 2>
+  %v = tile.load %x[%bx, %ty] : !tile.tensor<f32, 2>
+  tile.store %v, %x[%bz, %d1] : !tile.tensor<f32, 2>
+  tile.parallel [4, 8] {
+  ^bb0(%i: index, %j: index):
+    %e = tile.load %y[%j] : !tile.tensor<i8, 1>
+    tile.store %e, %y[%i] : !tile.tensor<i8, 1>
+  }
+  tile.yield
+}
+
+// A kernel without parameters, and the extra attribute dictionary after 'params'.
+
+// CHECK-LABEL: tile.kernel @no_args
+// CHECK-SAME: threads [1024, 1, 1] args [] dims [] params {} attributes {note = "kept"} grid {
+tile.kernel @no_args threads [1024, 1, 1] args [] dims [] params {} attributes {note = "kept"} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}
+
+// Tensors of every element width and of rank 1 to 8.
+
+// CHECK-LABEL: tile.kernel @tensor_types
+// CHECK-NEXT: ^bb0(%{{.+}}: !tile.tensor<f64, 1>, %{{.+}}: !tile.tensor<bf16, 3>, %{{.+}}: !tile.tensor<i64, 8>, %{{.+}}: !tile.tensor<i1, 1>, %{{.+}}: i1):
+tile.kernel @tensor_types threads [32, 1, 1] args ["A", "B", "C", "D", "p"]
+    dims [["N"], ["N", "N", "N"], ["A", "B", "C", "D", "E", "F", "G", "H"], ["N"], []] params {} grid {
+^bb0(%a: !tile.tensor<f64, 1>, %b: !tile.tensor<bf16, 3>, %c: !tile.tensor<i64, 8>, %d: !tile.tensor<i1, 1>, %p: i1):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<f64, 1>, %b: !tile.tensor<bf16, 3>, %c: !tile.tensor<i64, 8>, %d: !tile.tensor<i1, 1>, %p: i1):
+  tile.yield
+}
