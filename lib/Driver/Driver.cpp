@@ -203,14 +203,39 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   if (archs.empty())
     archs.push_back("sm_90a");
   for (const std::string &arch : archs) {
-    if (auto parsed = cuda::parseArch(arch); !parsed) {
-      llvm::consumeError(parsed.takeError());
+    auto parsed = cuda::parseArch(arch);
+    if (!parsed || !cuda::isKnownArch(arch)) {
+      if (!parsed)
+        llvm::consumeError(parsed.takeError());
       emitError(fileLoc()) << "unknown architecture '" << arch
                            << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_90, sm_80";
       return failure();
     }
   }
 
+  // Names become C++ identifiers in the launchers: check them where they are declared.
+  for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
+    auto check = [&](StringRef name, const llvm::Twine &what, Location loc) {
+      if (llvm::Error err = cuda::checkLauncherName(name, what)) {
+        emitError(loc) << llvm::toString(std::move(err));
+        return failure();
+      }
+      return success();
+    };
+    if (failed(check(kernel.getSymName(), "kernel name", kernel.getLoc())))
+      return failure();
+    Block &body = kernel.getBody().front();
+    for (auto [index, name] : llvm::enumerate(kernel.getArgNames())) {
+      Location loc = body.getArgument(index).getLoc();
+      if (failed(check(cast<StringAttr>(name).getValue(), "parameter", loc)))
+        return failure();
+      for (Attribute dim : cast<ArrayAttr>(kernel.getDimNames()[index])) {
+        StringRef size = cast<StringAttr>(dim).getValue();
+        if (!llvm::isDigit(size.front()) && failed(check(size, "size", loc)))
+          return failure();
+      }
+    }
+  }
   auto launchInfo = extractLaunchInfo(*module);
   if (failed(launchInfo))
     return failure();

@@ -90,6 +90,12 @@ static Error fail(const Twine &message) {
 }
 
 /// Checks that \p name can be used as a C++ name in the generated code.
+static Error checkName(StringRef name, const Twine &what);
+
+Error checkLauncherName(StringRef name, const Twine &what) {
+  return checkName(name, what);
+}
+
 static Error checkName(StringRef name, const Twine &what) {
   if (!isIdentifier(name))
     return fail(what + " '" + name + "' is not a valid C++ identifier");

@@ -8,6 +8,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -19,6 +20,18 @@ using namespace mlir;
 
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
 
+unsigned tlc::cuda::ptxVersionFor(llvm::StringRef arch) {
+  unsigned sm = 0;
+  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
+  if (sm == 110)
+    return 90;
+  if (sm == 103 || sm == 121)
+    return 88;
+  if (sm == 101 || sm == 120)
+    return 87;
+  return 86;
+}
+
 static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef arch,
                                                                 std::string &error) {
   LLVMInitializeNVPTXTargetInfo();
@@ -29,7 +42,7 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef 
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
-  std::string features = "+ptx" + std::to_string(tlc::cuda::kPtxMajor * 10 + tlc::cuda::kPtxMinor);
+  std::string features = "+ptx" + std::to_string(tlc::cuda::ptxVersionFor(arch));
   llvm::TargetOptions options;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, arch, features, options, std::nullopt, std::nullopt,
@@ -69,6 +82,18 @@ static LogicalResult linkLibdevice(llvm::Module &module, llvm::StringRef path, L
   if (failed)
     return emitError(loc) << "cannot link libdevice '" << path << "'", failure();
   return success();
+}
+
+bool tlc::cuda::isKnownArch(llvm::StringRef arch) {
+  if (!arch.starts_with("sm_"))
+    return false;
+  std::string error;
+  auto tm = createTargetMachine("sm_80", error);
+  if (!tm)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      tm->getTarget().createMCSubtargetInfo(tm->getTargetTriple(), "sm_80", ""));
+  return info && info->isCPUStringValid(arch);
 }
 
 FailureOr<std::unique_ptr<llvm::Module>>

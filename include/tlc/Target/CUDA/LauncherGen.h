@@ -94,6 +94,11 @@ llvm::StringRef scalarCxxType(llvm::StringRef dtype);
 /// parameter.
 llvm::Error verifyLauncherInfo(const LauncherInfo &info);
 
+/// Checks one name that becomes a C++ identifier in the launchers (kernel, parameter, size or
+/// stride): a valid identifier that the generated code does not reserve. \p what describes it
+/// ("kernel name", "parameter") for the message.
+llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what);
+
 /// Generates the launcher header and source for \p info, which must pass
 /// verifyLauncherInfo. The output depends on \p info only: identical input
 /// gives byte-identical output. The header declares, in namespace

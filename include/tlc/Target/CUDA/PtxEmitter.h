@@ -12,8 +12,10 @@
 
 namespace tlc::cuda {
 
-/// The PTX ISA version tlc writes (`.version 8.6`): accepted by ptxas 12.6 through 13.0.
-inline constexpr unsigned kPtxMajor = 8, kPtxMinor = 6;
+/// The PTX ISA version tlc writes for `arch`, times ten: 86 (`.version 8.6`, accepted by ptxas
+/// 12.6 through 13.0) unless the architecture needs a newer one (sm_101/sm_120: 8.7,
+/// sm_103/sm_121: 8.8, sm_110: 9.0).
+unsigned ptxVersionFor(llvm::StringRef arch);
 
 /// Translates the (single) gpu.module of a lowered module to LLVM IR for `arch`, links the
 /// libdevice functions it calls (`__nv_*`, from `libdevicePath`; empty when no toolkit was found)
@@ -21,6 +23,9 @@ inline constexpr unsigned kPtxMajor = 8, kPtxMinor = 6;
 mlir::FailureOr<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp lowered, llvm::LLVMContext &llvmContext, llvm::StringRef arch,
                   llvm::StringRef libdevicePath);
+
+/// True when `arch` ("sm_90a") is a processor the NVPTX backend knows.
+bool isKnownArch(llvm::StringRef arch);
 
 /// Compiles optimized LLVM IR to PTX text with the NVPTX target.
 mlir::FailureOr<std::string> emitPtx(llvm::Module &module, llvm::StringRef arch,
