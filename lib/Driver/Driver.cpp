@@ -215,6 +215,8 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
 
   // Names become C++ identifiers in the launchers: check them where they are declared.
   for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
+    if (options.emit != EmitKind::Fatbin)
+      break;
     auto check = [&](StringRef name, const llvm::Twine &what, Location loc) {
       if (llvm::Error err = cuda::checkLauncherName(name, what)) {
         emitError(loc) << llvm::toString(std::move(err));
