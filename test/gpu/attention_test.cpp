@@ -1,0 +1,104 @@
+// GPU test of kernels/attention.tile (FlashAttention forward, bf16 in/out, f32 softmax and
+// accumulation), full and causal (the same source compiled with -D CAUSAL=true).
+
+#include "GpuTest.h"
+#include "attention.h"
+#include "attention_causal.h"
+
+#include <cstring>
+
+using namespace tlc::gputest;
+
+static uint16_t toBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+static float fromBf16(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+static bool runCase(const GpuContext &gpu, bool causal, int64_t b, int64_t h, int64_t s,
+                    uint32_t seed) {
+  const int64_t d = 128;
+  size_t n = size_t(b * h * s * d);
+  std::vector<float> q(n), k(n), v(n);
+  randomFill(q, seed);
+  randomFill(k, seed + 1);
+  randomFill(v, seed + 2);
+  std::vector<uint16_t> qh(n), kh(n), vh(n);
+  for (size_t i = 0; i < n; ++i) {
+    q[i] = fromBf16(qh[i] = toBf16(q[i]));
+    k[i] = fromBf16(kh[i] = toBf16(k[i]));
+    v[i] = fromBf16(vh[i] = toBf16(v[i]));
+  }
+  DeviceBuffer dq(n * 2), dk(n * 2), dv(n * 2), dout((n + GuardElements) * 2);
+  CHECK_CU(cuMemcpyHtoD(dq.ptr(), qh.data(), n * 2));
+  CHECK_CU(cuMemcpyHtoD(dk.ptr(), kh.data(), n * 2));
+  CHECK_CU(cuMemcpyHtoD(dv.ptr(), vh.data(), n * 2));
+  poison(dout, gpu.stream());
+  double softmaxScale = 1.0 / std::sqrt(double(d));
+  float scale = float(softmaxScale * 1.4426950408889634); // times log2(e): the kernel uses exp2
+  if (causal)
+    CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), dq.ptr(), dk.ptr(), dv.ptr(),
+                                            dout.ptr(), scale, b, h, s));
+  else
+    CHECK_TLC(tlc::attention::launch(gpu.stream(), dq.ptr(), dk.ptr(), dv.ptr(), dout.ptr(),
+                                     scale, b, h, s));
+  gpu.synchronize();
+  std::vector<uint16_t> oh(n);
+  CHECK_CU(cuMemcpyDtoH(oh.data(), dout.ptr(), n * 2));
+
+  std::vector<float> got(n);
+  std::vector<double> ref(n), magnitude(n);
+  std::vector<double> score(s);
+  for (int64_t bh = 0; bh < b * h; ++bh) {
+    const float *Q = &q[bh * s * d], *K = &k[bh * s * d], *V = &v[bh * s * d];
+    for (int64_t i = 0; i < s; ++i) {
+      int64_t keys = causal ? i + 1 : s;
+      double mx = -INFINITY;
+      for (int64_t j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (int64_t c = 0; c < d; ++c)
+          dot += double(Q[i * d + c]) * double(K[j * d + c]);
+        score[j] = dot * softmaxScale;
+        mx = std::max(mx, score[j]);
+      }
+      double sum = 0;
+      for (int64_t j = 0; j < keys; ++j)
+        sum += (score[j] = std::exp(score[j] - mx));
+      for (int64_t c = 0; c < d; ++c) {
+        double acc = 0, mag = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          acc += score[j] * double(V[j * d + c]);
+          mag += score[j] * std::fabs(double(V[j * d + c]));
+        }
+        size_t idx = size_t((bh * s + i) * d + c);
+        ref[idx] = acc / sum;
+        magnitude[idx] = mag / sum;
+        got[idx] = fromBf16(oh[idx]);
+      }
+    }
+  }
+  // bf16 P and bf16 output: errors of a few 1e-3 relative to the magnitude of the terms.
+  Comparison cmp = compare(got, ref, magnitude, 2e-2);
+  char name[96];
+  std::snprintf(name, sizeof(name), "attention%s B=%lld H=%lld S=%lld D=128",
+                causal ? " causal" : "", (long long)b, (long long)h, (long long)s);
+  return report(name, cmp, got, ref, clobberedGuardBytes(dout, n * 2));
+}
+
+int main() {
+  GpuContext gpu;
+  bool ok = true;
+  ok &= runCase(gpu, false, 2, 3, 1000, 61);
+  ok &= runCase(gpu, true, 2, 3, 1000, 63);
+  ok &= runCase(gpu, false, 1, 1, 1, 65);
+  ok &= runCase(gpu, true, 1, 2, 129, 67);
+  std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
