@@ -235,6 +235,37 @@ inline bool report(const std::string &name, const Comparison &c,
   return pass;
 }
 
+/// Times \p launch (which enqueues one operation on the stream) \p timed times after
+/// \p warmUps warm-ups, each between its own pair of events, and returns the median in
+/// milliseconds.
+template <typename Launch>
+double medianMs(const GpuContext &gpu, int warmUps, int timed, Launch launch) {
+  for (int i = 0; i < warmUps; ++i)
+    launch();
+  gpu.synchronize();
+  std::vector<CUevent> start(timed), stop(timed);
+  for (int i = 0; i < timed; ++i) {
+    CHECK_CU(cuEventCreate(&start[i], CU_EVENT_DEFAULT));
+    CHECK_CU(cuEventCreate(&stop[i], CU_EVENT_DEFAULT));
+  }
+  for (int i = 0; i < timed; ++i) {
+    CHECK_CU(cuEventRecord(start[i], gpu.stream()));
+    launch();
+    CHECK_CU(cuEventRecord(stop[i], gpu.stream()));
+  }
+  CHECK_CU(cuEventSynchronize(stop[timed - 1]));
+  std::vector<double> ms(timed);
+  for (int i = 0; i < timed; ++i) {
+    float t = 0;
+    CHECK_CU(cuEventElapsedTime(&t, start[i], stop[i]));
+    ms[i] = t;
+    CHECK_CU(cuEventDestroy(start[i]));
+    CHECK_CU(cuEventDestroy(stop[i]));
+  }
+  std::sort(ms.begin(), ms.end());
+  return timed % 2 ? ms[timed / 2] : (ms[timed / 2 - 1] + ms[timed / 2]) / 2;
+}
+
 } // namespace tlc::gputest
 
 #endif // TLC_TEST_GPU_GPUTEST_H

@@ -7,40 +7,6 @@
 using namespace tlc::gputest;
 
 namespace {
-constexpr int WarmUps = 10;
-constexpr int Timed = 100;
-
-/// Times \p launch (which enqueues one operation on the stream) \p Timed
-/// times after \p WarmUps warm-ups, each between its own pair of events, and
-/// returns the median in milliseconds.
-template <typename Launch>
-double medianMs(const GpuContext &gpu, Launch launch) {
-  for (int i = 0; i < WarmUps; ++i)
-    launch();
-  gpu.synchronize();
-  std::vector<CUevent> start(Timed), stop(Timed);
-  for (int i = 0; i < Timed; ++i) {
-    CHECK_CU(cuEventCreate(&start[i], CU_EVENT_DEFAULT));
-    CHECK_CU(cuEventCreate(&stop[i], CU_EVENT_DEFAULT));
-  }
-  for (int i = 0; i < Timed; ++i) {
-    CHECK_CU(cuEventRecord(start[i], gpu.stream()));
-    launch();
-    CHECK_CU(cuEventRecord(stop[i], gpu.stream()));
-  }
-  CHECK_CU(cuEventSynchronize(stop[Timed - 1]));
-  std::vector<double> ms(Timed);
-  for (int i = 0; i < Timed; ++i) {
-    float t = 0;
-    CHECK_CU(cuEventElapsedTime(&t, start[i], stop[i]));
-    ms[i] = t;
-    CHECK_CU(cuEventDestroy(start[i]));
-    CHECK_CU(cuEventDestroy(stop[i]));
-  }
-  std::sort(ms.begin(), ms.end());
-  return (ms[Timed / 2 - 1] + ms[Timed / 2]) / 2;
-}
-
 /// Bit pattern of a float, for cuMemsetD32.
 unsigned floatBits(float f) {
   unsigned bits;
@@ -60,7 +26,7 @@ int main() {
                             gpu.stream()));
   poison(z, gpu.stream());
 
-  double addMs = medianMs(gpu, [&] {
+  double addMs = medianMs(gpu, 10, 100, [&] {
     CHECK_TLC(
         tlc::vector_add::launch(gpu.stream(), x.ptr(), y.ptr(), z.ptr(), n));
   });
@@ -80,7 +46,7 @@ int main() {
   double addGBps = 12.0 * static_cast<double>(n) / (addMs * 1e-3) / 1e9;
 
   // The same 4n bytes copied device to device: read + write.
-  double copyMs = medianMs(gpu, [&] {
+  double copyMs = medianMs(gpu, 10, 100, [&] {
     CHECK_CU(cuMemcpyDtoDAsync(z.ptr(), x.ptr(), bytes, gpu.stream()));
   });
   double copyGBps = 2.0 * static_cast<double>(bytes) / (copyMs * 1e-3) / 1e9;
