@@ -266,6 +266,22 @@ double medianMs(const GpuContext &gpu, int warmUps, int timed, Launch launch) {
   return timed % 2 ? ms[timed / 2] : (ms[timed / 2 - 1] + ms[timed / 2]) / 2;
 }
 
+/// Round-to-nearest-even float -> bf16 bits.
+inline uint16_t toBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+/// bf16 bits -> float (exact).
+inline float fromBf16(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
 } // namespace tlc::gputest
 
 #endif // TLC_TEST_GPU_GPUTEST_H

@@ -9,19 +9,6 @@
 
 using namespace tlc::gputest;
 
-static uint16_t toBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7FFF + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-static float fromBf16(uint16_t h) {
-  uint32_t u = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 static bool runCase(const GpuContext &gpu, bool causal, int64_t b, int64_t h, int64_t s,
                     uint32_t seed) {
   const int64_t d = 128;

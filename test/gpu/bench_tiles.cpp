@@ -16,11 +16,8 @@ static void randomBf16(const DeviceBuffer &buffer, size_t count, uint32_t seed) 
   std::vector<float> f(count);
   randomFill(f, seed);
   std::vector<uint16_t> h(count);
-  for (size_t i = 0; i < count; ++i) {
-    uint32_t u;
-    std::memcpy(&u, &f[i], 4);
-    h[i] = static_cast<uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
-  }
+  for (size_t i = 0; i < count; ++i)
+    h[i] = toBf16(f[i]);
   CHECK_CU(cuMemcpyHtoD(buffer.ptr(), h.data(), count * 2));
 }
 

@@ -7,20 +7,6 @@
 
 using namespace tlc::gputest;
 
-/// Round-to-nearest-even float -> bf16 bits, and back.
-static uint16_t toBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7FFF + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-static float fromBf16(uint16_t h) {
-  uint32_t u = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 /// C = A @ B for random A (m x k) and B (k x n); checks `checkRows` rows spread over C (all
 /// rows when 0) against a double-precision reference on the bf16-rounded inputs.
 static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, int64_t k, int64_t checkRows,

@@ -87,18 +87,7 @@ void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
 
 SmallVector<Value> tlc::delinearize(OpBuilder &b, Location loc, Value linear,
                                     ArrayRef<int64_t> shape) {
-  SmallVector<Value> coords(shape.size());
-  Value rest = linear;
-  for (int i = shape.size() - 1; i >= 0; --i) {
-    if (i == 0) {
-      coords[i] = rest;
-      break;
-    }
-    Value extent = arith::ConstantIndexOp::create(b, loc, shape[i]);
-    coords[i] = arith::RemUIOp::create(b, loc, rest, extent);
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
-  }
-  return coords;
+  return tile::delinearizeIndex(b, loc, linear, shape);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 //===- TileOps.cpp - Operations of the tile dialect -----------------------===//
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -277,4 +278,21 @@ LogicalResult AtomicAddOp::verify() {
   if (!getValue().getType().isIntOrFloat() || getValue().getType().isInteger(1))
     return emitOpError("atomic_add needs an integer or float element type");
   return verifyIndexCount(*this, getTensor().getType(), getIndices().size());
+}
+
+//===----------------------------------------------------------------------===//
+// Utilities
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> tlc::tile::delinearizeIndex(OpBuilder &b, Location loc, Value linear,
+                                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  Value rest = linear;
+  for (int i = static_cast<int>(shape.size()) - 1; i > 0; --i) {
+    Value extent = arith::ConstantIndexOp::create(b, loc, shape[i]);
+    coords[i] = arith::RemUIOp::create(b, loc, rest, extent);
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  coords[0] = rest;
+  return coords;
 }

@@ -53,19 +53,7 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
     b.setInsertionPointToStart(guard.thenBlock());
   }
 
-  // Row-major coordinates of the linear index.
-  ArrayRef<int64_t> shape = op.getShape();
-  SmallVector<Value> coords(shape.size());
-  Value rest = linear;
-  for (int i = shape.size() - 1; i >= 0; --i) {
-    if (i == 0) {
-      coords[i] = rest;
-      break;
-    }
-    Value extent = arith::ConstantIndexOp::create(b, loc, shape[i]);
-    coords[i] = arith::RemUIOp::create(b, loc, rest, extent);
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
-  }
+  SmallVector<Value> coords = delinearizeIndex(b, loc, linear, op.getShape());
 
   // The body may touch buffers other threads read next: synchronize after the loop.
   bool touchesBlockBuffers = false;
