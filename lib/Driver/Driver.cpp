@@ -141,10 +141,11 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
     }
     llvm::json::Object constants;
     for (NamedAttribute attr : op.getParams()) {
-      if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
-        constants[attr.getName().str()] = i.getValue().getSExtValue();
-      else if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
+      // BoolAttr is an IntegerAttr too: test it first.
+      if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
         constants[attr.getName().str()] = b.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
+        constants[attr.getName().str()] = i.getValue().getSExtValue();
       else if (auto t = dyn_cast<TypeAttr>(attr.getValue()))
         constants[attr.getName().str()] = dtypeName(t.getValue());
     }
@@ -163,14 +164,19 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       }
       targets.push_back(std::move(target));
     }
-    kernelList.push_back(llvm::json::Object{
+    llvm::json::Object entry{
         {"name", info.name},
         {"threads", llvm::json::Array{info.threads[0], info.threads[1], info.threads[2]}},
         {"grid", llvm::json::Array{info.grid[0], info.grid[1], info.grid[2]}},
         {"size_symbols", llvm::json::Array(info.sizeSymbols)},
         {"params", std::move(params)},
         {"constants", std::move(constants)},
-        {"targets", std::move(targets)}});
+        {"targets", std::move(targets)}};
+    if (!info.variantOf.empty()) {
+      entry["variant_of"] = info.variantOf;
+      entry["variant"] = info.variant;
+    }
+    kernelList.push_back(std::move(entry));
   }
   llvm::json::Array archNames;
   for (const ArchOutput &arch : archs)
@@ -224,7 +230,12 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
       }
       return success();
     };
-    if (failed(check(kernel.getSymName(), "kernel name", kernel.getLoc())))
+    // A configuration's kernel (`<kernel>__<i>`) lives in the namespace of the kernel it is a
+    // variant of.
+    StringRef cxxName = kernel.getSymName();
+    if (auto of = kernel->getAttrOfType<StringAttr>("variant_of"))
+      cxxName = of.getValue();
+    if (failed(check(cxxName, "kernel name", kernel.getLoc())))
       return failure();
     Block &body = kernel.getBody().front();
     for (auto [index, name] : llvm::enumerate(kernel.getArgNames())) {

@@ -114,11 +114,34 @@ static FailureOr<std::array<std::string, 3>> gridExpressions(tile::KernelOp kern
   return result;
 }
 
+std::string tlc::constantsText(DictionaryAttr constants) {
+  std::string text;
+  for (NamedAttribute entry : constants) {
+    text += (text.empty() ? "" : ", ") + entry.getName().str() + " = ";
+    if (auto b = dyn_cast<BoolAttr>(entry.getValue()))
+      text += b.getValue() ? "true" : "false";
+    else if (auto i = dyn_cast<IntegerAttr>(entry.getValue()))
+      text += std::to_string(i.getValue().getSExtValue());
+    else if (auto t = dyn_cast<TypeAttr>(entry.getValue()))
+      text += dtypeName(t.getValue());
+  }
+  return text;
+}
+
 FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp module) {
   std::vector<cuda::KernelLaunchInfo> infos;
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
     cuda::KernelLaunchInfo info;
     info.name = kernel.getSymName().str();
+    if (auto of = kernel->getAttrOfType<StringAttr>("variant_of")) {
+      info.variantOf = of.str();
+      if (auto index = kernel->getAttrOfType<IntegerAttr>("variant"))
+        info.variant = static_cast<int>(index.getInt());
+      auto configs = kernel->getAttrOfType<ArrayAttr>("configs");
+      if (configs && info.variant >= 0 && static_cast<size_t>(info.variant) < configs.size())
+        if (auto config = dyn_cast<DictionaryAttr>(configs[info.variant]))
+          info.config = constantsText(config);
+    }
     for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
       cuda::LaunchParam param;
       param.name = cast<StringAttr>(kernel.getArgNames()[index]).str();

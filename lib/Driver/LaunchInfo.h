@@ -4,6 +4,7 @@
 
 #include "tlc/Target/CUDA/LauncherGen.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace tlc {
@@ -15,6 +16,9 @@ mlir::FailureOr<std::vector<cuda::KernelLaunchInfo>> extractLaunchInfo(mlir::Mod
 
 /// The name of a scalar or element type in the language's spelling ("f32", "int", "bool").
 std::string dtypeName(mlir::Type type);
+
+/// Compile-time values as "BM = 128, CAUSAL = false, T = bf16" (in the dictionary's order).
+std::string constantsText(mlir::DictionaryAttr constants);
 
 } // namespace tlc
 

@@ -111,6 +111,8 @@ struct KernelDecl {
   /// `configs { (BM = 128, BN = 64), ... }`: tuning candidates, each a list of assignments.
   llvm::SMLoc configsLoc;
   std::vector<std::vector<std::pair<Name, ExprPtr>>> configs;
+  /// Where each configuration begins (its '('), parallel to `configs`.
+  std::vector<llvm::SMLoc> configLocs;
   StmtList body;
 };
 

@@ -85,6 +85,10 @@ static std::string typeName(Type type) {
     return "int";
   if (type.isInteger(1))
     return "bool";
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
@@ -118,8 +122,14 @@ private:
   std::optional<Type> builtinType(StringRef name);
 
   // Kernels.
-  LogicalResult genKernel(const KernelDecl &decl, ModuleOp module);
-  LogicalResult bindConstParams(const KernelDecl &decl, NamedAttrList &params);
+  /// Generates `decl` as one tile.kernel: specialized with the defaults and -D values, or, with
+  /// `variant`, as configuration `*variant` of `configs` (named `<kernel>__<variant>`).
+  LogicalResult genKernel(const KernelDecl &decl, ModuleOp module, ArrayAttr configs,
+                          std::optional<unsigned> variant);
+  /// Binds the compile-time parameters: a -D value, else the value in `overrides` (a
+  /// configuration), else the default.
+  LogicalResult bindConstParams(const KernelDecl &decl, NamedAttrList &params,
+                                DictionaryAttr overrides);
   LogicalResult bindKernelScope(const KernelDecl &decl, Block &entry);
   LogicalResult checkDefines(const FileAST &file);
 
@@ -142,7 +152,9 @@ private:
   /// A buffer named by `expr` (a plain name), or an error.
   FailureOr<Value> genBufferRef(const Expr &expr, StringRef what);
   /// A tensor element reference `X[i, j]` (or a bare tensor name: offsets 0) as tensor + offsets.
-  FailureOr<std::pair<Value, SmallVector<Value>>> genTensorRef(const Expr &expr);
+  /// With `element`, the indices name one element (atomic_add) rather than a tile's offsets.
+  FailureOr<std::pair<Value, SmallVector<Value>>> genTensorRef(const Expr &expr,
+                                                               bool element = false);
   /// Keyword arguments of a tile operation: every keyword must be one of `allowed`.
   LogicalResult checkKeywords(const Expr &call, ArrayRef<StringRef> allowed, size_t positional);
   /// A keyword argument's compile-time bool (default when absent).
@@ -151,8 +163,15 @@ private:
   LogicalResult checkSharedMemory(const KernelDecl &decl);
   /// The value of a constant tensor dimension or stride (a literal or an `int` parameter).
   std::optional<int64_t> constantDim(const Name &name);
-  /// Checks the `configs` block and records it on the kernel.
-  LogicalResult genConfigs(const KernelDecl &decl);
+  /// Checks the `configs` block and evaluates it: one dictionary per configuration (null when
+  /// the kernel has no `configs`).
+  FailureOr<ArrayAttr> evalConfigs(const KernelDecl &decl);
+  /// Whether a -D names a parameter that one of the configurations of `decl` sets.
+  const std::pair<std::string, std::string> *defineOfConfigParam(const KernelDecl &decl) const;
+  /// Checks that configuration `variant` gave the kernel the same parameters as configuration 0:
+  /// the variants share one launcher.
+  LogicalResult checkSameSignature(const KernelDecl &decl, tile::KernelOp first,
+                                   tile::KernelOp other, unsigned variant);
 
   // Expressions.
   FailureOr<TValue> gen(const Expr &expr);
@@ -301,9 +320,13 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
       }
       return Value(arith::ConstantIntOp::create(builder, location, to, v.i));
     }
-    if (auto ft = dyn_cast<FloatType>(to))
-      return Value(arith::ConstantFloatOp::create(builder, location, ft,
-                                                  APFloat(double(v.i))));
+    if (auto ft = dyn_cast<FloatType>(to)) {
+      // The attribute must have the type's semantics (not double's), or LLVM lowering fails.
+      APFloat value(ft.getFloatSemantics());
+      value.convertFromAPInt(APInt(64, v.i, /*isSigned=*/true), /*IsSigned=*/true,
+                             APFloat::rmNearestTiesToEven);
+      return Value(arith::ConstantFloatOp::create(builder, location, ft, value));
+    }
     break;
   case TValue::FloatConst:
     if (auto ft = dyn_cast<FloatType>(to)) {
@@ -1223,7 +1246,8 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
         return failure();
       }
     }
-    auto x = materialize(e.loc, *v, builder.getIndexType(), "in 'range'");
+    auto x = materialize(e.loc, *v, builder.getIndexType(),
+                         pipelined ? "in 'pipelined'" : "in 'range'");
     if (failed(x))
       return failure();
     bounds.push_back(*x);
@@ -1457,7 +1481,8 @@ FailureOr<Value> Generator::genBufferRef(const Expr &expr, StringRef what) {
   return symbol->slot;
 }
 
-FailureOr<std::pair<Value, SmallVector<Value>>> Generator::genTensorRef(const Expr &expr) {
+FailureOr<std::pair<Value, SmallVector<Value>>> Generator::genTensorRef(const Expr &expr,
+                                                                        bool element) {
   const Symbol *symbol =
       (expr.kind == Expr::Ref || expr.kind == Expr::Index) ? lookup(expr.name) : nullptr;
   if (!symbol || symbol->kind != Symbol::Tensor)
@@ -1472,8 +1497,9 @@ FailureOr<std::pair<Value, SmallVector<Value>>> Generator::genTensorRef(const Ex
   }
   if (expr.operands.size() != type.getRank()) {
     error(expr.loc) << "tensor '" << expr.name << "' has rank " << type.getRank()
-                    << " but is indexed with " << expr.operands.size() << " offset"
-                    << (expr.operands.size() == 1 ? "" : "s");
+                    << " but is indexed with " << expr.operands.size()
+                    << (element ? (expr.operands.size() == 1 ? " index" : " indices")
+                                : (expr.operands.size() == 1 ? " offset" : " offsets"));
     return failure();
   }
   auto indices = genIndices(expr.operands);
@@ -1489,7 +1515,10 @@ LogicalResult Generator::genTileCall(const Stmt &stmt) {
                name == "atomic_add";
   if (!known) {
     const Symbol *symbol = lookup(name);
-    if (symbol || builtinType(name) || name == "cdiv" || name == "min" || name == "max")
+    static const llvm::StringLiteral valueFunctions[] = {
+        "cdiv", "min", "max", "abs", "select", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+        "tanh", "erf"};
+    if (symbol || builtinType(name) || llvm::is_contained(valueFunctions, name))
       error(call.loc) << "the value of '" << name << "(...)' is unused; bind it with 'let'";
     else
       error(call.loc) << "unknown operation '" << name
@@ -1644,7 +1673,7 @@ LogicalResult Generator::genGemm(const Expr &call) {
   }
   if (ct.getShape()[0] != m || ct.getShape()[1] != n) {
     error(call.loc) << "'gemm' of A " << shape(at) << " and B " << shape(bt) << " gives [" << m
-                    << ", " << n << "], but the accumulator is " << shape(ct);
+                    << "x" << n << "], but the accumulator is " << shape(ct);
     return failure();
   }
   Type ea = at.getElementType(), eb = bt.getElementType(), ec = ct.getElementType();
@@ -1765,7 +1794,7 @@ LogicalResult Generator::genAtomicAdd(const Expr &call) {
                       << "'C[i, j]'";
     return failure();
   }
-  auto ref = genTensorRef(target);
+  auto ref = genTensorRef(target, /*element=*/true);
   if (failed(ref))
     return failure();
   auto value = gen(*call.operands[1]);
@@ -1837,7 +1866,8 @@ LogicalResult Generator::checkDefines(const FileAST &file) {
   return success();
 }
 
-LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &params) {
+LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &params,
+                                         DictionaryAttr overrides) {
   constOnly = true;
   auto exit = llvm::make_scope_exit([&] { constOnly = false; });
   for (const ConstParamDecl &param : decl.constParams) {
@@ -1857,6 +1887,8 @@ LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &
                                 << "i32, i16, i8)";
           return failure();
         }
+      } else if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
+        type = cast<TypeAttr>(given).getValue();
       } else if (param.defaultValue) {
         const Expr &e = *param.defaultValue;
         if (e.kind != Expr::Ref) {
@@ -1886,6 +1918,11 @@ LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &
                                 << "' does not parse as '" << kindName(param.kind) << "'";
           return failure();
         }
+      } else if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
+        if (param.kind == ConstParamDecl::Int)
+          value = TValue::intConst(cast<IntegerAttr>(given).getInt());
+        else
+          value = TValue::boolConst(cast<BoolAttr>(given).getValue());
       } else if (param.defaultValue) {
         auto v = gen(*param.defaultValue);
         if (failed(v))
@@ -1949,11 +1986,13 @@ LogicalResult Generator::bindKernelScope(const KernelDecl &decl, Block &entry) {
   return success();
 }
 
-LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
+LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, ArrayAttr configs,
+                                   std::optional<unsigned> variant) {
   pushScope();
   auto exit = llvm::make_scope_exit([&] { popScope(); });
   NamedAttrList params;
-  if (failed(bindConstParams(decl, params)))
+  DictionaryAttr overrides = variant ? cast<DictionaryAttr>(configs[*variant]) : DictionaryAttr();
+  if (failed(bindConstParams(decl, params, overrides)))
     return failure();
 
   // Parameter types and names.
@@ -1994,6 +2033,11 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
     }
     for (const Name &stride : param.strides) {
       std::optional<int64_t> value = constantDim(stride);
+      if (!value && (builtinType(stride.text) || stride.text == "block" ||
+                     stride.text == "thread")) {
+        error(stride.loc) << "'" << stride.text << "' is a reserved name";
+        return failure();
+      }
       if (!value) {
         const Symbol *existing = lookup(stride.text);
         bool isSize = llvm::any_of(decl.params, [&](const ParamDecl &p) {
@@ -2001,7 +2045,7 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
         });
         bool isParam = llvm::any_of(decl.params,
                                     [&](const ParamDecl &p) { return p.name.text == stride.text; });
-        if (existing || isSize || isParam || builtinType(stride.text)) {
+        if (existing || isSize || isParam) {
           error(stride.loc) << "stride name '" << stride.text
                             << "' is already used; strides need names of their own";
           return failure();
@@ -2014,14 +2058,21 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module) {
   }
 
   builder.setInsertionPointToEnd(module.getBody());
+  std::string symbol = decl.name.text;
+  if (variant)
+    symbol += "__" + std::to_string(*variant);
   kernel = tile::KernelOp::create(
-      builder, loc(decl.name.loc), builder.getStringAttr(decl.name.text),
+      builder, loc(decl.name.loc), builder.getStringAttr(symbol),
       builder.getDenseI64ArrayAttr({1, 1, 1}), builder.getArrayAttr(argNames),
       builder.getArrayAttr(dimNames), params.getDictionary(ctx));
   if (llvm::any_of(decl.params, [](const ParamDecl &p) { return !p.strides.empty(); }))
     kernel->setAttr("strides", builder.getArrayAttr(strideNames));
-  if (failed(genConfigs(decl)))
-    return failure();
+  if (configs)
+    kernel->setAttr("configs", configs);
+  if (variant) {
+    kernel->setAttr("variant_of", builder.getStringAttr(decl.name.text));
+    kernel->setAttr("variant", builder.getI64IntegerAttr(*variant));
+  }
   SmallVector<Location> argLocs;
   for (const ParamDecl &param : decl.params)
     argLocs.push_back(loc(param.name.loc));
@@ -2110,9 +2161,30 @@ std::optional<int64_t> Generator::constantDim(const Name &name) {
   return std::nullopt;
 }
 
-LogicalResult Generator::genConfigs(const KernelDecl &decl) {
+/// The first reference to a compile-time parameter of `decl` in `expr`, or null.
+static const Expr *findParamRef(const Expr &expr, const KernelDecl &decl) {
+  if (expr.kind == Expr::Ref)
+    for (const ConstParamDecl &param : decl.constParams)
+      if (param.name.text == expr.name)
+        return &expr;
+  for (const ExprPtr &operand : expr.operands)
+    if (const Expr *found = operand ? findParamRef(*operand, decl) : nullptr)
+      return found;
+  return nullptr;
+}
+
+FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
   if (decl.configs.empty())
-    return success();
+    return ArrayAttr();
+  // The values are constants of their own: no parameter of the kernel is in scope.
+  std::vector<llvm::StringMap<Symbol>> savedScopes;
+  std::swap(savedScopes, scopes);
+  pushScope();
+  constOnly = true;
+  auto exit = llvm::make_scope_exit([&] {
+    constOnly = false;
+    std::swap(savedScopes, scopes);
+  });
   SmallVector<Attribute> configs;
   for (const auto &config : decl.configs) {
     NamedAttrList entries;
@@ -2141,6 +2213,11 @@ LogicalResult Generator::genConfigs(const KernelDecl &decl) {
         entries.append(name.text, TypeAttr::get(*type));
         continue;
       }
+      if (const Expr *ref = findParamRef(*expr, decl)) {
+        error(ref->loc) << "the values of a configuration are constants; '" << ref->name
+                        << "' is a compile-time parameter";
+        return failure();
+      }
       auto value = gen(*expr);
       if (failed(value))
         return failure();
@@ -2155,7 +2232,53 @@ LogicalResult Generator::genConfigs(const KernelDecl &decl) {
     }
     configs.push_back(entries.getDictionary(ctx));
   }
-  kernel->setAttr("configs", builder.getArrayAttr(configs));
+  return builder.getArrayAttr(configs);
+}
+
+const std::pair<std::string, std::string> *
+Generator::defineOfConfigParam(const KernelDecl &decl) const {
+  for (const auto &define : options.defines)
+    for (const auto &config : decl.configs)
+      for (const auto &entry : config)
+        if (entry.first.text == define.first)
+          return &define;
+  return nullptr;
+}
+
+/// "tensor<f32>[M, N]" or "f32", for messages.
+static std::string signatureText(tile::KernelOp kernel, unsigned index) {
+  Type type = kernel.getArgumentTypes()[index];
+  auto tensor = dyn_cast<tile::TensorType>(type);
+  if (!tensor)
+    return typeName(type);
+  std::string text = "tensor<" + typeName(tensor.getElementType()) + ">[";
+  for (auto [i, dim] : llvm::enumerate(cast<ArrayAttr>(kernel.getDimNames()[index])))
+    text += (i ? ", " : "") + cast<StringAttr>(dim).str();
+  text += "]";
+  if (auto strides = kernel->getAttrOfType<ArrayAttr>("strides")) {
+    auto list = cast<ArrayAttr>(strides[index]);
+    if (!list.empty()) {
+      text += " strides [";
+      for (auto [i, stride] : llvm::enumerate(list))
+        text += (i ? ", " : "") + cast<StringAttr>(stride).str();
+      text += "]";
+    }
+  }
+  return text;
+}
+
+LogicalResult Generator::checkSameSignature(const KernelDecl &decl, tile::KernelOp first,
+                                            tile::KernelOp other, unsigned variant) {
+  for (auto [index, param] : llvm::enumerate(decl.params)) {
+    std::string a = signatureText(first, index), b = signatureText(other, index);
+    if (a == b)
+      continue;
+    error(param.name.loc) << "configuration " << variant << " makes parameter '"
+                          << param.name.text << "' " << b << " where configuration 0 makes it "
+                          << a << "; the configurations of a kernel share one launcher and "
+                          << "must agree on its parameters (choose this one with -D instead)";
+    return failure();
+  }
   return success();
 }
 
@@ -2163,6 +2286,10 @@ OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc(fileLoc));
   if (failed(checkDefines(file)))
     return nullptr;
+  // Every kernel's name, for the names of configurations' kernels (`<kernel>__<i>`).
+  llvm::StringMap<SMLoc> declared;
+  for (const auto &decl : file.kernels)
+    declared.try_emplace(decl->name.text, decl->name.loc);
   llvm::StringMap<SMLoc> names;
   for (const auto &decl : file.kernels) {
     auto [it, inserted] = names.try_emplace(decl->name.text, decl->name.loc);
@@ -2171,8 +2298,42 @@ OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
       diag.attachNote(loc(it->second)) << "previous definition is here";
       return nullptr;
     }
-    if (failed(genKernel(*decl, *module)))
+    auto configs = evalConfigs(*decl);
+    if (failed(configs))
       return nullptr;
+    // Without configurations, or with a -D fixing one of their parameters: one kernel, the
+    // defaults and -D values.
+    if (!*configs || defineOfConfigParam(*decl)) {
+      if (failed(genKernel(*decl, *module, *configs, std::nullopt)))
+        return nullptr;
+      continue;
+    }
+    // One kernel per configuration, `<kernel>__<i>`; any error in one is located in the source
+    // as usual, with a note pointing at the configuration.
+    tile::KernelOp first;
+    for (unsigned i = 0, e = configs->size(); i != e; ++i) {
+      std::string symbol = decl->name.text + "__" + std::to_string(i);
+      if (auto it = declared.find(symbol); it != declared.end()) {
+        auto diag = error(decl->configLocs[i])
+                    << "configuration " << i << " of kernel '" << decl->name.text
+                    << "' is compiled as kernel '" << symbol << "', which is already defined";
+        diag.attachNote(loc(it->second)) << "'" << symbol << "' is defined here";
+        return nullptr;
+      }
+      Location configLoc = loc(decl->configLocs[i]);
+      ScopedDiagnosticHandler inConfig(ctx, [&, i](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error ||
+            diag.getSeverity() == DiagnosticSeverity::Warning)
+          diag.attachNote(configLoc) << "in configuration " << i;
+        return failure(); // reported by the handler below
+      });
+      if (failed(genKernel(*decl, *module, *configs, i)))
+        return nullptr;
+      if (!first)
+        first = kernel;
+      else if (failed(checkSameSignature(*decl, first, kernel, i)))
+        return nullptr;
+    }
   }
   if (failed(verify(*module)))
     return nullptr;

@@ -273,6 +273,7 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
   if (failed(expect(Token::l_brace, "after 'configs'")))
     return failure();
   while (!tok.is(Token::r_brace)) {
+    SMLoc configLoc = tok.getLoc();
     if (failed(expect(Token::l_paren, "to begin a configuration, as in '(BM = 128, BN = 64)'")))
       return failure();
     std::vector<std::pair<Name, ExprPtr>> config;
@@ -288,6 +289,7 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
     if (failed(expect(Token::r_paren, "to close the configuration")))
       return failure();
     kernel.configs.push_back(std::move(config));
+    kernel.configLocs.push_back(configLoc);
     if (!consumeIf(Token::comma))
       break;
   }

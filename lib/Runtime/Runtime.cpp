@@ -7,6 +7,7 @@
 
 #include "tlc/Runtime/Runtime.h"
 
+#include <atomic>
 #include <cstring>
 
 namespace tlc::rt {
@@ -175,6 +176,80 @@ void ModuleCache::unload() {
     (void)cuDevicePrimaryCtxRelease(RetainedDevice);
     RetainedPrimary = nullptr;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Multiprocessor counts and the variant dispatcher
+//===----------------------------------------------------------------------===//
+
+/// Devices whose multiprocessor count is cached; larger ordinals are queried each time.
+static constexpr int MaxCachedDevices = 64;
+
+Status multiprocessorCount(int *out) {
+  if (!out)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         "tlc: multiprocessorCount: null output pointer");
+  *out = 0;
+  // Trivially destructible state only: launches may still run while statics are destroyed at
+  // exit.
+  static std::atomic<bool> initialized{false};
+  static std::atomic<int> counts[MaxCachedDevices];
+  if (!initialized.load(std::memory_order_acquire)) {
+    if (Status s = Status::fromCuda(cuInit(0), "cuInit"); !s.ok())
+      return s;
+    initialized.store(true, std::memory_order_release);
+  }
+  CUcontext context = nullptr;
+  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+      !s.ok())
+    return s;
+  CUdevice device = 0;
+  if (context) {
+    if (Status s = Status::fromCuda(cuCtxGetDevice(&device), "cuCtxGetDevice");
+        !s.ok())
+      return s;
+  } else if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet");
+             !s.ok()) {
+    return s;
+  }
+  bool cached = device >= 0 && device < MaxCachedDevices;
+  if (cached) {
+    int count = counts[device].load(std::memory_order_relaxed);
+    if (count > 0) {
+      *out = count;
+      return Status::success();
+    }
+  }
+  int count = 0;
+  if (Status s = Status::fromCuda(
+          cuDeviceGetAttribute(&count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               device),
+          "cuDeviceGetAttribute");
+      !s.ok())
+    return s;
+  if (cached && count > 0)
+    counts[device].store(count, std::memory_order_relaxed);
+  *out = count;
+  return Status::success();
+}
+
+Status selectVariant(const int64_t *blocks, int count, int *out) {
+  if (!out)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         "tlc: selectVariant: null output pointer");
+  *out = 0;
+  if (count <= 1)
+    return Status::success();
+  bool anyBlocks = false;
+  for (int i = 0; i < count; ++i)
+    anyBlocks |= blocks[i] > 0;
+  if (!anyBlocks)
+    return Status::success();
+  int multiprocessors = 0;
+  if (Status s = multiprocessorCount(&multiprocessors); !s.ok())
+    return s;
+  *out = chooseVariant(blocks, count, multiprocessors);
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//

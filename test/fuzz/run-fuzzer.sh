@@ -37,5 +37,5 @@ if [[ $status -ne 0 ]]; then
   echo "(reproduce: $fuzzer <input>; minimize: $fuzzer -minimize_crash=1 -runs=10000 <input>)"
   exit 1
 fi
-grep -E '^(#[0-9]+ +(INITED|DONE)|stat::)' "$log"
+grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::)' "$log"
 echo "fuzz.frontend: no crash in ${seconds}s ($(ls "$work/corpus" | wc -l) inputs in the corpus)"

@@ -129,6 +129,39 @@ static KernelLaunchInfo emptyKernel() {
   return k;
 }
 
+/// kernel mm<BM, BN>(A: [M, K], B: [K, N], C: [M, N], alpha: f32)
+///   grid(cdiv(N, BN), cdiv(M, BM)) configs { (BM = 128, BN = 128), (BM = 64, BN = 64) }
+/// compiled as its two variants, mm__0 (256 threads) and mm__1 (128 threads).
+static std::vector<KernelLaunchInfo> mmVariants() {
+  std::vector<KernelLaunchInfo> variants;
+  for (int i = 0; i < 2; ++i) {
+    int tile = i == 0 ? 128 : 64;
+    KernelLaunchInfo k;
+    k.name = "mm__" + std::to_string(i);
+    k.variantOf = "mm";
+    k.variant = i;
+    k.config = "BM = " + std::to_string(tile) + ", BN = " + std::to_string(tile);
+    k.params = {tensor("A", "f32", {"M", "K"}), tensor("B", "f32", {"K", "N"}),
+                tensor("C", "f32", {"M", "N"}), scalar("alpha", "f32")};
+    k.sizeSymbols = {"M", "K", "N"};
+    k.grid[0] = "tlc::rt::ceilDiv(N, " + std::to_string(tile) + ")";
+    k.grid[1] = "tlc::rt::ceilDiv(M, " + std::to_string(tile) + ")";
+    k.threads[0] = i == 0 ? 256 : 128;
+    variants.push_back(k);
+  }
+  return variants;
+}
+
+/// A file with the variants of mm only.
+static LauncherInfo mmFile(std::string stem) {
+  LauncherInfo info;
+  info.fileStem = stem;
+  info.headerName = stem + ".h";
+  info.kernels = mmVariants();
+  info.fatbin = fatbinBytes();
+  return info;
+}
+
 static size_t countOf(llvm::StringRef text, llvm::StringRef needle) {
   return text.count(needle);
 }
@@ -264,6 +297,93 @@ TEST_CASE("launcher for a file with several kernels", "[launcher]") {
   CHECK(countOf(files.source, "alignas(8) static const unsigned char "
                               "tlc_fatbin[] = {") == 1);
   CHECK(countOf(files.source, "static tlc::rt::ModuleCache cache(") == 1);
+}
+
+TEST_CASE("launcher dispatcher for the variants of a kernel", "[launcher]") {
+  LauncherInfo info = mmFile("mm");
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  const std::string decl =
+      "tlc::rt::Status launch(CUstream stream, CUdeviceptr A, CUdeviceptr B, "
+      "CUdeviceptr C, float alpha, int64_t M, int64_t K, int64_t N);";
+  // The dispatcher, one launch per variant, and the file-level forwarder.
+  CHECK(countOf(files.header, decl) == 4);
+  CHECK(countOf(files.header, "\nnamespace mm {\n") == 1);
+  CHECK(countOf(files.header, "namespace mm__") == 0);
+  CHECK(countOf(files.header, "namespace variant0 {") == 1);
+  CHECK(countOf(files.header, "namespace variant1 {") == 1);
+  CHECK(countOf(files.header, "constexpr int num_variants = 2;") == 1);
+  CHECK(countOf(files.header, "int select_for(int tlc_multiprocessors, float alpha, "
+                              "int64_t M, int64_t K, int64_t N);") == 1);
+  CHECK(countOf(files.header,
+                "int select(float alpha, int64_t M, int64_t K, int64_t N);") == 1);
+  CHECK(countOf(files.header, "/// (variant0 and variant1 below)") == 1);
+  CHECK(countOf(files.header,
+                "/// Configuration 1 of 'mm' (BM = 64, BN = 64): kernel 'mm__1',\n"
+                "/// grid (tlc::rt::ceilDiv(N, 64), tlc::rt::ceilDiv(M, 64), 1) of "
+                "(128, 1, 1) threads.\n") == 1);
+  CHECK(countOf(files.header, "/// A: f32[M, K] (dense, row-major)") == 1);
+  CHECK(countOf(files.header, "see mm::launch.") == 1);
+
+  // Each variant launches its own entry with its own block.
+  CHECK(countOf(files.source, "getFunction(\"mm__0\", &tlc_function)") == 1);
+  CHECK(countOf(files.source, "getFunction(\"mm__1\", &tlc_function)") == 1);
+  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {256, 1, 1};") == 1);
+  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {128, 1, 1};") == 1);
+  CHECK(countOf(files.source, "negativeSizeError(\"mm__0\", \"M\", M);") == 1);
+  // The blocks of every variant's grid, and the choice.
+  CHECK(countOf(files.source,
+                "static void tlc_variantBlocks(int64_t *tlc_blocks, float alpha, int64_t M, "
+                "int64_t K, int64_t N) {\n  (void)alpha;\n  (void)M;\n  (void)K;\n  (void)N;\n"
+                "  tlc_blocks[0] = tlc::rt::gridBlocks(static_cast<int64_t>(tlc::rt::ceilDiv(N, "
+                "128)),\n      static_cast<int64_t>(tlc::rt::ceilDiv(M, 128)),\n"
+                "      static_cast<int64_t>(1)); // mm__0\n"
+                "  tlc_blocks[1] = tlc::rt::gridBlocks(static_cast<int64_t>(tlc::rt::ceilDiv(N, "
+                "64)),\n      static_cast<int64_t>(tlc::rt::ceilDiv(M, 64)),\n"
+                "      static_cast<int64_t>(1)); // mm__1\n}\n") == 1);
+  CHECK(countOf(files.source, "int select_for(int tlc_multiprocessors, float alpha, int64_t M, "
+                              "int64_t K, int64_t N) {\n  int64_t tlc_blocks[2];\n"
+                              "  tlc_variantBlocks(tlc_blocks, alpha, M, K, N);\n"
+                              "  return tlc::rt::chooseVariant(tlc_blocks, 2, "
+                              "tlc_multiprocessors);\n}\n") == 1);
+  CHECK(countOf(files.source, "int select(float alpha, int64_t M, int64_t K, int64_t N) {\n"
+                              "  if (M < 0)\n    return -1;\n") == 1);
+  CHECK(countOf(files.source, "tlc::rt::selectVariant(tlc_blocks, 2, &tlc_variant)") == 2);
+  // The dispatcher checks the sizes under the kernel's name, then picks a variant.
+  CHECK(countOf(files.source, "negativeSizeError(\"mm\", \"M\", M);") == 1);
+  CHECK(countOf(files.source,
+                "  tlc::rt::Status tlc_status = tlc::rt::selectVariant(tlc_blocks, 2, "
+                "&tlc_variant);\n  if (!tlc_status.ok())\n    return tlc_status;\n"
+                "  switch (tlc_variant) {\n"
+                "  case 0:\n    return variant0::launch(stream, A, B, C, alpha, M, K, N);\n"
+                "  default:\n    return variant1::launch(stream, A, B, C, alpha, M, K, N);\n"
+                "  }\n}\n} // namespace mm\n") == 1);
+  CHECK(countOf(files.source, "  return mm::launch(stream, A, B, C, alpha, M, K, N);") == 1);
+
+  // Next to another kernel: no file-level forwarder.
+  LauncherInfo ops = mmFile("ops");
+  ops.kernels.insert(ops.kernels.begin(), vectorAddKernel());
+  REQUIRE(errorText(ops).empty());
+  LauncherFiles opsFiles = generateLauncher(ops);
+  CHECK(countOf(opsFiles.header, decl) == 3);
+  CHECK(countOf(opsFiles.header, "namespace vector_add {") == 1);
+  CHECK(countOf(opsFiles.source, "return mm::launch(") == 0);
+
+  // A single configuration, of a kernel without scalars or sizes.
+  KernelLaunchInfo only = emptyKernel();
+  only.variantOf = only.name;
+  only.name += "__0";
+  only.variant = 0;
+  LauncherInfo single = singleKernelFile("single", only);
+  REQUIRE(errorText(single).empty());
+  LauncherFiles singleFiles = generateLauncher(single);
+  CHECK(countOf(singleFiles.header, "constexpr int num_variants = 1;") == 1);
+  CHECK(countOf(singleFiles.header, "int select_for(int tlc_multiprocessors);") == 1);
+  CHECK(countOf(singleFiles.header, "int select();") == 1);
+  CHECK(countOf(singleFiles.header, "(variant0 below)") == 1);
+  CHECK(countOf(singleFiles.source,
+                "  switch (tlc_variant) {\n  default:\n    return variant0::launch(stream);\n") ==
+        1);
 }
 
 TEST_CASE("launcher embeds the fatbin bytes", "[launcher]") {
@@ -404,6 +524,37 @@ TEST_CASE("launcher info verification", "[launcher]") {
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.name = "launch"; }),
              Catch::Contains("'launch' is reserved"));
 
+  // Variants.
+  auto withVariants = [](auto edit) {
+    LauncherInfo info = mmFile("mm");
+    edit(info);
+    return errorText(info);
+  };
+  CHECK(withVariants([](LauncherInfo &) {}).empty());
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[1].variant = 2; }),
+             Catch::Contains("kernel 'mm__1': variant 2 of 'mm' where variant 1 was expected"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { std::swap(i.kernels[0], i.kernels[1]); }),
+             Catch::Contains("variant 1 of 'mm' where variant 0 was expected"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[1].params[3].dtype = "f64"; }),
+             Catch::Contains("kernel 'mm__1': its parameters differ from those of 'mm__0'"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[1].params[0].dims[1] = "64"; }),
+             Catch::Contains("its parameters differ"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) {
+               for (KernelLaunchInfo &k : i.kernels)
+                 k.variantOf = "launch";
+             }),
+             Catch::Contains("'launch' is reserved"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels.push_back(fillKernel()), i.kernels.back().name = "mm"; }),
+             Catch::Contains("'mm' names both a kernel and the kernel it is a variant of"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[0].name = "mm-0"; }),
+             Catch::Contains("the entry name of a variant of 'mm' is not an identifier"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[0].variant = -1; }),
+             Catch::Contains("variant of 'mm' without an index"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[0].variantOf.clear(); }),
+             Catch::Contains("kernel 'mm__0': variant 0 of no kernel"));
+  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[0].config = "BM = 1\n#error"; }),
+             Catch::Contains("the configuration text spans lines"));
+
   LauncherInfo twice = singleKernelFile("ops", vectorAddKernel());
   twice.kernels.push_back(vectorAddKernel());
   CHECK_THAT(errorText(twice),
@@ -539,6 +690,18 @@ TEST_CASE("generated launchers compile warning-free", "[launcher][compile]") {
   files.push_back(custom);
   files.push_back(singleKernelFile("mine", fillKernel()));
   files.back().cxxNamespace = "tlc::mine_ops";
+  // Variants and their dispatcher: alone, next to other kernels, a single configuration
+  // without scalars or sizes.
+  files.push_back(mmFile("mm"));
+  LauncherInfo mixedOps = mmFile("mixed_ops");
+  mixedOps.kernels.insert(mixedOps.kernels.begin(), mixedKernel());
+  mixedOps.kernels.push_back(batchedKernel());
+  KernelLaunchInfo only = emptyKernel();
+  only.variantOf = only.name;
+  only.name += "__0";
+  only.variant = 0;
+  mixedOps.kernels.push_back(only);
+  files.push_back(mixedOps);
 
   std::vector<std::string> args = compileCommand(*setup, dir);
   args.push_back("-fsyntax-only");
@@ -622,6 +785,18 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) 
   }
   return CUDA_ERROR_NOT_FOUND;
 }
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
+  int i = contextIndex(mock.current);
+  if (i < 0) return CUDA_ERROR_INVALID_CONTEXT;
+  *d = mock.devices[i]; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute a, CUdevice d) {
+  ++mock.attributeQueries;
+  if (mock.failAttribute != CUDA_SUCCESS) return mock.failAttribute;
+  if (a != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
+  *value = d == 0 ? mock.multiprocessors[0] : mock.multiprocessors[1];
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction f) {
   *name = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
   return CUDA_SUCCESS;
@@ -661,7 +836,13 @@ struct Mock {
                            reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
   unsigned long long ids[3] = {1, 2, 3}; // 0: destroyed
   CUcontext current = nullptr, saved = nullptr;
-  const char *names[8] = {"vector_add", "mixed", "batched", nullptr};
+  const char *names[8] = {"vector_add", "mixed", "batched", "mm__0", "mm__1", nullptr};
+  // Contexts A, B and the primary context are on devices 0, 1 and 0; device 0 has 132
+  // multiprocessors, every other device 8.
+  CUdevice devices[3] = {0, 1, 0};
+  int multiprocessors[2] = {132, 8};
+  int attributeQueries = 0;
+  CUresult failAttribute = CUDA_SUCCESS;
   int inits = 0, retains = 0, releases = 0, loads = 0, unloads = 0, lookups = 0, launches = 0;
   int maxDynamicShared = -1;
   CUresult failLoad = CUDA_SUCCESS;
@@ -679,6 +860,7 @@ static const char MockMain[] = R"cpp(
 #include "mock.h"
 #include "va.h"
 #include "ops.h"
+#include "mm.h"
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -689,6 +871,20 @@ static_assert(tlc::rt::ceilDiv(-5, 2) == -2 && tlc::rt::ceilDiv(-4, 2) == -2, ""
 static_assert(tlc::rt::ceilDiv(INT64_MAX, 2) == INT64_MAX / 2 + 1, "");
 static_assert(tlc::rt::ceilDiv(INT64_MAX, 1) == INT64_MAX, "");
 static_assert(tlc::rt::ceilDiv(7, 0) == 0, "");
+
+static_assert(tlc::rt::gridBlocks(2, 3, 4) == 24 && tlc::rt::gridBlocks(0, 5, 5) == 0, "");
+static_assert(tlc::rt::gridBlocks(-1, -1, 1) == 0 && tlc::rt::gridBlocks(5, 1, -2) == 0, "");
+static_assert(tlc::rt::gridBlocks(INT64_MAX, 2, 1) == INT64_MAX, "");
+static_assert(tlc::rt::gridBlocks(1 << 30, 1 << 30, 1 << 30) == INT64_MAX, "");
+constexpr int64_t kBlocks[] = {4, 16, 16, 1};
+// None has 132 blocks: the most (ties: the lower index).
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 132) == 1, "");
+// Those with at least 10: the fewest (ties: the lower index).
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 10) == 1, "");
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 4) == 0, "");
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 1) == 3, "");
+static_assert(tlc::rt::chooseVariant(kBlocks, 1, 132) == 0, "");
+static_assert(tlc::mm::mm::num_variants == 2, "");
 
 static int failures = 0;
 #define EXPECT(cond)                                                          \
@@ -824,6 +1020,77 @@ int main() {
   EXPECT(tlc::ops::mixed::launch(stream, X, true, Y, 0, 0.0, 0, 1, 1).ok());
   EXPECT(mock.loads == 7);
 
+  // The variants of mm (128x128 tiles, 64x64 tiles) and the dispatcher: the rule.
+  using namespace tlc::mm;
+  EXPECT(mm::select_for(132, 1.0f, 256, 64, 256) == 1);   // 4 or 16 blocks: the most
+  EXPECT(mm::select_for(132, 1.0f, 1024, 64, 1024) == 1); // 64 or 256: the only one >= 132
+  EXPECT(mm::select_for(132, 1.0f, 1536, 64, 1536) == 0); // 144 or 576: the fewest >= 132
+  EXPECT(mm::select_for(132, 1.0f, 4096, 64, 4096) == 0); // 1024 or 4096
+  EXPECT(mm::select_for(8, 1.0f, 256, 64, 256) == 1);     // 4 or 16: only 16 >= 8
+  EXPECT(mm::select_for(4, 1.0f, 256, 64, 256) == 0);     // both >= 4: the fewest
+  EXPECT(mm::select_for(132, 1.0f, 64, 64, 64) == 0);     // 1 and 1: the lower index
+  EXPECT(mm::select_for(132, 1.0f, 0, 64, 64) == 0);      // no blocks at all
+
+  // Negative sizes and empty problems query nothing and launch nothing.
+  mock.current = mock.contexts[0]; // device 0: 132 multiprocessors
+  int queries = mock.attributeQueries;
+  launches = mock.launches;
+  s = tlc::mm::launch(stream, X, Y, Z, 1.0f, -1, 64, 256);
+  EXPECT(!s.ok() && s.code() == CUDA_ERROR_INVALID_VALUE);
+  EXPECT(s.message() == "tlc: mm: size 'M' is negative (-1)");
+  EXPECT(tlc::mm::launch(stream, X, Y, Z, 1.0f, 0, 64, 256).ok());
+  EXPECT(mm::select(1.0f, 256, -64, 256) == -1);
+  EXPECT(mock.attributeQueries == queries && mock.launches == launches);
+
+  // A small problem runs the 64x64 variant, a large one the 128x128 variant; the device is
+  // queried once.
+  mock.argSizes = std::vector<size_t>(15, 8);
+  mock.argSizes.push_back(4);
+  EXPECT(mm::select(1.0f, 256, 64, 256) == 1);
+  s = tlc::mm::launch(stream, X, Y, Z, 1.5f, 256, 64, 256);
+  EXPECT(s.ok() && mock.launches == launches + 1);
+  EXPECT(mock.function && std::strcmp(mock.function, "mm__1") == 0);
+  EXPECT(mock.grid[0] == 4 && mock.grid[1] == 4 && mock.grid[2] == 1 && mock.block[0] == 128);
+  EXPECT(arg<CUdeviceptr>(0) == X && arg<int64_t>(1) == 256 && arg<int64_t>(2) == 64);
+  EXPECT(arg<CUdeviceptr>(10) == Z && arg<float>(15) == 1.5f);
+  s = mm::launch(stream, X, Y, Z, 1.0f, 4096, 64, 4096);
+  EXPECT(s.ok() && mock.function && std::strcmp(mock.function, "mm__0") == 0);
+  EXPECT(mock.grid[0] == 32 && mock.grid[1] == 32 && mock.block[0] == 256);
+  EXPECT(mock.attributeQueries == queries + 1);
+
+  // Per device: 512x512 is 16 or 64 blocks, enough for device 1's 8 multiprocessors.
+  mock.current = mock.contexts[1];
+  EXPECT(mm::select(1.0f, 512, 64, 512) == 0);
+  EXPECT(mm::launch(stream, X, Y, Z, 1.0f, 512, 64, 512).ok());
+  EXPECT(std::strcmp(mock.function, "mm__0") == 0 && mock.grid[0] == 4);
+  mock.current = mock.contexts[0];
+  EXPECT(mm::select(1.0f, 512, 64, 512) == 1);
+  EXPECT(mock.attributeQueries == queries + 2);
+  // Without a current context: device 0, as the launch would use.
+  mock.current = nullptr;
+  EXPECT(mm::select(1.0f, 512, 64, 512) == 1);
+  EXPECT(mock.attributeQueries == queries + 2);
+
+  // A variant by hand.
+  mock.current = mock.contexts[0];
+  EXPECT(mm::variant0::launch(stream, X, Y, Z, 1.0f, 256, 64, 256).ok());
+  EXPECT(std::strcmp(mock.function, "mm__0") == 0 && mock.grid[0] == 2);
+
+  // A failed query (device ordinals from 64 on are not cached) is the launch's error.
+  mock.devices[1] = 70;
+  mock.current = mock.contexts[1];
+  mock.failAttribute = CUDA_ERROR_INVALID_DEVICE;
+  launches = mock.launches;
+  s = mm::launch(stream, X, Y, Z, 1.0f, 256, 64, 256);
+  EXPECT(!s.ok() && s.code() == CUDA_ERROR_INVALID_DEVICE);
+  EXPECT(contains(s, "tlc: cuDeviceGetAttribute failed"));
+  EXPECT(mm::select(1.0f, 256, 64, 256) == -1);
+  EXPECT(mock.launches == launches);
+  mock.failAttribute = CUDA_SUCCESS;
+  queries = mock.attributeQueries;
+  EXPECT(mm::select(1.0f, 512, 64, 512) == 0 && mm::select(1.0f, 512, 64, 512) == 0);
+  EXPECT(mock.attributeQueries == queries + 2);
+
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }
@@ -845,12 +1112,13 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says",
   ops.kernels.push_back(vectorAddKernel());
   ops.kernels.push_back(batchedKernel());
   writeLauncher(dir, ops);
+  writeLauncher(dir, mmFile("mm"));
   writeFile(dir + "/mock.h", MockHeader);
   writeFile(dir + "/mock.cpp", MockDriver);
   writeFile(dir + "/main.cpp", MockMain);
 
   std::vector<std::string> args = compileCommand(*setup, dir);
-  for (const char *file : {"/va.cpp", "/ops.cpp", "/mock.cpp", "/main.cpp"})
+  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/mock.cpp", "/main.cpp"})
     args.push_back(dir + file);
   args.push_back(runtimeSource);
   args.push_back("-pthread");

@@ -61,7 +61,8 @@ std::string describeResult(CUresult result);
 /// Loads one embedded fatbin image on demand, once per CUDA context, and looks
 /// up its kernels. Each generated launcher source owns exactly one
 /// ModuleCache (a function-local static): this is the only mutable state of
-/// the run-time library, and it is per launcher, not global.
+/// the run-time library besides the multiprocessor counts of
+/// multiprocessorCount(), and it is per launcher, not global.
 ///
 /// All members are thread-safe. Modules are keyed by the context's unique id
 /// (cuCtxGetId), so a context destroyed and re-created at the same address is
@@ -123,6 +124,48 @@ Status launch(CUfunction function, const int64_t grid[3],
 /// Returns the error a launcher reports for a negative size argument:
 /// "tlc: <kernel>: size '<symbol>' is negative (<value>)".
 Status negativeSizeError(const char *kernel, const char *symbol, int64_t value);
+
+/// Stores in \p out the number of multiprocessors (SMs) of the current context's device, or of
+/// device 0 when the calling thread has no current context (the device a launch would then use).
+/// Calls cuInit(0) on first use. The count is queried once per device
+/// (cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)) and cached for the life of
+/// the process; thread-safe.
+Status multiprocessorCount(int *out);
+
+/// The number of blocks of a grid: 0 when a dimension is 0 or negative, else x * y * z
+/// (saturating at INT64_MAX).
+constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
+  if (x <= 0 || y <= 0 || z <= 0)
+    return 0;
+  if (x > INT64_MAX / y)
+    return INT64_MAX;
+  return x * y > INT64_MAX / z ? INT64_MAX : x * y * z;
+}
+
+/// The multi-configuration dispatcher's rule: given the number of blocks each of \p count
+/// variants would launch (\p blocks) on a device with \p multiprocessors multiprocessors,
+/// returns the index of the variant with the fewest blocks among those with at least
+/// \p multiprocessors blocks (one block per multiprocessor at least, in as few and large blocks
+/// as possible); if none has that many, the one with the most blocks. Ties go to the lower
+/// index. Returns 0 when \p count is 0 or less.
+constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessors) {
+  int best = -1;
+  for (int i = 0; i < count; ++i)
+    if (blocks[i] >= multiprocessors && (best < 0 || blocks[i] < blocks[best]))
+      best = i;
+  if (best >= 0)
+    return best;
+  best = 0;
+  for (int i = 1; i < count; ++i)
+    if (blocks[i] > blocks[best])
+      best = i;
+  return best;
+}
+
+/// chooseVariant() on the device a launch would use now (see multiprocessorCount). Queries the
+/// device only when it matters: not when \p count is 1 or less, nor when no variant launches any
+/// block (then \p out is 0: the launch does nothing, or reports the bad grid).
+Status selectVariant(const int64_t *blocks, int count, int *out);
 
 /// Returns ceil(a / b) for b > 0, rounding towards +infinity also for a <= 0
 /// (ceilDiv(-5, 2) == -2) and without overflow for large a. Also correct for

@@ -92,6 +92,20 @@ SmallVector<Value> tlc::delinearize(OpBuilder &b, Location loc, Value linear,
 
 namespace {
 
+/// Calls `body` for every linear index in [0, points): spread over the block's threads, or, when
+/// the destination is a local buffer (private to each thread), all of them in every thread.
+static void buildElementLoop(OpBuilder &b, Location loc, int64_t points, bool perThread,
+                             function_ref<void(OpBuilder &, Location, Value)> body) {
+  if (!perThread)
+    return buildThreadLoop(b, loc, points, body);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, points), one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  body(b, loc, loop.getInductionVar());
+}
+
 /// fill of a shared or fragment buffer.
 struct FillOpLowering : OpRewritePattern<tile::FillOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -144,8 +158,10 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
         indices[lead + i] = arith::AddIOp::create(b, loc, offsets[lead + i], c);
       return indices;
     };
-    buildThreadLoop(
-        rewriter, op.getLoc(), shapeType.getNumElements(),
+    // A local destination is private to each thread: every thread copies the whole tile.
+    bool perThread = dstBuffer && dstBuffer.isLocal();
+    buildElementLoop(
+        rewriter, op.getLoc(), shapeType.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> coords = delinearize(b, loc, linear, shape);
           Value value;
@@ -161,7 +177,8 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
           else
             buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));
         });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
+    if (!perThread)
+      gpu::BarrierOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -243,8 +260,10 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
     };
     bool accumulate = op.getAccumulate();
     bool scalarDst = st.getRank() == 1;
-    buildThreadLoop(
-        rewriter, op.getLoc(), dt.getNumElements(),
+    // A local destination is private to each thread: every thread reduces the whole source.
+    bool perThread = dt.isLocal();
+    buildElementLoop(
+        rewriter, op.getLoc(), dt.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
           auto srcIndex = [&](Value r) {
@@ -272,7 +291,8 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
             result = combine(b, loc, memref::LoadOp::create(b, loc, init, out), result);
           memref::StoreOp::create(b, loc, result, dst, out);
         });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
+    if (!perThread)
+      gpu::BarrierOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }

@@ -107,8 +107,24 @@ static Error checkName(StringRef name, const Twine &what) {
 
 static Error verifyKernel(const KernelLaunchInfo &kernel) {
   std::string where = "kernel '" + kernel.name + "'";
-  if (Error e = checkName(kernel.name, "kernel name"))
-    return e;
+  if (kernel.variantOf.empty()) {
+    if (Error e = checkName(kernel.name, "kernel name"))
+      return e;
+    if (kernel.variant != -1)
+      return fail(where + ": variant " + Twine(kernel.variant) + " of no kernel");
+  } else {
+    // The variant's own name is only an entry name (a string in the launcher); the kernel it
+    // is a variant of names the C++ namespace.
+    if (Error e = checkName(kernel.variantOf, "kernel name"))
+      return e;
+    if (!isIdentifier(kernel.name))
+      return fail(where + ": the entry name of a variant of '" + kernel.variantOf +
+                  "' is not an identifier");
+    if (kernel.variant < 0)
+      return fail(where + ": variant of '" + kernel.variantOf + "' without an index");
+    if (StringRef(kernel.config).find_first_of("\n\r") != StringRef::npos)
+      return fail(where + ": the configuration text spans lines");
+  }
 
   StringSet<> names;
   std::vector<std::string> expectedSymbols;
@@ -220,12 +236,46 @@ Error verifyLauncherInfo(const LauncherInfo &info) {
       StringRef(info.headerName).find_first_of("\"\\\n\r<>") != StringRef::npos)
     return fail("header name '" + info.headerName +
                 "' cannot be used in an #include");
-  StringSet<> kernels;
+  StringSet<> kernels, plain;
   for (const KernelLaunchInfo &kernel : info.kernels) {
     if (!kernels.insert(kernel.name).second)
       return fail("duplicate kernel '" + kernel.name + "'");
     if (Error e = verifyKernel(kernel))
       return e;
+    if (kernel.variantOf.empty())
+      plain.insert(kernel.name);
+  }
+  // Variants: numbered 0, 1, ... in order, one signature per kernel.
+  StringMap<const KernelLaunchInfo *> firstVariant;
+  StringMap<int> variantCount;
+  for (const KernelLaunchInfo &kernel : info.kernels) {
+    if (kernel.variantOf.empty())
+      continue;
+    std::string where = "kernel '" + kernel.name + "'";
+    if (plain.contains(kernel.variantOf))
+      return fail(where + ": '" + kernel.variantOf +
+                  "' names both a kernel and the kernel it is a variant of");
+    int &count = variantCount[kernel.variantOf];
+    if (kernel.variant != count)
+      return fail(where + ": variant " + Twine(kernel.variant) + " of '" + kernel.variantOf +
+                  "' where variant " + Twine(count) +
+                  " was expected; variants are numbered 0, 1, ... in order");
+    ++count;
+    const KernelLaunchInfo *&first = firstVariant[kernel.variantOf];
+    if (!first) {
+      first = &kernel;
+      continue;
+    }
+    auto same = [](const LaunchParam &a, const LaunchParam &b) {
+      return a.kind == b.kind && a.name == b.name && a.dtype == b.dtype && a.dims == b.dims &&
+             a.strides == b.strides;
+    };
+    bool sameParams = kernel.params.size() == first->params.size();
+    for (size_t i = 0; sameParams && i != kernel.params.size(); ++i)
+      sameParams = same(kernel.params[i], first->params[i]);
+    if (!sameParams || kernel.sizeSymbols != first->sizeSymbols)
+      return fail(where + ": its parameters differ from those of '" + first->name +
+                  "'; the variants of '" + kernel.variantOf + "' share one launcher");
   }
   return Error::success();
 }
@@ -273,14 +323,16 @@ static std::string forwardedArgs(const KernelLaunchInfo &kernel) {
   return text;
 }
 
-static void emitKernelDoc(raw_ostream &os, const KernelLaunchInfo &kernel) {
-  os << "/// Launches kernel '" << kernel.name << "' on \\p stream: grid ("
-     << gridExpr(kernel.grid[0]) << ", " << gridExpr(kernel.grid[1]) << ", "
-     << gridExpr(kernel.grid[2]) << ") of (" << kernel.threads[0] << ", "
-     << kernel.threads[1] << ", " << kernel.threads[2] << ") threads";
+/// "grid (x, y, z) of (a, b, c) threads[, n bytes of dynamic shared memory]".
+static void emitLaunchShape(raw_ostream &os, const KernelLaunchInfo &kernel) {
+  os << "grid (" << gridExpr(kernel.grid[0]) << ", " << gridExpr(kernel.grid[1]) << ", "
+     << gridExpr(kernel.grid[2]) << ") of (" << kernel.threads[0] << ", " << kernel.threads[1]
+     << ", " << kernel.threads[2] << ") threads";
   if (kernel.sharedBytes)
     os << ", " << kernel.sharedBytes << " bytes of dynamic shared memory";
-  os << ".\n";
+}
+
+static void emitParamDocs(raw_ostream &os, const KernelLaunchInfo &kernel) {
   for (const LaunchParam &param : kernel.params) {
     os << "/// " << param.name << ": " << shapeText(param);
     if (param.kind == Kind::Tensor)
@@ -288,6 +340,58 @@ static void emitKernelDoc(raw_ostream &os, const KernelLaunchInfo &kernel) {
     else
       os << " (scalar, passed as " << scalarCxxType(param.dtype) << ")\n";
   }
+}
+
+/// The parameters of select(): the scalars in declaration order, then the sizes.
+static std::string selectParams(const KernelLaunchInfo &kernel) {
+  std::string text;
+  for (const LaunchParam &param : kernel.params)
+    if (param.kind == Kind::Scalar)
+      text += (text.empty() ? "" : ", ") + scalarCxxType(param.dtype).str() + " " + param.name;
+  for (const std::string &symbol : kernel.sizeSymbols)
+    text += (text.empty() ? "" : ", ") + std::string("int64_t ") + symbol;
+  return text;
+}
+
+/// The names in selectParams(), comma-separated.
+static std::string selectArgs(const KernelLaunchInfo &kernel) {
+  std::vector<std::string> names;
+  for (const LaunchParam &param : kernel.params)
+    if (param.kind == Kind::Scalar)
+      names.push_back(param.name);
+  names.insert(names.end(), kernel.sizeSymbols.begin(), kernel.sizeSymbols.end());
+  return join(names, ", ");
+}
+
+/// A kernel of the launcher API: a plain kernel, or the variants of one (in order).
+struct LauncherEntry {
+  std::string name;
+  std::vector<const KernelLaunchInfo *> kernels;
+  bool isGroup() const { return !kernels.front()->variantOf.empty(); }
+};
+
+/// The launcher API's kernels, in order of first appearance.
+static std::vector<LauncherEntry> launcherEntries(const LauncherInfo &info) {
+  std::vector<LauncherEntry> entries;
+  StringMap<size_t> groups;
+  for (const KernelLaunchInfo &kernel : info.kernels) {
+    if (kernel.variantOf.empty()) {
+      entries.push_back({kernel.name, {&kernel}});
+      continue;
+    }
+    auto [it, inserted] = groups.try_emplace(kernel.variantOf, entries.size());
+    if (inserted)
+      entries.push_back({kernel.variantOf, {}});
+    entries[it->second].kernels.push_back(&kernel);
+  }
+  return entries;
+}
+
+static void emitKernelDoc(raw_ostream &os, const KernelLaunchInfo &kernel) {
+  os << "/// Launches kernel '" << kernel.name << "' on \\p stream: ";
+  emitLaunchShape(os, kernel);
+  os << ".\n";
+  emitParamDocs(os, kernel);
   os << "/// Sizes are element counts >= 0. Returns an error Status on a "
         "negative size,\n"
         "/// a grid beyond the device limits or a CUDA error; launches "
@@ -313,6 +417,48 @@ static std::string headerGuard(const LauncherInfo &info) {
   return guard + StringRef(info.fileStem).upper() + "_H";
 }
 
+/// The declarations of a kernel with variants: the dispatcher, select, select_for,
+/// num_variants and one variant<i>::launch each.
+static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
+  const KernelLaunchInfo &first = *entry.kernels.front();
+  size_t count = entry.kernels.size();
+  os << "/// Launches kernel '" << entry.name << "' on \\p stream in one of its " << count
+     << " compiled configurations\n/// (";
+  for (size_t i = 0; i != count; ++i)
+    os << (i == 0 ? "" : i + 1 == count ? " and " : ", ") << "variant" << i;
+  os << " below): the one select() picks from the grid sizes and the\n"
+     << "/// device's multiprocessor count.\n";
+  emitParamDocs(os, first);
+  os << "/// Sizes are element counts >= 0. Returns an error Status on a negative size, a\n"
+        "/// failed device query, a grid beyond the device limits or a CUDA error; launches\n"
+        "/// nothing and returns success when the chosen variant's grid has a dimension 0.\n"
+     << "tlc::rt::Status launch(" << signatureParams(first) << ");\n\n"
+     << "/// The number of compiled configurations of '" << entry.name << "'.\n"
+     << "constexpr int num_variants = " << count << ";\n\n"
+     << "/// The variant launch() runs for these sizes on a device with \\p tlc_multiprocessors\n"
+        "/// multiprocessors: of the variants whose grid has at least that many blocks, the one\n"
+        "/// with the fewest; if none has that many, the one with the most. Ties go to the lower\n"
+        "/// index. Makes no driver calls.\n"
+     << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
+     << selectParams(first) << ");\n\n"
+     << "/// The variant launch() runs for these sizes on the current context's device (device 0\n"
+        "/// when the calling thread has no current context), or -1 when a size is negative or\n"
+        "/// the device cannot be queried.\n"
+     << "int select(" << selectParams(first) << ");\n";
+  for (const KernelLaunchInfo *kernel : entry.kernels) {
+    os << "\nnamespace variant" << kernel->variant << " {\n"
+       << "/// Configuration " << kernel->variant << " of '" << entry.name << "'";
+    if (!kernel->config.empty())
+      os << " (" << kernel->config << ")";
+    os << ": kernel '" << kernel->name << "',\n/// ";
+    emitLaunchShape(os, *kernel);
+    os << ".\n/// Parameters, sizes and errors as for " << entry.name
+       << "::launch, with no choice made.\n"
+       << "tlc::rt::Status launch(" << signatureParams(*kernel) << ");\n"
+       << "} // namespace variant" << kernel->variant << "\n";
+  }
+}
+
 static std::string generateHeader(const LauncherInfo &info) {
   std::string text;
   raw_string_ostream os(text);
@@ -324,18 +470,23 @@ static std::string generateHeader(const LauncherInfo &info) {
      << "#include <cuda.h>\n#include <cstdint>\n\n"
      << "#include \"tlc/Runtime/Runtime.h\"\n\n"
      << "namespace " << ns << " {\n";
-  for (const KernelLaunchInfo &kernel : info.kernels) {
-    os << "\nnamespace " << kernel.name << " {\n";
-    emitKernelDoc(os, kernel);
-    os << "tlc::rt::Status launch(" << signatureParams(kernel) << ");\n"
-       << "} // namespace " << kernel.name << "\n";
+  std::vector<LauncherEntry> entries = launcherEntries(info);
+  for (const LauncherEntry &entry : entries) {
+    const KernelLaunchInfo &kernel = *entry.kernels.front();
+    os << "\nnamespace " << entry.name << " {\n";
+    if (entry.isGroup()) {
+      emitGroupDecls(os, entry);
+    } else {
+      emitKernelDoc(os, kernel);
+      os << "tlc::rt::Status launch(" << signatureParams(kernel) << ");\n";
+    }
+    os << "} // namespace " << entry.name << "\n";
   }
-  if (info.kernels.size() == 1) {
-    const KernelLaunchInfo &kernel = info.kernels.front();
-    os << "\n/// Launches '" << kernel.name
-       << "', the only kernel of this file; see " << kernel.name
+  if (entries.size() == 1) {
+    const LauncherEntry &entry = entries.front();
+    os << "\n/// Launches '" << entry.name << "', the only kernel of this file; see " << entry.name
        << "::launch.\n"
-       << "tlc::rt::Status launch(" << signatureParams(kernel) << ");\n";
+       << "tlc::rt::Status launch(" << signatureParams(*entry.kernels.front()) << ");\n";
   }
   os << "\n/// Unloads the modules the launchers of this file loaded so far, "
         "from every\n"
@@ -371,12 +522,11 @@ static bool isStrideSymbol(const KernelLaunchInfo &kernel, StringRef symbol) {
   });
 }
 
+static void emitSizeChecks(raw_ostream &os, const KernelLaunchInfo &kernel, StringRef label,
+                           bool returnStatus);
+
 static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
-  for (const std::string &symbol : kernel.sizeSymbols)
-    if (!isStrideSymbol(kernel, symbol))
-      os << "  if (" << symbol << " < 0)\n"
-       << "    return tlc::rt::negativeSizeError(\"" << kernel.name << "\", \""
-       << symbol << "\", " << symbol << ");\n";
+  emitSizeChecks(os, kernel, kernel.name, /*returnStatus=*/true);
 
   os << "  int64_t tlc_grid[3] = {";
   for (int i = 0; i < 3; ++i)
@@ -442,6 +592,82 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
      << kernel.sharedBytes << ", stream, tlc_args);\n";
 }
 
+/// The negative-size checks of launch() (sizes only: strides may be negative).
+static void emitSizeChecks(raw_ostream &os, const KernelLaunchInfo &kernel, StringRef label,
+                           bool returnStatus) {
+  for (const std::string &symbol : kernel.sizeSymbols) {
+    if (isStrideSymbol(kernel, symbol))
+      continue;
+    os << "  if (" << symbol << " < 0)\n";
+    if (returnStatus)
+      os << "    return tlc::rt::negativeSizeError(\"" << label << "\", \"" << symbol << "\", "
+         << symbol << ");\n";
+    else
+      os << "    return -1;\n";
+  }
+}
+
+/// The definitions for a kernel with variants (see emitGroupDecls).
+static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
+  const KernelLaunchInfo &first = *entry.kernels.front();
+  size_t count = entry.kernels.size();
+  for (const KernelLaunchInfo *kernel : entry.kernels) {
+    os << "\nnamespace variant" << kernel->variant << " {\n"
+       << "tlc::rt::Status launch(" << signatureParams(*kernel) << ") {\n";
+    emitLaunchBody(os, *kernel);
+    os << "}\n} // namespace variant" << kernel->variant << "\n";
+  }
+
+  std::string params = selectParams(first), args = selectArgs(first);
+  std::string sep = params.empty() ? "" : ", ";
+  os << "\n/// The blocks of each variant's grid for these sizes.\n"
+     << "static void tlc_variantBlocks(int64_t *tlc_blocks" << sep << params << ") {\n";
+  for (const LaunchParam &param : first.params)
+    if (param.kind == Kind::Scalar)
+      os << "  (void)" << param.name << ";\n";
+  for (const std::string &symbol : first.sizeSymbols)
+    os << "  (void)" << symbol << ";\n";
+  for (const KernelLaunchInfo *kernel : entry.kernels) {
+    os << "  tlc_blocks[" << kernel->variant << "] = tlc::rt::gridBlocks(";
+    for (int i = 0; i < 3; ++i)
+      os << (i ? ",\n      " : "") << "static_cast<int64_t>(" << gridExpr(kernel->grid[i]) << ")";
+    os << "); // " << kernel->name << "\n";
+  }
+  os << "}\n\n"
+     << "int select_for(int tlc_multiprocessors" << sep << params << ") {\n"
+     << "  int64_t tlc_blocks[" << count << "];\n"
+     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "  return tlc::rt::chooseVariant(tlc_blocks, " << count << ", tlc_multiprocessors);\n"
+     << "}\n\n"
+     << "int select(" << params << ") {\n";
+  emitSizeChecks(os, first, entry.name, /*returnStatus=*/false);
+  os << "  int64_t tlc_blocks[" << count << "];\n"
+     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "  int tlc_variant = 0;\n"
+     << "  if (!tlc::rt::selectVariant(tlc_blocks, " << count << ", &tlc_variant).ok())\n"
+     << "    return -1;\n"
+     << "  return tlc_variant;\n"
+     << "}\n\n"
+     << "tlc::rt::Status launch(" << signatureParams(first) << ") {\n";
+  emitSizeChecks(os, first, entry.name, /*returnStatus=*/true);
+  os << "  int64_t tlc_blocks[" << count << "];\n"
+     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "  int tlc_variant = 0;\n"
+     << "  tlc::rt::Status tlc_status = tlc::rt::selectVariant(tlc_blocks, " << count
+     << ", &tlc_variant);\n"
+     << "  if (!tlc_status.ok())\n"
+     << "    return tlc_status;\n"
+     << "  switch (tlc_variant) {\n";
+  for (const KernelLaunchInfo *kernel : entry.kernels) {
+    if (static_cast<size_t>(kernel->variant) + 1 == count)
+      os << "  default:\n";
+    else
+      os << "  case " << kernel->variant << ":\n";
+    os << "    return variant" << kernel->variant << "::launch(" << forwardedArgs(first) << ");\n";
+  }
+  os << "  }\n}\n";
+}
+
 static std::string generateSource(const LauncherInfo &info) {
   std::string text;
   raw_string_ostream os(text);
@@ -459,16 +685,23 @@ static std::string generateSource(const LauncherInfo &info) {
      << "  static tlc::rt::ModuleCache cache(tlc_fatbin, tlc_fatbinSize);\n"
      << "  return cache;\n"
      << "}\n";
-  for (const KernelLaunchInfo &kernel : info.kernels) {
-    os << "\nnamespace " << kernel.name << " {\n"
-       << "tlc::rt::Status launch(" << signatureParams(kernel) << ") {\n";
-    emitLaunchBody(os, kernel);
-    os << "}\n} // namespace " << kernel.name << "\n";
+  std::vector<LauncherEntry> entries = launcherEntries(info);
+  for (const LauncherEntry &entry : entries) {
+    const KernelLaunchInfo &kernel = *entry.kernels.front();
+    os << "\nnamespace " << entry.name << " {\n";
+    if (entry.isGroup()) {
+      emitGroupDefinitions(os, entry);
+    } else {
+      os << "tlc::rt::Status launch(" << signatureParams(kernel) << ") {\n";
+      emitLaunchBody(os, kernel);
+      os << "}\n";
+    }
+    os << "} // namespace " << entry.name << "\n";
   }
-  if (info.kernels.size() == 1) {
-    const KernelLaunchInfo &kernel = info.kernels.front();
-    os << "\ntlc::rt::Status launch(" << signatureParams(kernel) << ") {\n"
-       << "  return " << kernel.name << "::launch(" << forwardedArgs(kernel)
+  if (entries.size() == 1) {
+    const LauncherEntry &entry = entries.front();
+    os << "\ntlc::rt::Status launch(" << signatureParams(*entry.kernels.front()) << ") {\n"
+       << "  return " << entry.name << "::launch(" << forwardedArgs(*entry.kernels.front())
        << ");\n}\n";
   }
   os << "\nvoid unload() { tlc_moduleCache().unload(); }\n\n"

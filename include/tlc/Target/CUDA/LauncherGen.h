@@ -39,8 +39,19 @@ struct LaunchParam {
 
 /// What the launcher needs to know about one kernel.
 struct KernelLaunchInfo {
-  /// The kernel's name: its .entry name and its C++ namespace.
+  /// The kernel's name: its .entry name and, unless it is a variant, its C++
+  /// namespace.
   std::string name;
+  /// Set when the kernel is one compiled configuration (a variant) of a
+  /// kernel with a `configs` block: that kernel's name, the C++ namespace of
+  /// the dispatcher all its variants share. `name` is then the entry name,
+  /// `<variantOf>__<variant>`. Empty for a plain kernel.
+  std::string variantOf;
+  /// The configuration's index, 0, 1, ...; -1 for a plain kernel.
+  int variant = -1;
+  /// The configuration's values for the documentation, e.g.
+  /// "BM = 128, BN = 128"; may be empty.
+  std::string config;
   std::vector<LaunchParam> params;
   /// The distinct size symbols of the tensor shapes, in order of first
   /// appearance; each is an int64_t argument of launch().
@@ -90,7 +101,10 @@ llvm::StringRef scalarCxxType(llvm::StringRef dtype);
 /// dimension is a listed size symbol or a constant; sizeSymbols lists exactly
 /// the distinct symbols in order of first appearance; block dimensions are
 /// at least 1 and at most 1024 threads in all; grid expressions are single
-/// expressions. Returns the first problem found, naming the kernel and the
+/// expressions. Variants (kernels with variantOf) of one kernel must be
+/// numbered 0, 1, ... in order and take the same parameters and sizes; their
+/// variantOf is checked as a kernel name, and must differ from the plain
+/// kernels' names. Returns the first problem found, naming the kernel and the
 /// parameter.
 llvm::Error verifyLauncherInfo(const LauncherInfo &info);
 
@@ -105,7 +119,11 @@ llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what);
 /// <ns>::<kernel> (<ns> is cxxNamespace, or tlc::<fileStem> by default),
 /// `tlc::rt::Status launch(CUstream stream, <params>, <size symbols>);`,
 /// also <ns>::launch forwarding to it when the file has exactly one kernel,
-/// and <ns>::unload().
+/// and <ns>::unload(). The variants of a kernel K share <ns>::K: each has
+/// <ns>::K::variant<i>::launch, and <ns>::K::launch dispatches to one of them
+/// by the problem's shape (see docs/launchers.md), with K::select,
+/// K::select_for and K::num_variants; a file whose kernels are the variants of
+/// one kernel has the file-level <ns>::launch too.
 LauncherFiles generateLauncher(const LauncherInfo &info);
 
 } // namespace tlc::cuda
