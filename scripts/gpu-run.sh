@@ -85,8 +85,10 @@ run_all() {
     peers=../shared/bench/peers.py
   fi
   if [ -n "$peers" ]; then
-    echo "== python3 $peers --copy"
-    timeout 900 python3 "$peers" --copy
+    # PEERS_ARGS (default --copy) says what peers.py measures: e.g. --gemm 4096x4096x4096.
+    echo "== python3 $peers ${PEERS_ARGS:---copy}"
+    # shellcheck disable=SC2086
+    timeout 900 python3 "$peers" ${PEERS_ARGS:---copy}
     rc=$?
     # The peers are a baseline, not a test: report their failure without failing the run.
     [ $rc -ne 0 ] && echo "-- peers: exit $rc (not counted as a failure)"

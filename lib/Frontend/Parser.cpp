@@ -260,6 +260,10 @@ LogicalResult Parser::parseParam(KernelDecl &kernel) {
 
 FailureOr<Name> Parser::parseDim(StringRef what) {
   if (tok.is(Token::integer)) {
+    if (!tok.getIntegerValue())
+      return emitError(tok.getLoc(), "integer literal '" + tok.getSpelling() +
+                                         "' does not fit in 64 bits"),
+             failure();
     Name name{tok.getSpelling().str(), tok.getLoc()};
     consume();
     return name;

@@ -61,8 +61,10 @@ int64_t BufferType::getNumElements() const {
 }
 
 int64_t BufferType::getSizeInBytes() const {
-  unsigned bits = getElementType().getIntOrFloatBitWidth();
-  return (getNumElements() * bits + 7) / 8;
+  // Each element takes whole bytes in memory: tf32 is stored as 32 bits, bool as one byte.
+  Type type = getElementType();
+  int64_t bytes = type.isTF32() ? 4 : std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+  return getNumElements() * bytes;
 }
 
 Type BufferType::parse(AsmParser &parser) {
