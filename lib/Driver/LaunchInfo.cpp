@@ -15,6 +15,8 @@ std::string tlc::dtypeName(Type type) {
     return "int";
   if (type.isInteger(1))
     return "bool";
+  if (type.isUnsignedInteger(8))
+    return "u8";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;

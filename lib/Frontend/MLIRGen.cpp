@@ -83,6 +83,8 @@ struct Symbol {
 static std::string typeName(Type type) {
   if (type.isIndex())
     return "int";
+  if (type.isUnsignedInteger(8))
+    return "u8";
   if (type.isInteger(1))
     return "bool";
   if (isa<Float8E4M3FNType>(type))
@@ -185,6 +187,13 @@ private:
 
   /// Turns `v` into an SSA value of type `to`; `what` says where, for the error message.
   FailureOr<Value> materialize(SMLoc l, const TValue &v, Type to, StringRef what);
+  /// Like materialize, for a value stored into an element of type `elementType`: a u8 element
+  /// takes an i32 value, truncated to its low byte.
+  FailureOr<Value> materializeElement(SMLoc l, const TValue &v, Type elementType, StringRef what);
+  /// The value of an element just read: u8 elements are zero-extended to i32.
+  TValue elementValue(Value loaded, Type elementType);
+  /// Rejects the storage-only type u8 where a value type is needed.
+  LogicalResult checkValueType(Type type, SMLoc l);
   /// Turns `v` into an SSA value of its natural type (int literal: `int`, float literal: f32).
   Value materializeDefault(SMLoc l, const TValue &v);
   /// The common type of two operands, or an error naming both.
@@ -255,6 +264,7 @@ std::optional<Type> Generator::builtinType(StringRef name) {
       .Case("i32", IntegerType::get(ctx, 32))
       .Case("i16", IntegerType::get(ctx, 16))
       .Case("i8", IntegerType::get(ctx, 8))
+      .Case("u8", IntegerType::get(ctx, 8, IntegerType::Unsigned))
       .Case("bool", IntegerType::get(ctx, 1))
       .Case("int", IndexType::get(ctx))
       .Default(std::nullopt);
@@ -345,6 +355,36 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
            << (v.kind == TValue::IntConst     ? "an integer constant"
                : v.kind == TValue::FloatConst ? "a floating-point constant"
                                               : "a boolean constant");
+  return failure();
+}
+
+FailureOr<Value> Generator::materializeElement(SMLoc l, const TValue &v, Type elementType,
+                                               StringRef what) {
+  if (!elementType.isUnsignedInteger(8))
+    return materialize(l, v, elementType, what);
+  TValue value = v;
+  if (v.kind == TValue::IntConst && (v.i < 0 || v.i > 255)) {
+    error(l) << "integer " << v.i << " does not fit in 'u8'";
+    return failure();
+  }
+  auto wide = materialize(l, value, builder.getI32Type(), what);
+  if (failed(wide))
+    return failure();
+  return Value(arith::TruncIOp::create(builder, loc(l), builder.getI8Type(), *wide));
+}
+
+TValue Generator::elementValue(Value loaded, Type elementType) {
+  if (!elementType.isUnsignedInteger(8))
+    return TValue::typed(loaded);
+  return TValue::typed(
+      arith::ExtUIOp::create(builder, loaded.getLoc(), builder.getI32Type(), loaded));
+}
+
+LogicalResult Generator::checkValueType(Type type, SMLoc l) {
+  if (!type.isUnsignedInteger(8))
+    return success();
+  error(l) << "'u8' is a storage type for tensors and buffers; its elements are read as 'i32' "
+           << "and stored from 'i32'";
   return failure();
 }
 
@@ -851,6 +891,8 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
       castType = symbol->type;
   }
   if (castType) {
+    if (failed(checkValueType(*castType, expr.loc)))
+      return failure();
     if (failed(arity(1)) || failed(genArgs()))
       return failure();
     return genCast(expr.loc, args[0], *castType);
@@ -997,7 +1039,8 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
     auto indices = genIndices(expr.operands);
     if (failed(indices))
       return failure();
-    return TValue::typed(tile::ReadOp::create(builder, loc(expr.loc), symbol->slot, *indices));
+    return elementValue(tile::ReadOp::create(builder, loc(expr.loc), symbol->slot, *indices),
+                        type.getElementType());
   }
   if (symbol->kind != Symbol::Tensor) {
     error(expr.loc) << "'" << expr.name
@@ -1020,7 +1063,8 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
   auto indices = genIndices(expr.operands);
   if (failed(indices))
     return failure();
-  return TValue::typed(tile::LoadOp::create(builder, loc(expr.loc), tensor, *indices));
+  return elementValue(tile::LoadOp::create(builder, loc(expr.loc), tensor, *indices),
+                      type.getElementType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1066,7 +1110,7 @@ LogicalResult Generator::genBinding(const Stmt &stmt) {
   Type type;
   if (stmt.type) {
     auto resolved = resolveType(*stmt.type, /*forTensor=*/false);
-    if (failed(resolved))
+    if (failed(resolved) || failed(checkValueType(*resolved, stmt.type->loc)))
       return failure();
     type = *resolved;
   }
@@ -1152,8 +1196,8 @@ LogicalResult Generator::genStore(const Stmt &stmt) {
     auto value = gen(*stmt.value);
     if (failed(value))
       return failure();
-    auto v = materialize(stmt.value->loc, *value, type.getElementType(),
-                         ("to store into '" + stmt.name.text + "'").c_str());
+    auto v = materializeElement(stmt.value->loc, *value, type.getElementType(),
+                                ("to store into '" + stmt.name.text + "'").c_str());
     if (failed(v))
       return failure();
     tile::WriteOp::create(builder, loc(stmt.loc), *v, buffer, *indices);
@@ -1179,8 +1223,8 @@ LogicalResult Generator::genStore(const Stmt &stmt) {
   auto value = gen(*stmt.value);
   if (failed(value))
     return failure();
-  auto v = materialize(stmt.value->loc, *value, type.getElementType(),
-                       ("to store into '" + stmt.name.text + "'").c_str());
+  auto v = materializeElement(stmt.value->loc, *value, type.getElementType(),
+                              ("to store into '" + stmt.name.text + "'").c_str());
   if (failed(v))
     return failure();
   tile::StoreOp::create(builder, loc(stmt.loc), *v, tensor, *indices);
@@ -1615,7 +1659,7 @@ LogicalResult Generator::genFill(const Expr &call) {
   if (failed(value))
     return failure();
   Type elementType = cast<tile::BufferType>(buffer->getType()).getElementType();
-  auto v = materialize(call.operands[1]->loc, *value, elementType, "to fill the buffer");
+  auto v = materializeElement(call.operands[1]->loc, *value, elementType, "to fill the buffer");
   if (failed(v))
     return failure();
   tile::FillOp::create(builder, loc(call.loc), *buffer, *v);
@@ -1682,7 +1726,7 @@ LogicalResult Generator::genGemm(const Expr &call) {
                     << "' and '" << typeName(eb) << "'";
     return failure();
   }
-  bool tensorCore = ea.isF16() || ea.isBF16() || ea.isTF32() || ea.isInteger(8) ||
+  bool tensorCore = ea.isF16() || ea.isBF16() || ea.isTF32() || ea.isSignlessInteger(8) ||
                     isa<Float8E4M3FNType, Float8E5M2Type>(ea);
   if (!tensorCore) {
     error(call.loc) << "tensor cores do not take '" << typeName(ea)
@@ -1690,7 +1734,7 @@ LogicalResult Generator::genGemm(const Expr &call) {
     return failure();
   }
   bool accOk = ea.isF16() ? (ec.isF32() || ec.isF16())
-               : ea.isInteger(8) ? ec.isInteger(32)
+               : ea.isSignlessInteger(8) ? ec.isInteger(32)
                                  : ec.isF32();
   if (!accOk) {
     error(call.operands[2]->loc) << "an accumulator of '" << typeName(ec)
@@ -1770,6 +1814,11 @@ LogicalResult Generator::genReduce(const Expr &call) {
     error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << dim
                     << " gives [" << shapeText(expected) << "], but the destination is ["
                     << shapeText(dt.getShape()) << "]";
+    return failure();
+  }
+  if (st.getElementType().isUnsignedInteger(8)) {
+    error(call.loc) << "'reduce' does not take 'u8' buffers; copy the tile into an 'i32' buffer "
+                    << "first";
     return failure();
   }
   if (st.getElementType() != dt.getElementType()) {
@@ -2001,7 +2050,7 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   buffers.clear();
   for (const ParamDecl &param : decl.params) {
     auto type = resolveType(param.dtype, param.isTensor);
-    if (failed(type))
+    if (failed(type) || (!param.isTensor && failed(checkValueType(*type, param.dtype.loc))))
       return failure();
     if (param.isTensor) {
       if (param.dims.size() > 8) {

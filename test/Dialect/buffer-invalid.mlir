@@ -20,7 +20,7 @@ tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] param
 } body {
 ^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
   %i = arith.constant 0 : index
-  // expected-error @+1 {{buffer element type must be an integer or float type, got 'index'}}
+  // expected-error @+1 {{buffer element type must be a signless integer, ui8 or a float type, got 'index'}}
   %b = tile.alloc : !tile.buffer<shared 16xindex>
   tile.yield
 }

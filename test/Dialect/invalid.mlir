@@ -3,7 +3,7 @@
 // Verifier errors of the tile dialect's types and operations.
 
 tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
-// expected-error @+1 {{tensor element type must be an integer or float type, got 'index'}}
+// expected-error @+1 {{tensor element type must be a signless integer, ui8 or a float type, got 'index'}}
 ^bb0(%x: !tile.tensor<index, 1>):
   %c1 = arith.constant 1 : index
   tile.yield %c1, %c1, %c1 : index, index, index

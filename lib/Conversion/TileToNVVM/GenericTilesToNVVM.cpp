@@ -24,7 +24,9 @@ Value tlc::getBufferMemref(Value buffer) {
   return cast.getInputs()[0];
 }
 
-Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to) {
+Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool fromUnsigned) {
+  bool toUnsigned = to.isUnsignedInteger();
+  to = tile::getStorageType(to);
   Type from = value.getType();
   if (from == to)
     return value;
@@ -39,12 +41,15 @@ Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to) {
     return arith::TruncFOp::create(b, loc, to, wide);
   }
   if (fromFloat)
-    return arith::FPToSIOp::create(b, loc, to, value);
+    return toUnsigned ? arith::FPToUIOp::create(b, loc, to, value).getResult()
+                      : arith::FPToSIOp::create(b, loc, to, value).getResult();
   if (toFloat)
-    return arith::SIToFPOp::create(b, loc, to, value);
+    return fromUnsigned ? arith::UIToFPOp::create(b, loc, to, value).getResult()
+                        : arith::SIToFPOp::create(b, loc, to, value).getResult();
   unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
   if (fw < tw)
-    return arith::ExtSIOp::create(b, loc, to, value);
+    return fromUnsigned ? arith::ExtUIOp::create(b, loc, to, value).getResult()
+                        : arith::ExtSIOp::create(b, loc, to, value).getResult();
   return arith::TruncIOp::create(b, loc, to, value);
 }
 
@@ -144,6 +149,7 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
       return failure();
     Type srcType = srcBuffer ? srcBuffer.getElementType()
                              : cast<tile::TensorType>(op.getSource().getType()).getElementType();
+    // Values travel in their storage types; srcType/dstType keep the unsignedness of u8.
     Type dstType = dstBuffer ? dstBuffer.getElementType()
                              : cast<tile::TensorType>(op.getDest().getType()).getElementType();
     ArrayRef<int64_t> shape = shapeType.getShape();
@@ -168,10 +174,10 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
           if (srcMemref) {
             value = memref::LoadOp::create(b, loc, srcMemref, coords);
           } else {
-            value = buildMaskedLoad(b, loc, *srcTensor, srcType,
+            value = buildMaskedLoad(b, loc, *srcTensor, tile::getStorageType(srcType),
                                     tensorIndices(b, loc, srcOffsets, coords));
           }
-          value = convertElement(b, loc, value, dstType);
+          value = convertElement(b, loc, value, dstType, srcType.isUnsignedInteger());
           if (dstMemref)
             memref::StoreOp::create(b, loc, value, dstMemref, coords);
           else
@@ -334,7 +340,8 @@ FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(alloc);
     auto memrefType =
-        MemRefType::get(type.getShape(), type.getElementType(), AffineMap(), workgroup);
+        MemRefType::get(type.getShape(), tile::getStorageType(type.getElementType()),
+                        AffineMap(), workgroup);
     Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
     Value view = memref::ViewOp::create(b, alloc.getLoc(), memrefType, base, shift, ValueRange{});
     alloc.replaceAllUsesWith(

@@ -16,7 +16,7 @@ struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
     auto type = op.getBuffer().getType();
     if (!type.isLocal())
       return failure();
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    auto memrefType = MemRefType::get(type.getShape(), tile::getStorageType(type.getElementType()));
     Value memref = memref::AllocaOp::create(rewriter, op.getLoc(), memrefType);
     rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type, memref);
     return success();

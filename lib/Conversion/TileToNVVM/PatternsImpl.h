@@ -47,9 +47,11 @@ mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const Tensor
 void buildMaskedStore(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                       mlir::Value value, mlir::ValueRange indices);
 
-/// Converts a scalar between element types (float/int widening, narrowing, conversion).
+/// Converts a scalar (held in its storage type) to element type `to` (its storage type is the
+/// result): float/int widening, narrowing and conversion; `fromUnsigned` and an unsigned `to`
+/// (the language's u8) select zero extension and unsigned conversions.
 mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
-                           mlir::Type to);
+                           mlir::Type to, bool fromUnsigned = false);
 
 /// A loop that spreads `points` linear indices over the threads of the enclosing gpu.func
 /// (thread t takes k * T + t), guarded at the tail; `body` gets the linear index.

@@ -29,9 +29,11 @@ void TileDialect::initialize() {
 
 LogicalResult tlc::tile::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  Type elementType, unsigned rank) {
-  if (!elementType.isIntOrFloat())
-    return emitError() << "tensor element type must be an integer or float type, got "
-                       << elementType;
+  if (!elementType.isIntOrFloat() ||
+      (elementType.isUnsignedInteger() && !elementType.isUnsignedInteger(8)) ||
+      elementType.isSignedInteger())
+    return emitError() << "tensor element type must be a signless integer, ui8 or a float type, "
+                       << "got " << elementType;
   if (rank == 0 || rank > 8)
     return emitError() << "tensor rank must be between 1 and 8, got " << rank;
   return success();
@@ -98,9 +100,11 @@ void BufferType::print(AsmPrinter &printer) const {
 
 LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError, BufferSpace space,
                                  ArrayRef<int64_t> shape, Type elementType) {
-  if (!elementType.isIntOrFloat())
-    return emitError() << "buffer element type must be an integer or float type, got "
-                       << elementType;
+  if (!elementType.isIntOrFloat() ||
+      (elementType.isUnsignedInteger() && !elementType.isUnsignedInteger(8)) ||
+      elementType.isSignedInteger())
+    return emitError() << "buffer element type must be a signless integer, ui8 or a float type, "
+                       << "got " << elementType;
   if (shape.empty() || shape.size() > 8)
     return emitError() << "buffer rank must be between 1 and 8, got " << shape.size();
   int64_t n = 1;

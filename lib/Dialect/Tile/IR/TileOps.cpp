@@ -145,7 +145,7 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 }
 
 LogicalResult FillOp::verify() {
-  if (getValue().getType() != getBuffer().getType().getElementType())
+  if (getValue().getType() != getStorageType(getBuffer().getType().getElementType()))
     return emitOpError("fill value of type ")
            << getValue().getType() << " does not match the buffer's element type "
            << getBuffer().getType().getElementType();
@@ -219,7 +219,7 @@ LogicalResult GemmOp::verify() {
     ok = tc.isF32() || tc.isF16();
   else if (ta.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(ta) || ta.isTF32())
     ok = tc.isF32();
-  else if (ta.isInteger(8))
+  else if (ta.isSignlessInteger(8))
     ok = tc.isInteger(32);
   else
     return emitOpError("tensor cores do not take ")

@@ -104,7 +104,7 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 
 def Tile_LoadOp : Tile_Op<"load", [
     TypesMatchWith<"result type is the tensor's element type", "tensor", "result",
-                   "::llvm::cast<::tlc::tile::TensorType>($_self).getElementType()">]> {
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::TensorType>($_self).getElementType())">]> {
   let summary = "masked load of one element of a global tensor";
   let description = [{
     Reads `tensor[indices]`. When an index is outside `[0, size)` of its dimension the load is not
@@ -114,7 +114,9 @@ def Tile_LoadOp : Tile_Op<"load", [
   let results = (outs AnyType:$result);
   let builders = [OpBuilder<(ins "::mlir::Value":$tensor, "::mlir::ValueRange":$indices), [{
     build($_builder, $_state,
-          ::llvm::cast<::tlc::tile::TensorType>(tensor.getType()).getElementType(), tensor,
+          ::tlc::tile::getStorageType(
+              ::llvm::cast<::tlc::tile::TensorType>(tensor.getType()).getElementType()),
+          tensor,
           indices);
   }]>];
   let assemblyFormat = "$tensor `[` $indices `]` attr-dict `:` qualified(type($tensor))";
@@ -123,7 +125,7 @@ def Tile_LoadOp : Tile_Op<"load", [
 
 def Tile_StoreOp : Tile_Op<"store", [
     TypesMatchWith<"value type is the tensor's element type", "tensor", "value",
-                   "::llvm::cast<::tlc::tile::TensorType>($_self).getElementType()">]> {
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::TensorType>($_self).getElementType())">]> {
   let summary = "masked store of one element of a global tensor";
   let description = [{
     Writes `value` to `tensor[indices]` when every index is inside `[0, size)` of its dimension;
@@ -256,13 +258,15 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
 
 def Tile_ReadOp : Tile_Op<"read", [
     TypesMatchWith<"result type is the buffer's element type", "buffer", "result",
-                   "::llvm::cast<::tlc::tile::BufferType>($_self).getElementType()">]> {
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::BufferType>($_self).getElementType())">]> {
   let summary = "reads one element of a buffer";
   let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$buffer, Variadic<Index>:$indices);
   let results = (outs AnyType:$result);
   let builders = [OpBuilder<(ins "::mlir::Value":$buffer, "::mlir::ValueRange":$indices), [{
     build($_builder, $_state,
-          ::llvm::cast<::tlc::tile::BufferType>(buffer.getType()).getElementType(), buffer,
+          ::tlc::tile::getStorageType(
+              ::llvm::cast<::tlc::tile::BufferType>(buffer.getType()).getElementType()),
+          buffer,
           indices);
   }]>];
   let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
@@ -271,7 +275,7 @@ def Tile_ReadOp : Tile_Op<"read", [
 
 def Tile_WriteOp : Tile_Op<"write", [
     TypesMatchWith<"value type is the buffer's element type", "buffer", "value",
-                   "::llvm::cast<::tlc::tile::BufferType>($_self).getElementType()">]> {
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::BufferType>($_self).getElementType())">]> {
   let summary = "writes one element of a buffer";
   let arguments = (ins AnyType:$value, Arg<Tile_BufferType, "", [MemWrite]>:$buffer,
                        Variadic<Index>:$indices);
@@ -281,7 +285,7 @@ def Tile_WriteOp : Tile_Op<"write", [
 
 def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
     TypesMatchWith<"value type is the tensor's element type", "tensor", "value",
-                   "::llvm::cast<::tlc::tile::TensorType>($_self).getElementType()">]> {
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::TensorType>($_self).getElementType())">]> {
   let summary = "atomically adds a value to one element of a global tensor (masked)";
   let arguments = (ins AnyType:$value, Arg<Tile_TensorType, "", [MemRead, MemWrite]>:$tensor,
                        Variadic<Index>:$indices);

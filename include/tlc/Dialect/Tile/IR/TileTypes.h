@@ -10,6 +10,13 @@ namespace tlc::tile {
 enum class BufferSpace : unsigned { Shared = 0, Fragment = 1, Local = 2 };
 /// "shared", "fragment" or "local".
 llvm::StringRef stringifyBufferSpace(BufferSpace space);
+/// The type of an element's value in registers: `ui8` (the language's u8, a storage type) is held
+/// as a signless i8; every other element type is itself.
+inline mlir::Type getStorageType(mlir::Type type) {
+  if (type.isUnsignedInteger(8))
+    return mlir::IntegerType::get(type.getContext(), 8);
+  return type;
+}
 } // namespace tlc::tile
 
 #define GET_TYPEDEF_CLASSES
