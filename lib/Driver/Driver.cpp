@@ -53,6 +53,8 @@ public:
 
 private:
   LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
+  /// Where command-line errors are reported: not a place in the source.
+  Location commandLineLoc() { return NameLoc::get(StringAttr::get(&context, "tlc")); }
   Location fileLoc() {
     StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
     return FileLineColLoc::get(&context, name, 1, 1);
@@ -213,7 +215,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     if (!parsed || !cuda::isKnownArch(arch)) {
       if (!parsed)
         llvm::consumeError(parsed.takeError());
-      emitError(fileLoc()) << "unknown architecture '" << arch
+      emitError(commandLineLoc()) << "unknown architecture '" << arch
                            << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_90, sm_80";
       return failure();
     }
@@ -264,10 +266,10 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     } else {
       std::string message = llvm::toString(found.takeError());
       if (options.emit == EmitKind::Cubin || !options.cudaPath.empty()) {
-        emitError(fileLoc()) << message;
+        emitError(commandLineLoc()) << message;
         return failure();
       }
-      emitWarning(fileLoc()) << message
+      emitWarning(commandLineLoc()) << message
                              << "; the fatbin carries PTX only (the driver compiles it at load)";
     }
   }
@@ -378,6 +380,15 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
       return handler.verify();
     }
     SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
+    // Errors about the command line have no place in the source: "tlc: error: ...".
+    ScopedDiagnosticHandler commandLine(&context, [&](Diagnostic &diag) -> LogicalResult {
+      auto name = dyn_cast<NameLoc>(diag.getLocation());
+      if (!name || name.getName() != "tlc")
+        return failure();
+      errs << "tlc: " << (diag.getSeverity() == DiagnosticSeverity::Warning ? "warning" : "error")
+           << ": " << diag.str() << "\n";
+      return success();
+    });
     return Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
   };
 

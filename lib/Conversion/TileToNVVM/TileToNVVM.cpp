@@ -19,8 +19,17 @@ using namespace tlc;
 
 /// Name of the gpu.module that holds every kernel of a file.
 static constexpr llvm::StringLiteral kGpuModuleName = "tlc_kernels";
-/// Dynamic shared memory a block may have on sm_90 (227 KiB).
-static constexpr int64_t kMaxDynamicSharedBytes = 232448;
+/// Shared memory a block may use on `arch`: 227 KiB on sm_90/sm_100, 163 KiB on sm_80/sm_87,
+/// 99 KiB on sm_86/sm_89/sm_120 and others.
+static int64_t maxSharedBytes(StringRef arch) {
+  unsigned sm = 0;
+  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
+  if (sm == 90 || sm == 100 || sm == 101 || sm == 103 || sm == 110)
+    return 232448;
+  if (sm == 80 || sm == 87)
+    return 166912;
+  return 101376;
+}
 
 namespace {
 
@@ -131,11 +140,12 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
       auto bytes = allocateBlockBuffers(func);
       if (failed(bytes))
         return signalPassFailure();
-      if (*bytes > kMaxDynamicSharedBytes) {
+      int64_t limit = maxSharedBytes(arch);
+      if (*bytes > limit) {
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
                            << " bytes of shared memory for its buffers (the generic strategy "
-                           << "keeps fragments in shared memory too); " << kMaxDynamicSharedBytes
-                           << " bytes is the limit";
+                           << "keeps fragments in shared memory too); " << limit
+                           << " bytes is the limit for '" << arch << "'";
         return signalPassFailure();
       }
       sharedBytes.append(kernel.getSymName(), IntegerAttr::get(IntegerType::get(
