@@ -181,6 +181,15 @@ private:
   FailureOr<TValue> genUnary(const Expr &expr);
   FailureOr<TValue> genCall(const Expr &expr);
   FailureOr<TValue> genLoad(const Expr &expr);
+  /// A tensor or buffer element `name[indices]`: the tensor or buffer, its element type and the
+  /// index values, after the name, kind and rank checks (messages for reads or writes).
+  struct ElementRef {
+    Value target;
+    Type elementType;
+    SmallVector<Value> indices;
+  };
+  FailureOr<ElementRef> resolveElement(StringRef name, SMLoc l,
+                                       const std::vector<ExprPtr> &indices, bool forRead);
   FailureOr<TValue> genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b);
   FailureOr<TValue> genCast(SMLoc l, const TValue &v, Type to);
   FailureOr<TValue> foldBinary(const Expr &expr, const TValue &a, const TValue &b);
@@ -1022,49 +1031,61 @@ FailureOr<SmallVector<Value>> Generator::genIndices(const std::vector<ExprPtr> &
   return indices;
 }
 
-FailureOr<TValue> Generator::genLoad(const Expr &expr) {
-  const Symbol *symbol = lookup(expr.name);
+FailureOr<Generator::ElementRef> Generator::resolveElement(StringRef name, SMLoc l,
+                                                           const std::vector<ExprPtr> &indices,
+                                                           bool forRead) {
+  const Symbol *symbol = lookup(name);
   if (!symbol) {
-    error(expr.loc) << "unknown name '" << expr.name << "'";
+    error(l) << "unknown name '" << name << "'";
     return failure();
   }
+  ElementRef ref;
+  unsigned rank;
+  StringRef what;
   if (symbol->kind == Symbol::Buffer) {
-    auto type = cast<tile::BufferType>(symbol->slot.getType());
-    if (expr.operands.size() != type.getRank()) {
-      error(expr.loc) << "buffer '" << expr.name << "' has rank " << type.getRank()
-                      << " but is indexed with " << expr.operands.size() << " ind"
-                      << (expr.operands.size() == 1 ? "ex" : "ices");
+    ref.target = symbol->slot;
+    auto type = cast<tile::BufferType>(ref.target.getType());
+    ref.elementType = type.getElementType();
+    rank = type.getRank();
+    what = "buffer";
+  } else if (symbol->kind == Symbol::Tensor) {
+    if (inGrid || constOnly) {
+      error(l) << "tensor elements cannot be read here: 'grid(...)' is computed on the host "
+               << "from sizes and scalar parameters";
       return failure();
     }
-    auto indices = genIndices(expr.operands);
-    if (failed(indices))
-      return failure();
-    return elementValue(tile::ReadOp::create(builder, loc(expr.loc), symbol->slot, *indices),
-                        type.getElementType());
-  }
-  if (symbol->kind != Symbol::Tensor) {
-    error(expr.loc) << "'" << expr.name
-                    << "' is not a tensor or buffer; only tensors and buffers can be indexed";
+    ref.target = kernel.getBody().front().getArgument(symbol->arg);
+    auto type = cast<tile::TensorType>(ref.target.getType());
+    ref.elementType = type.getElementType();
+    rank = type.getRank();
+    what = "tensor";
+  } else {
+    error(l) << "'" << name << "' is not a tensor or buffer; "
+             << (forRead ? "only tensors and buffers can be indexed"
+                         : "only their elements can be written by index");
     return failure();
   }
-  if (inGrid || constOnly) {
-    error(expr.loc) << "tensor elements cannot be read here: 'grid(...)' is computed on the host "
-                    << "from sizes and scalar parameters";
+  if (indices.size() != rank) {
+    error(l) << what << " '" << name << "' has rank " << rank << " but is indexed with "
+             << indices.size() << " ind" << (indices.size() == 1 ? "ex" : "ices");
     return failure();
   }
-  Value tensor = kernel.getBody().front().getArgument(symbol->arg);
-  auto type = cast<tile::TensorType>(tensor.getType());
-  if (expr.operands.size() != type.getRank()) {
-    error(expr.loc) << "tensor '" << expr.name << "' has rank " << type.getRank()
-                    << " but is indexed with " << expr.operands.size() << " ind"
-                    << (expr.operands.size() == 1 ? "ex" : "ices");
+  auto values = genIndices(indices);
+  if (failed(values))
     return failure();
-  }
-  auto indices = genIndices(expr.operands);
-  if (failed(indices))
+  ref.indices = std::move(*values);
+  return ref;
+}
+
+FailureOr<TValue> Generator::genLoad(const Expr &expr) {
+  auto ref = resolveElement(expr.name, expr.loc, expr.operands, /*forRead=*/true);
+  if (failed(ref))
     return failure();
-  return elementValue(tile::LoadOp::create(builder, loc(expr.loc), tensor, *indices),
-                      type.getElementType());
+  Value loaded =
+      isa<tile::BufferType>(ref->target.getType())
+          ? tile::ReadOp::create(builder, loc(expr.loc), ref->target, ref->indices).getResult()
+          : tile::LoadOp::create(builder, loc(expr.loc), ref->target, ref->indices).getResult();
+  return elementValue(loaded, ref->elementType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1176,58 +1197,20 @@ LogicalResult Generator::genAssign(const Stmt &stmt) {
 }
 
 LogicalResult Generator::genStore(const Stmt &stmt) {
-  const Symbol *symbol = lookup(stmt.name.text);
-  if (!symbol) {
-    error(stmt.name.loc) << "unknown name '" << stmt.name.text << "'";
-    return failure();
-  }
-  if (symbol->kind == Symbol::Buffer) {
-    Value buffer = symbol->slot;
-    auto type = cast<tile::BufferType>(buffer.getType());
-    if (stmt.indices.size() != type.getRank()) {
-      error(stmt.name.loc) << "buffer '" << stmt.name.text << "' has rank " << type.getRank()
-                           << " but is indexed with " << stmt.indices.size() << " ind"
-                           << (stmt.indices.size() == 1 ? "ex" : "ices");
-      return failure();
-    }
-    auto indices = genIndices(stmt.indices);
-    if (failed(indices))
-      return failure();
-    auto value = gen(*stmt.value);
-    if (failed(value))
-      return failure();
-    auto v = materializeElement(stmt.value->loc, *value, type.getElementType(),
-                                ("to store into '" + stmt.name.text + "'").c_str());
-    if (failed(v))
-      return failure();
-    tile::WriteOp::create(builder, loc(stmt.loc), *v, buffer, *indices);
-    return success();
-  }
-  if (symbol->kind != Symbol::Tensor) {
-    error(stmt.name.loc) << "'" << stmt.name.text
-                         << "' is not a tensor or buffer; only their elements can be written by "
-                         << "index";
-    return failure();
-  }
-  Value tensor = kernel.getBody().front().getArgument(symbol->arg);
-  auto type = cast<tile::TensorType>(tensor.getType());
-  if (stmt.indices.size() != type.getRank()) {
-    error(stmt.name.loc) << "tensor '" << stmt.name.text << "' has rank " << type.getRank()
-                         << " but is indexed with " << stmt.indices.size() << " ind"
-                         << (stmt.indices.size() == 1 ? "ex" : "ices");
-    return failure();
-  }
-  auto indices = genIndices(stmt.indices);
-  if (failed(indices))
+  auto ref = resolveElement(stmt.name.text, stmt.name.loc, stmt.indices, /*forRead=*/false);
+  if (failed(ref))
     return failure();
   auto value = gen(*stmt.value);
   if (failed(value))
     return failure();
-  auto v = materializeElement(stmt.value->loc, *value, type.getElementType(),
+  auto v = materializeElement(stmt.value->loc, *value, ref->elementType,
                               ("to store into '" + stmt.name.text + "'").c_str());
   if (failed(v))
     return failure();
-  tile::StoreOp::create(builder, loc(stmt.loc), *v, tensor, *indices);
+  if (isa<tile::BufferType>(ref->target.getType()))
+    tile::WriteOp::create(builder, loc(stmt.loc), *v, ref->target, ref->indices);
+  else
+    tile::StoreOp::create(builder, loc(stmt.loc), *v, ref->target, ref->indices);
   return success();
 }
 
