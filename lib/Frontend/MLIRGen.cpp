@@ -203,8 +203,6 @@ private:
   TValue elementValue(Value loaded, Type elementType);
   /// Rejects the storage-only type u8 where a value type is needed.
   LogicalResult checkValueType(Type type, SMLoc l);
-  /// Turns `v` into an SSA value of its natural type (int literal: `int`, float literal: f32).
-  Value materializeDefault(SMLoc l, const TValue &v);
   /// The common type of two operands, or an error naming both.
   FailureOr<Type> unify(SMLoc l, StringRef op, const TValue &a, const TValue &b);
   Type typeOf(const TValue &v) const;
@@ -395,10 +393,6 @@ LogicalResult Generator::checkValueType(Type type, SMLoc l) {
   error(l) << "'u8' is a storage type for tensors and buffers; its elements are read as 'i32' "
            << "and stored from 'i32'";
   return failure();
-}
-
-Value Generator::materializeDefault(SMLoc l, const TValue &v) {
-  return *materialize(l, v, typeOf(v), "");
 }
 
 FailureOr<Type> Generator::unify(SMLoc l, StringRef op, const TValue &a, const TValue &b) {
@@ -1094,7 +1088,7 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
 
 LogicalResult Generator::genBlock(const StmtList &stmts) {
   pushScope();
-  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  llvm::scope_exit exit([&] { popScope(); });
   for (const StmtPtr &stmt : stmts)
     if (failed(genStmt(*stmt)))
       return failure();
@@ -1225,7 +1219,7 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifOp.thenBlock());
   ++controlDepth;
-  auto exitDepth = llvm::make_scope_exit([&] { --controlDepth; });
+  llvm::scope_exit exitDepth([&] { --controlDepth; });
   if (failed(genBlock(stmt.body)))
     return failure();
   if (stmt.hasElse) {
@@ -1289,13 +1283,13 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBody());
   pushScope();
-  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  llvm::scope_exit exit([&] { popScope(); });
   Symbol index;
   index.value = TValue::typed(loop.getInductionVar());
   if (failed(declare(stmt.names[0], index)))
     return failure();
   ++controlDepth;
-  auto exitDepth = llvm::make_scope_exit([&] { --controlDepth; });
+  llvm::scope_exit exitDepth([&] { --controlDepth; });
   return genBlock(stmt.body);
 }
 
@@ -1346,7 +1340,7 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
   pushScope();
   inParallel = true;
   ++controlDepth;
-  auto exit = llvm::make_scope_exit([&] {
+  llvm::scope_exit exit([&] {
     popScope();
     inParallel = false;
     --controlDepth;
@@ -1901,7 +1895,7 @@ LogicalResult Generator::checkDefines(const FileAST &file) {
 LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &params,
                                          DictionaryAttr overrides) {
   constOnly = true;
-  auto exit = llvm::make_scope_exit([&] { constOnly = false; });
+  llvm::scope_exit exit([&] { constOnly = false; });
   for (const ConstParamDecl &param : decl.constParams) {
     const std::string *define = nullptr;
     for (const auto &[name, value] : options.defines)
@@ -2021,7 +2015,7 @@ LogicalResult Generator::bindKernelScope(const KernelDecl &decl, Block &entry) {
 LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, ArrayAttr configs,
                                    std::optional<unsigned> variant) {
   pushScope();
-  auto exit = llvm::make_scope_exit([&] { popScope(); });
+  llvm::scope_exit exit([&] { popScope(); });
   NamedAttrList params;
   DictionaryAttr overrides = variant ? cast<DictionaryAttr>(configs[*variant]) : DictionaryAttr();
   if (failed(bindConstParams(decl, params, overrides)))
@@ -2112,7 +2106,7 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   Block *body = builder.createBlock(&kernel.getBody(), {}, argTypes, argLocs);
 
   pushScope();
-  auto exitParams = llvm::make_scope_exit([&] { popScope(); });
+  llvm::scope_exit exitParams([&] { popScope(); });
   if (failed(bindKernelScope(decl, *body)))
     return failure();
 
@@ -2147,10 +2141,10 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
     builder.setInsertionPointToStart(grid);
     currentEntry = grid;
     inGrid = true;
-    auto exitGrid = llvm::make_scope_exit([&] { inGrid = false; });
+    llvm::scope_exit exitGrid([&] { inGrid = false; });
     // Scalar parameters are the grid block's own arguments.
     pushScope();
-    auto exitGridScope = llvm::make_scope_exit([&] { popScope(); });
+    llvm::scope_exit exitGridScope([&] { popScope(); });
     for (auto [index, param] : llvm::enumerate(decl.params)) {
       if (param.isTensor)
         continue;
@@ -2213,7 +2207,7 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
   std::swap(savedScopes, scopes);
   pushScope();
   constOnly = true;
-  auto exit = llvm::make_scope_exit([&] {
+  llvm::scope_exit exit([&] {
     constOnly = false;
     std::swap(savedScopes, scopes);
   });

@@ -63,10 +63,9 @@ private:
   FailureOr<Name> parseName(StringRef what) {
     if (!tok.is(Token::identifier)) {
       if (tok.isKeyword())
-        return emitError(tok.getLoc(), "expected " + what + ", found keyword '" +
-                                           tok.getSpelling() + "'"),
-               failure();
-      return emitExpected(what), failure();
+        return (void)(emitError(tok.getLoc(), "expected " + what + ", found keyword '" +
+                                           tok.getSpelling() + "'")), failure();
+      return (void)(emitExpected(what)), failure();
     }
     Name name{tok.getSpelling().str(), tok.getLoc()};
     consume();
@@ -121,14 +120,14 @@ FailureOr<FileAST> Parser::parseFile() {
   FileAST file;
   while (!tok.is(Token::eof)) {
     if (!tok.is(Token::kw_kernel))
-      return emitExpected("'kernel'"), failure();
+      return (void)(emitExpected("'kernel'")), failure();
     auto kernel = parseKernel();
     if (failed(kernel))
       return failure();
     file.kernels.push_back(std::move(*kernel));
   }
   if (file.kernels.empty())
-    return emitError(tok.getLoc(), "expected at least one 'kernel' in the file"), failure();
+    return (void)(emitError(tok.getLoc(), "expected at least one 'kernel' in the file")), failure();
   return file;
 }
 
@@ -161,11 +160,11 @@ FailureOr<std::unique_ptr<KernelDecl>> Parser::parseKernel() {
     return failure();
 
   if (!tok.is(Token::kw_grid))
-    return emitExpected("'grid(...)' after the parameter list"), failure();
+    return (void)(emitExpected("'grid(...)' after the parameter list")), failure();
   if (failed(parseLaunchList(kernel->grid, kernel->gridLoc, "grid")))
     return failure();
   if (!tok.is(Token::kw_threads))
-    return emitExpected("'threads(...)' after 'grid(...)'"), failure();
+    return (void)(emitExpected("'threads(...)' after 'grid(...)'")), failure();
   if (failed(parseLaunchList(kernel->threads, kernel->threadsLoc, "threads")))
     return failure();
   if (tok.is(Token::identifier) && tok.getSpelling() == "configs" &&
@@ -261,9 +260,8 @@ LogicalResult Parser::parseParam(KernelDecl &kernel) {
 FailureOr<Name> Parser::parseDim(StringRef what) {
   if (tok.is(Token::integer)) {
     if (!tok.getIntegerValue())
-      return emitError(tok.getLoc(), "integer literal '" + tok.getSpelling() +
-                                         "' does not fit in 64 bits"),
-             failure();
+      return (void)(emitError(tok.getLoc(), "integer literal '" + tok.getSpelling() +
+                                         "' does not fit in 64 bits")), failure();
     Name name{tok.getSpelling().str(), tok.getLoc()};
     consume();
     return name;
@@ -584,7 +582,7 @@ int Parser::precedence(Token::Kind kind) {
 
 FailureOr<ExprPtr> Parser::parseExpr() {
   if (++exprDepth > kMaxDepth)
-    return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
+    return (void)(emitError(tok.getLoc(), "expression is nested too deeply")), failure();
   auto cond = parseBinary(1);
   if (failed(cond))
     return failure();
@@ -615,16 +613,15 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
   // Each operator of a chain puts the tree one level deeper ('a + b + c' is '(a + b) + c'), and
   // generating IR recurses that deep: long chains count towards the nesting limit.
   unsigned chain = 0;
-  auto restoreDepth = llvm::make_scope_exit([&] { exprDepth -= chain; });
+  llvm::scope_exit restoreDepth([&] { exprDepth -= chain; });
   while (true) {
     int prec = precedence(tok.getKind());
     if (prec < minPrecedence)
       return result;
     ++chain;
     if (++exprDepth > kMaxDepth)
-      return emitError(tok.getLoc(), "expression is too long or nested too deeply; split it "
-                                     "with 'let' bindings"),
-             failure();
+      return (void)(emitError(tok.getLoc(), "expression is too long or nested too deeply; split it "
+                                     "with 'let' bindings")), failure();
     auto expr = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
     expr->op = tok.getKind();
     consume();
@@ -633,8 +630,7 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
       return failure();
     // Comparisons do not chain: 'a < b < c' is almost always a mistake.
     if ((prec == 3 || prec == 4) && precedence(tok.getKind()) == prec)
-      return emitError(tok.getLoc(), "comparisons cannot be chained; combine them with '&&'"),
-             failure();
+      return (void)(emitError(tok.getLoc(), "comparisons cannot be chained; combine them with '&&'")), failure();
     expr->operands.push_back(std::move(result));
     expr->operands.push_back(std::move(*rhs));
     result = std::move(expr);
@@ -644,7 +640,7 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
 FailureOr<ExprPtr> Parser::parseUnary() {
   if (tok.is(Token::minus) || tok.is(Token::exclaim)) {
     if (++exprDepth > kMaxDepth)
-      return emitError(tok.getLoc(), "expression is nested too deeply"), failure();
+      return (void)(emitError(tok.getLoc(), "expression is nested too deeply")), failure();
     auto expr = std::make_unique<Expr>(Expr::Unary, tok.getLoc());
     expr->op = tok.getKind();
     consume();
@@ -664,9 +660,8 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
   case Token::integer: {
     auto value = tok.getIntegerValue();
     if (!value)
-      return emitError(loc, "integer literal '" + tok.getSpelling() +
-                                "' does not fit in 64 bits"),
-             failure();
+      return (void)(emitError(loc, "integer literal '" + tok.getSpelling() +
+                                "' does not fit in 64 bits")), failure();
     auto expr = std::make_unique<Expr>(Expr::IntLit, loc);
     expr->intValue = *value;
     consume();
@@ -675,9 +670,8 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
   case Token::floating: {
     auto value = tok.getFloatValue();
     if (!value)
-      return emitError(loc, "floating-point literal '" + tok.getSpelling() +
-                                "' is out of range"),
-             failure();
+      return (void)(emitError(loc, "floating-point literal '" + tok.getSpelling() +
+                                "' is out of range")), failure();
     auto expr = std::make_unique<Expr>(Expr::FloatLit, loc);
     expr->floatValue = *value;
     consume();
@@ -704,7 +698,7 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
       consume();
       if (!tok.is(Token::identifier) ||
           !(tok.getSpelling() == "x" || tok.getSpelling() == "y" || tok.getSpelling() == "z"))
-        return emitExpected("'x', 'y' or 'z' after '" + name + ".'"), failure();
+        return (void)(emitExpected("'x', 'y' or 'z' after '" + name + ".'")), failure();
       auto expr =
           std::make_unique<Expr>(name == "block" ? Expr::BlockIdx : Expr::ThreadIdx, loc);
       expr->name = tok.getSpelling().str();
@@ -732,7 +726,7 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
     return expr;
   }
   default:
-    return emitExpected("an expression"), failure();
+    return (void)(emitExpected("an expression")), failure();
   }
 }
 
