@@ -33,8 +33,16 @@
 using namespace mlir;
 
 void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  // Tile level: spread element-wise bodies over the threads.
+  // Tile level: tiling onto warpgroups and instructions, element-wise bodies over the threads
+  // (or over register slots), pipelining, shared-memory layout.
+  tile::TileAssignMmaLayoutsOptions assignOptions;
+  assignOptions.arch = options.arch;
+  pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
+  pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());
+  tile::TileSharedMemoryLayoutOptions layoutOptions;
+  layoutOptions.arch = options.arch;
+  pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout(layoutOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -50,6 +58,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
+  pm.nest<gpu::GPUModuleOp>().addNestedPass<LLVM::LLVMFuncOp>(createMarkGridConstants());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

@@ -15,11 +15,21 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
            "Target architecture (for the operations a strategy supports)">
   ];
+}
+
+def MarkGridConstants : Pass<"tlc-mark-grid-constants", "mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Pass TMA tensor maps by value as __grid_constant__ kernel parameters";
+  let description = [{
+    Runs after convert-gpu-to-nvvm: each parameter a kernel lists in `tlc.tensor_maps` becomes
+    a 128-byte, 64-byte aligned `byval` parameter marked `nvvm.grid_constant`, so the kernel
+    reads the CUtensorMap the launcher passes by value in parameter space (no device copy) and
+    TMA instructions take its generic address (docs/abi.md).
+  }];
 }
 
 #endif // TLC_CONVERSION_PASSES_TD

@@ -9,6 +9,8 @@
 
 #include "PatternsImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -60,6 +62,9 @@ void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
   if (auto known = func.getKnownBlockSizeAttr())
     for (auto [i, t] : llvm::enumerate(known.asArrayRef()))
       threads[i] = t;
+  // Warp-specialized kernels run tile code on their compute threads only.
+  if (auto compute = func->getAttrOfType<IntegerAttr>(kComputeThreadsAttr))
+    threads[0] = compute.getInt();
   int64_t numThreads = threads[0] * threads[1] * threads[2];
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   if (threads[1] > 1 || threads[2] > 1) {
@@ -117,7 +122,7 @@ struct FillOpLowering : OpRewritePattern<tile::FillOp> {
   LogicalResult matchAndRewrite(tile::FillOp op, PatternRewriter &rewriter) const override {
     auto type = op.getBuffer().getType();
     Value memref = getBufferMemref(op.getBuffer());
-    if (type.isLocal() || !memref)
+    if (type.isLocal() || !memref || getRegisterLayout(op.getBuffer()))
       return failure();
     Value value = op.getValue();
     buildThreadLoop(rewriter, op.getLoc(), type.getNumElements(),
@@ -135,6 +140,8 @@ struct FillOpLowering : OpRewritePattern<tile::FillOp> {
 struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    if (getRegisterLayout(op.getSource()) || getRegisterLayout(op.getDest()))
+      return failure();
     auto srcBuffer = dyn_cast<tile::BufferType>(op.getSource().getType());
     auto dstBuffer = dyn_cast<tile::BufferType>(op.getDest().getType());
     tile::BufferType shapeType = srcBuffer ? srcBuffer : dstBuffer;
@@ -319,35 +326,47 @@ void tlc::populateGenericTilesToNVVMPatterns(RewritePatternSet &patterns) {
                BarrierOpLowering>(patterns.getContext());
 }
 
-FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func) {
+FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func, tile::KernelOp kernel) {
   SmallVector<tile::AllocOp> allocs;
   func.walk([&](tile::AllocOp op) {
     if (!op.getBuffer().getType().isLocal())
       allocs.push_back(op);
   });
+  // Kernels laid out by tile-shared-memory-layout carry their offsets and total.
+  int64_t planned = 0;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttr))
+    planned = attr.getInt();
   if (allocs.empty())
-    return int64_t(0);
+    return planned;
   OpBuilder b(func.getBody());
   b.setInsertionPointToStart(&func.getBody().front());
   Location loc = func.getLoc();
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto baseType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), workgroup);
   Value base = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
-  int64_t offset = 0;
+  int64_t offset = planned;
+  int64_t total = planned;
   for (tile::AllocOp alloc : allocs) {
     auto type = alloc.getBuffer().getType();
-    offset = (offset + 15) / 16 * 16;
+    int64_t at;
+    if (auto attr = alloc->getAttrOfType<IntegerAttr>(tile::kOffsetAttr)) {
+      at = attr.getInt();
+    } else {
+      offset = (offset + 15) / 16 * 16;
+      at = offset;
+      offset += type.getSizeInBytes();
+    }
+    total = std::max(total, at + type.getSizeInBytes());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(alloc);
     auto memrefType =
         MemRefType::get(type.getShape(), tile::getStorageType(type.getElementType()),
                         AffineMap(), workgroup);
-    Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+    Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), at);
     Value view = memref::ViewOp::create(b, alloc.getLoc(), memrefType, base, shift, ValueRange{});
     alloc.replaceAllUsesWith(
         UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, view).getResult(0));
     alloc.erase();
-    offset += type.getSizeInBytes();
   }
-  return offset;
+  return total;
 }

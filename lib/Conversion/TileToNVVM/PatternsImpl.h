@@ -3,9 +3,11 @@
 #define TLC_LIB_CONVERSION_TILETONVVM_PATTERNSIMPL_H
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Layout/Layout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tlc {
@@ -33,9 +35,10 @@ mlir::LogicalResult checkSupported(mlir::Operation *root, llvm::StringRef arch);
 /// and tile.barrier.
 void populateGenericTilesToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
-/// Places the shared and fragment buffers of `func` in its dynamic shared memory (16-byte
-/// aligned, in declaration order) and returns the bytes needed.
-mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func);
+/// Places the shared and fragment buffers of `func` in its dynamic shared memory and returns the
+/// bytes needed: at the offsets tile-shared-memory-layout chose (`tile.offset`, total
+/// `tile.shared_bytes` on `kernel`), else 16-byte aligned in declaration order.
+mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func, tile::KernelOp kernel);
 
 /// The memref behind a lowered buffer (the input of its unrealized cast), or null.
 mlir::Value getBufferMemref(mlir::Value buffer);
@@ -61,6 +64,51 @@ void buildThreadLoop(mlir::OpBuilder &b, mlir::Location loc, int64_t points,
 /// Row-major coordinates of a linear index in `shape`.
 llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location loc,
                                            mlir::Value linear, llvm::ArrayRef<int64_t> shape);
+
+
+//===----------------------------------------------------------------------===//
+// The sm_90a strategy (WarpSpecialized.cpp, WgmmaFragments.cpp)
+//===----------------------------------------------------------------------===//
+
+/// One TMA tensor map a kernel takes as a `__grid_constant__` parameter: a box of
+/// [boxRows, boxCols] elements of the rank-2 tensor argument `argIndex`, with a swizzle.
+struct TensorMapParam {
+  unsigned argIndex;
+  int64_t boxRows, boxCols, swizzle;
+  mlir::Type elementType;
+};
+
+/// The distinct tensor maps the TMA copies of `kernel` need, in order of first use.
+llvm::SmallVector<TensorMapParam> collectTensorMaps(tile::KernelOp kernel);
+
+/// Emits the warp-specialized body of `kernel` (producer warpgroup + consumers) at the builder's
+/// position in `func`; `mapping` maps the kernel's arguments, `mapArgs` are the tensor-map
+/// parameters matching `maps`.
+mlir::LogicalResult buildWarpSpecializedBody(tile::KernelOp kernel, mlir::gpu::GPUFuncOp func,
+                                             mlir::OpBuilder &b, mlir::IRMapping &mapping,
+                                             llvm::ArrayRef<TensorMapParam> maps,
+                                             llvm::ArrayRef<mlir::Value> mapArgs);
+
+/// The register layout of a lowered fragment (an unrealized cast carrying `tile.layout`).
+std::optional<layout::WgmmaAccLayout> getRegisterLayout(mlir::Value buffer);
+
+/// Lowers a fragment alloc with a wgmma layout to a per-thread slot array in the entry block of
+/// `func`; returns the buffer-typed cast that stands for it.
+mlir::Value lowerRegisterFragment(mlir::OpBuilder &b, tile::AllocOp alloc,
+                                  mlir::gpu::GPUFuncOp func);
+
+/// (row, col) of slot `slot` of thread `tid` (index) in `layout`.
+std::pair<mlir::Value, mlir::Value> buildSlotCoords(mlir::OpBuilder &b, mlir::Location loc,
+                                                    const layout::WgmmaAccLayout &layout,
+                                                    mlir::Value tid, int64_t slot);
+
+/// fill, read_slot, write_slot and copy-to-tensor of register-layout fragments.
+void populateWgmmaFragmentPatterns(mlir::RewritePatternSet &patterns);
+
+/// Name of the gpu.func attribute listing tensor-map parameters (docs/abi.md) and of the one
+/// giving the threads that run the kernel's tile code (the rest are a producer warpgroup).
+inline constexpr llvm::StringLiteral kTensorMapsAttr = "tlc.tensor_maps";
+inline constexpr llvm::StringLiteral kComputeThreadsAttr = "tlc.compute_threads";
 
 } // namespace tlc
 

@@ -2,8 +2,13 @@
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "PatternsImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -19,18 +24,6 @@ using namespace tlc;
 
 /// Name of the gpu.module that holds every kernel of a file.
 static constexpr llvm::StringLiteral kGpuModuleName = "tlc_kernels";
-/// Shared memory a block may use on `arch`: 227 KiB on sm_90/sm_100, 163 KiB on sm_80/sm_87,
-/// 99 KiB on sm_86/sm_89/sm_120 and others.
-static int64_t maxSharedBytes(StringRef arch) {
-  unsigned sm = 0;
-  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
-  if (sm == 90 || sm == 100 || sm == 101 || sm == 103 || sm == 110)
-    return 232448;
-  if (sm == 80 || sm == 87)
-    return 166912;
-  return 101376;
-}
-
 namespace {
 
 struct BlockIdLowering : OpRewritePattern<tile::BlockIdOp> {
@@ -71,20 +64,47 @@ static void appendAbiTypes(Type type, SmallVectorImpl<Type> &out) {
 
 /// Moves one kernel into the gpu.module as a gpu.func with the ABI's parameters. Tensors become
 /// `unrealized_conversion_cast`s of their expanded values, which the op patterns look through.
-static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule) {
+static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule,
+                                    bool &hadError) {
   OpBuilder b(gpuModule.getBodyRegion());
   b.setInsertionPointToEnd(gpuModule.getBody());
   Location loc = kernel.getLoc();
+  MLIRContext *ctx = kernel.getContext();
   SmallVector<Type> abiTypes;
   for (Type type : kernel.getArgumentTypes())
     appendAbiTypes(type, abiTypes);
-  auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
-                                     b.getFunctionType(abiTypes, {}));
+  // The sm_90a strategy: TMA tensor maps follow the ABI's parameters (docs/abi.md), and a
+  // producer warpgroup follows the kernel's threads.
+  int64_t producerThreads = 0;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kProducerThreadsAttr))
+    producerThreads = attr.getInt();
+  SmallVector<TensorMapParam> maps;
+  if (producerThreads)
+    maps = collectTensorMaps(kernel);
+  unsigned firstMap = abiTypes.size();
+  abiTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
+  std::string name = kernel.getSymName().str();
+  if (producerThreads)
+    name += kTmaEntrySuffix;
+  auto func = gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(abiTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   SmallVector<int32_t> threads;
   for (int64_t t : kernel.getThreads())
     threads.push_back(static_cast<int32_t>(t));
+  threads[0] += producerThreads;
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(threads));
+  if (producerThreads) {
+    func->setAttr(kComputeThreadsAttr, b.getI64IntegerAttr(kernel.getThreads()[0]));
+    SmallVector<Attribute> described;
+    for (auto [i, map] : llvm::enumerate(maps))
+      described.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("param", b.getI64IntegerAttr(firstMap + i)),
+           b.getNamedAttr("arg", b.getI64IntegerAttr(map.argIndex)),
+           b.getNamedAttr("box", b.getDenseI64ArrayAttr({map.boxRows, map.boxCols})),
+           b.getNamedAttr("swizzle", b.getI64IntegerAttr(map.swizzle)),
+           b.getNamedAttr("element", TypeAttr::get(map.elementType))}));
+    func->setAttr(kTensorMapsAttr, b.getArrayAttr(described));
+  }
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -106,10 +126,38 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       value = arith::IndexCastOp::create(b, loc, type, value);
     mapping.map(arg, value);
   }
-  for (Operation &op : kernel.getBody().front().without_terminator())
-    b.clone(op, mapping);
+  if (producerThreads) {
+    SmallVector<Value> mapArgs(entry.getArguments().drop_front(firstMap));
+    if (failed(buildWarpSpecializedBody(kernel, func, b, mapping, maps, mapArgs)))
+      hadError = true;
+  } else {
+    for (Operation &op : kernel.getBody().front().without_terminator())
+      b.clone(op, mapping);
+  }
   gpu::ReturnOp::create(b, loc);
   return func;
+}
+
+/// In warp-specialized kernels the tile code runs on the consumer threads only: block-wide
+/// barriers there become named barrier 1 over those threads.
+static void useConsumerBarriers(gpu::GPUFuncOp func) {
+  auto threads = func->getAttrOfType<IntegerAttr>(kComputeThreadsAttr);
+  if (!threads)
+    return;
+  SmallVector<gpu::BarrierOp> barriers;
+  func.walk([&](gpu::BarrierOp op) {
+    // The prologue's barrier (directly in the entry block) is the whole block's.
+    if (op->getBlock() != &func.getBody().front())
+      barriers.push_back(op);
+  });
+  for (gpu::BarrierOp op : barriers) {
+    OpBuilder b(op);
+    Value id = arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), 1);
+    Value count = arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), threads.getInt());
+    NVVM::BarrierOp::create(b, op.getLoc(), Type(), id, count, NVVM::BarrierReductionAttr(),
+                            Value());
+    op.erase();
+  }
 }
 
 struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
@@ -136,11 +184,14 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
     NamedAttrList sharedBytes;
     for (tile::KernelOp kernel : kernels) {
-      gpu::GPUFuncOp func = convertKernel(kernel, gpuModule);
-      auto bytes = allocateBlockBuffers(func);
+      bool kernelFailed = false;
+      gpu::GPUFuncOp func = convertKernel(kernel, gpuModule, kernelFailed);
+      if (kernelFailed)
+        return signalPassFailure();
+      auto bytes = allocateBlockBuffers(func, kernel);
       if (failed(bytes))
         return signalPassFailure();
-      int64_t limit = maxSharedBytes(arch);
+      int64_t limit = tile::maxSharedBytes(arch);
       if (*bytes > limit) {
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
                            << " bytes of shared memory for its buffers (the generic strategy "
@@ -148,7 +199,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
                            << " bytes is the limit for '" << arch << "'";
         return signalPassFailure();
       }
-      sharedBytes.append(kernel.getSymName(), IntegerAttr::get(IntegerType::get(
+      sharedBytes.append(func.getName(), IntegerAttr::get(IntegerType::get(
                                                                    &getContext(), 64),
                                                                *bytes));
       kernel.erase();
@@ -160,8 +211,20 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     populateMemoryOpsToNVVMPatterns(patterns);
     populateLocalBufferToNVVMPatterns(patterns);
     populateGenericTilesToNVVMPatterns(patterns);
+    populateWgmmaFragmentPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
+
+    // Slot loops are unrolled so that register fragments are indexed by constants only.
+    SmallVector<scf::ForOp> slotLoops;
+    gpuModule.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(tile::kUnrollAttr))
+        slotLoops.push_back(loop);
+    });
+    for (scf::ForOp loop : slotLoops)
+      if (failed(loopUnrollFull(loop)))
+        return signalPassFailure();
+    gpuModule.walk([](gpu::GPUFuncOp func) { useConsumerBarriers(func); });
 
     // Every tile op must be gone; the tensor casts are then dead.
     WalkResult left = gpuModule.walk([](Operation *op) {

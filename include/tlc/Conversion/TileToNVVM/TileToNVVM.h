@@ -15,8 +15,12 @@ namespace tlc {
 /// Module attribute set by convert-tile-to-nvvm: a dictionary from kernel name to the bytes of
 /// dynamic shared memory its launch needs.
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tlc.shared_bytes";
+/// Suffix of the entry name of a kernel compiled by the sm_90a strategy, whose parameters end
+/// with TMA tensor maps and whose block has a producer warpgroup (docs/abi.md).
+inline constexpr llvm::StringLiteral kTmaEntrySuffix = "__tma";
 
 #define GEN_PASS_DECL_CONVERTTILETONVVM
+#define GEN_PASS_DECL_MARKGRIDCONSTANTS
 #include "tlc/Conversion/Passes.h.inc"
 
 } // namespace tlc

@@ -274,6 +274,20 @@ LogicalResult WriteOp::verify() {
   return verifyBufferIndices(*this, getBuffer().getType(), getIndices().size());
 }
 
+static LogicalResult verifySlotBuffer(Operation *op, BufferType type) {
+  if (!type.isFragment())
+    return op->emitOpError("needs a fragment buffer, found ") << type;
+  return success();
+}
+
+LogicalResult ReadSlotOp::verify() {
+  return verifySlotBuffer(*this, getBuffer().getType());
+}
+
+LogicalResult WriteSlotOp::verify() {
+  return verifySlotBuffer(*this, getBuffer().getType());
+}
+
 LogicalResult AtomicAddOp::verify() {
   if (!getValue().getType().isIntOrFloat() || getValue().getType().isInteger(1))
     return emitOpError("atomic_add needs an integer or float element type");

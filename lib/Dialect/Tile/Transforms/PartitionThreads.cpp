@@ -1,5 +1,6 @@
 //===- PartitionThreads.cpp - Spread element-wise bodies over threads -----===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -77,6 +78,81 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
   op.erase();
 }
 
+
+/// The register-layout fragment a `tile.parallel` iterates over: one with a layout, of the
+/// parallel's shape, accessed in the body at exactly the point's coordinates. Null if none.
+static Value findLayoutDomain(ParallelOp op) {
+  Value found;
+  op.getBody().walk([&](Operation *inner) {
+    Value buffer;
+    if (auto read = dyn_cast<ReadOp>(inner))
+      buffer = read.getBuffer();
+    else if (auto write = dyn_cast<WriteOp>(inner))
+      buffer = write.getBuffer();
+    if (buffer && getWgmmaLayout(buffer) &&
+        cast<BufferType>(buffer.getType()).getShape() == op.getShape())
+      found = buffer;
+  });
+  return found;
+}
+
+/// Replaces a `tile.parallel` over a wgmma-layout fragment by a loop over the calling thread's
+/// register slots (marked for complete unrolling): slot s of thread t is the point
+/// layout.coord(t, s), and accesses at the point become slot accesses.
+static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> threads) {
+  tlc::layout::WgmmaAccLayout layout = *getWgmmaLayout(domain);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value tid = buildLinearThreadId(b, loc, threads);
+  auto loop = scf::ForOp::create(b, loc, cst(0), cst(layout.slots()), cst(1));
+  loop->setAttr(kUnrollAttr, b.getUnitAttr());
+  b.setInsertionPointToStart(loop.getBody());
+  Value slot = loop.getInductionVar();
+  // Mirrors layout::WgmmaAccLayout::coord.
+  auto div = [&](Value a, int64_t d) { return arith::DivUIOp::create(b, loc, a, cst(d)).getResult(); };
+  auto rem = [&](Value a, int64_t d) { return arith::RemUIOp::create(b, loc, a, cst(d)).getResult(); };
+  auto mul = [&](Value a, int64_t m) { return arith::MulIOp::create(b, loc, a, cst(m)).getResult(); };
+  auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
+  Value warpgroup = div(tid, 128);
+  Value warp = div(rem(tid, 128), 32);
+  Value lane = rem(tid, 32);
+  Value wgM = rem(warpgroup, layout.warpgroupsM);
+  Value wgN = div(warpgroup, layout.warpgroupsM);
+  int64_t perTile = layout.instrN() / 2;
+  Value mTile = div(slot, perTile);
+  Value reg = rem(slot, perTile);
+  Value q = div(reg, 4);
+  Value e = rem(reg, 4);
+  Value row = add(add(mul(wgM, layout.warpgroupRows()), mul(mTile, 64)),
+                  add(add(mul(warp, 16), div(lane, 4)), mul(div(e, 2), 8)));
+  Value col = add(add(mul(wgN, layout.instrN()), mul(q, 8)),
+                  add(mul(rem(lane, 4), 2), rem(e, 2)));
+
+  IRMapping mapping;
+  Block &body = op.getBody().front();
+  mapping.map(body.getArgument(0), row);
+  mapping.map(body.getArgument(1), col);
+  for (Operation &inner : body.without_terminator()) {
+    auto atPoint = [&](ValueRange indices) { return llvm::equal(indices, body.getArguments()); };
+    if (auto read = dyn_cast<ReadOp>(inner); read && getWgmmaLayout(read.getBuffer()) &&
+                                             atPoint(read.getIndices())) {
+      Value value = ReadSlotOp::create(b, read.getLoc(), read.getType(),
+                                       mapping.lookupOrDefault(read.getBuffer()), slot);
+      mapping.map(read.getResult(), value);
+      continue;
+    }
+    if (auto write = dyn_cast<WriteOp>(inner); write && getWgmmaLayout(write.getBuffer()) &&
+                                               atPoint(write.getIndices())) {
+      WriteSlotOp::create(b, write.getLoc(), mapping.lookupOrDefault(write.getValue()),
+                          mapping.lookupOrDefault(write.getBuffer()), slot);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  op.erase();
+}
+
 namespace {
 struct PartitionThreadsPass
     : public tlc::tile::impl::TilePartitionThreadsBase<PartitionThreadsPass> {
@@ -86,8 +162,12 @@ struct PartitionThreadsPass
     int64_t numThreads = kernel.getNumThreads();
     SmallVector<ParallelOp> ops;
     kernel.getBody().walk([&](ParallelOp op) { ops.push_back(op); });
-    for (ParallelOp op : ops)
-      partition(op, threads, numThreads);
+    for (ParallelOp op : ops) {
+      if (Value domain = findLayoutDomain(op))
+        partitionOverSlots(op, domain, threads);
+      else
+        partition(op, threads, numThreads);
+    }
   }
 };
 } // namespace

@@ -283,6 +283,34 @@ def Tile_WriteOp : Tile_Op<"write", [
   let hasVerifier = 1;
 }
 
+
+def Tile_ReadSlotOp : Tile_Op<"read_slot", [
+    TypesMatchWith<"result type is the buffer's element type", "buffer", "result",
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::BufferType>($_self).getElementType())">]> {
+  let summary = "reads the calling thread's register slot of a distributed fragment";
+  let description = [{
+    A fragment with a register layout (attribute `tile.layout` on its `tile.alloc`, e.g. the
+    wgmma accumulator layout) is spread over the threads: each holds `slots` of its elements.
+    `tile.read_slot %f[%s]` reads slot `%s` of the calling thread; which element that is follows
+    from the layout. `tile-partition-threads` produces it from a `tile.parallel` over such a
+    fragment, together with the element's coordinates.
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$buffer, Index:$slot);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$buffer `[` $slot `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_WriteSlotOp : Tile_Op<"write_slot", [
+    TypesMatchWith<"value type is the buffer's element type", "buffer", "value",
+                   "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::BufferType>($_self).getElementType())">]> {
+  let summary = "writes the calling thread's register slot of a distributed fragment";
+  let arguments = (ins AnyType:$value, Arg<Tile_BufferType, "", [MemWrite]>:$buffer,
+                       Index:$slot);
+  let assemblyFormat = "$value `,` $buffer `[` $slot `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
 def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
     TypesMatchWith<"value type is the tensor's element type", "tensor", "value",
                    "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::TensorType>($_self).getElementType())">]> {

@@ -4,6 +4,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"> {
+  let summary = "Map gemm tiles onto warpgroups and tensor-core instructions";
+  let description = [{
+    The tiling decision of the sm_90a strategy. For the first `pipelined` loop whose body only
+    copies rank-2 tensor tiles into shared buffers and multiplies them (bf16/f16 in, f32
+    accumulator), it maps the accumulator [BM, BN] onto the kernel's warpgroups (threads / 128)
+    and wgmma m64nNk16 (64-row tiles along M first, then the rest along N, N <= 256), records that
+    register layout on the accumulator's alloc (`tile.layout = {kind = "wgmma", warpgroups =
+    [m, n]}`), and marks the gemms `tile.mma = "wgmma"` and the copies `tile.tma`. Loops,
+    shapes or uses that do not fit keep the generic strategy.
+  }];
+  let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def TilePartitionThreads : Pass<"tile-partition-threads", "tlc::tile::KernelOp"> {
   let summary = "Distribute element-wise bodies over the threads of a block";
   let description = [{
@@ -13,6 +28,30 @@ def TilePartitionThreads : Pass<"tile-partition-threads", "tlc::tile::KernelOp">
     coalesced), guarded when T does not divide P. The coordinates are recovered row-major.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp"> {
+  let summary = "Turn pipelined TMA/wgmma loops into a multi-stage ring with a producer warpgroup";
+  let description = [{
+    A `pipelined(n, stages = S)` loop whose copies are TMA and whose gemms are wgmma gets S copies
+    of each buffer its copies fill (`tile.stages = S` on the alloc), `tile.pipeline = "tma_wgmma"`
+    on the loop, and a producer warpgroup on the kernel (`tile.producer_threads = 128`): the
+    lowering then issues the copies from one producer thread into a ring guarded by full/empty
+    mbarriers (expect-tx, phase parity) while the kernel's warpgroups consume it.
+  }];
+}
+
+def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::KernelOp"> {
+  let summary = "Choose swizzles, place shared buffers by liveness, check capacity";
+  let description = [{
+    In kernels of the sm_90a strategy: gives each TMA-filled shared buffer the widest swizzle its
+    rows fill (`tile.swizzle`, 128/64/32 bytes, the mode of both the TMA box and the wgmma
+    descriptor), places every shared buffer and shared-memory fragment at a byte offset
+    (`tile.offset`; 1024-aligned when swizzled; times its stages; buffers not live at the same
+    time share bytes), adds the pipeline's mbarriers and records the total on the kernel
+    (`tile.shared_bytes`). A total above the architecture's limit is a located error.
+  }];
+  let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
 }
 
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,92 @@
+//===- Layout.h - Shared-memory swizzles and register fragment layouts ----===//
+//
+// Pure C++ (no MLIR types): the layout math the passes and the lowering share, unit tested in
+// test/unit/LayoutTest.cpp. Shared tiles are stored in the form TMA writes and wgmma/ldmatrix
+// read; accumulator fragments follow the register order of the wgmma instruction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TLC_LAYOUT_LAYOUT_H
+#define TLC_LAYOUT_LAYOUT_H
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace tlc::layout {
+
+/// A 2-D tile [rows, cols] (cols contiguous) in shared memory, stored as `cols * elemBytes /
+/// swizzleBytes` column blocks of `rows x swizzleBytes` bytes each, one after the other. Inside a
+/// block, row r starts at r * swizzleBytes and its 16-byte chunks are permuted by the hardware
+/// swizzle of that width: byte offset o becomes o ^ (((o >> 7) & (swizzleBytes / 16 - 1)) << 4).
+/// This is the layout a TMA box of [rows, swizzleBytes / elemBytes] writes with
+/// CU_TENSOR_MAP_SWIZZLE_<swizzleBytes>B, and the one a wgmma matrix descriptor with the same
+/// swizzle mode reads. The tile's base must be 1024-byte aligned.
+struct SwizzledTile {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t elemBytes = 2;
+  /// 32, 64 or 128.
+  int64_t swizzleBytes = 128;
+
+  /// Elements per row of one column block.
+  int64_t blockCols() const { return swizzleBytes / elemBytes; }
+  int64_t numBlocks() const { return cols / blockCols(); }
+  int64_t blockBytes() const { return rows * swizzleBytes; }
+  int64_t bytes() const { return rows * cols * elemBytes; }
+  /// Byte offset of element (row, col) from the tile's base.
+  int64_t byteOffset(int64_t row, int64_t col) const;
+};
+
+/// Applies the hardware swizzle of `swizzleBytes` (0 = none) to a byte offset inside an aligned
+/// tile.
+int64_t swizzleOffset(int64_t offset, int64_t swizzleBytes);
+
+/// The widest swizzle (128, 64 or 32 bytes) whose rows a tile of `cols` elements of `elemBytes`
+/// fills exactly (a multiple of the width for 128), with rows a multiple of the swizzle's 8-row
+/// period; nullopt when none does.
+std::optional<int64_t> chooseSwizzle(int64_t rows, int64_t cols, int64_t elemBytes);
+
+/// The number of shared-memory wavefronts (bank-conflict passes) one warp instruction needs when
+/// lane i accesses `accessBytes` (4, 8 or 16) bytes at byte address `addresses[i]`. 32 banks of 4
+/// bytes; 16-byte accesses are served a quarter-warp (8 lanes, 128 bytes) at a time, 8-byte ones a
+/// half-warp at a time. The conflict-free minimum is max(1, 32 * accessBytes / 128).
+unsigned sharedWavefronts(const std::vector<int64_t> &addresses, unsigned accessBytes);
+
+/// The register layout of an f32 accumulator [rows, cols] computed by wgmma m64nNk16 on
+/// `warpgroupsM x warpgroupsN` warpgroups: warpgroup (i, j) owns rows [i * rows / warpgroupsM, ...)
+/// and columns [j * cols / warpgroupsN, ...), in 64-row instruction tiles. Each thread holds
+/// `slots()` values; slot s of thread t is the (s % (N / 2))-th register of the wgmma result of
+/// its warpgroup's m-tile s / (N / 2), where N = cols / warpgroupsN:
+///   register 4q + e (q < N / 8, e < 4) is row 16 * warp + lane / 4 + 8 * (e / 2),
+///   column 8 * q + 2 * (lane % 4) + e % 2 of that tile.
+struct WgmmaAccLayout {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t warpgroupsM = 1;
+  int64_t warpgroupsN = 1;
+
+  int64_t warpgroups() const { return warpgroupsM * warpgroupsN; }
+  int64_t warpgroupRows() const { return rows / warpgroupsM; }
+  /// N of the instruction: the warpgroup's columns.
+  int64_t instrN() const { return cols / warpgroupsN; }
+  int64_t mTiles() const { return warpgroupRows() / 64; }
+  int64_t slots() const { return mTiles() * instrN() / 2; }
+  /// (row, col) of slot `slot` of thread `thread` (0 <= thread < 128 * warpgroups()).
+  std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const;
+
+  /// Maps [rows, cols] onto `warpgroups` warpgroups: as many along M as 64-row tiles allow, the
+  /// rest along N, with an instruction N that is a multiple of 8 and at most 256. nullopt when
+  /// the shape does not fit.
+  static std::optional<WgmmaAccLayout> choose(int64_t rows, int64_t cols, int64_t warpgroups);
+};
+
+/// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
+/// leading and stride byte offsets (bytes, multiples of 16) and the swizzle mode of
+/// `swizzleBytes` (0 = interleave, 32, 64, 128).
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingBytes, uint32_t strideBytes,
+                         int64_t swizzleBytes);
+
+} // namespace tlc::layout
+
+#endif // TLC_LAYOUT_LAYOUT_H

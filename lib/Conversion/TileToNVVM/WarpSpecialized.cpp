@@ -1,0 +1,395 @@
+//===- WarpSpecialized.cpp - sm_90a kernels: TMA producer, wgmma consumers -===//
+//
+// Materializes what tile-assign-mma-layouts, tile-software-pipeline and
+// tile-shared-memory-layout decided for a kernel with a producer warpgroup:
+//
+//   thread 0 initializes a full and an empty mbarrier per stage; all threads sync;
+//   producer warpgroup (the last 128 threads): setmaxnreg.dec, then one thread runs the main
+//     loop: wait until stage s is empty (parity of the round), arrive.expect_tx with the bytes of
+//     the stage, issue the TMA boxes of every copy into stage s;
+//   consumer warpgroups (the kernel's own threads): setmaxnreg.inc, then the kernel body, with
+//     the main loop replaced by: wait until stage s is full, wgmma over the stage's tiles (one
+//     64xNx16 instruction per 64-row tile and 16-wide k step, descriptors from the swizzled
+//     layout), commit, wait, and one arrive per warp on the empty barrier.
+//
+// The producer recomputes the loop bounds and copy offsets from their definitions (pure
+// arithmetic over block ids, tensor sizes and kernel arguments, as the assign pass checked).
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsImpl.h"
+
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace tlc;
+
+/// Name of the dynamic shared memory symbol of the sm_90a strategy (1024-byte aligned, as the
+/// 128-byte swizzle atoms need).
+static constexpr llvm::StringLiteral kSmemSymbol = "tlc_smem";
+
+SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
+  SmallVector<TensorMapParam> maps;
+  kernel.walk([&](tile::CopyOp copy) {
+    if (!copy->hasAttr(tile::kTmaAttr))
+      return;
+    auto arg = cast<BlockArgument>(copy.getSource());
+    auto dest = copy.getDest().getDefiningOp<tile::AllocOp>();
+    auto type = dest.getBuffer().getType();
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t swizzle = dest->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr).getInt();
+    TensorMapParam map{arg.getArgNumber(), type.getShape()[0], swizzle / elemBytes, swizzle,
+                       type.getElementType()};
+    for (const TensorMapParam &other : maps)
+      if (other.argIndex == map.argIndex && other.boxRows == map.boxRows &&
+          other.boxCols == map.boxCols && other.swizzle == map.swizzle)
+        return;
+    maps.push_back(map);
+  });
+  return maps;
+}
+
+/// Clones the definition of `value` (pure ops, recursively) at the builder's position.
+static Value rematerialize(OpBuilder &b, Value value, IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  for (Value operand : def->getOperands())
+    rematerialize(b, operand, mapping);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+namespace {
+/// Builds the sm_90a kernel; one instance per kernel.
+class WarpSpecializedBuilder {
+public:
+  WarpSpecializedBuilder(tile::KernelOp kernel, gpu::GPUFuncOp func, OpBuilder &b,
+                         ArrayRef<TensorMapParam> maps, ArrayRef<Value> mapArgs)
+      : kernel(kernel), func(func), b(b), maps(maps), mapArgs(mapArgs),
+        ctx(kernel.getContext()) {}
+
+  LogicalResult build(IRMapping &mapping);
+
+private:
+  Value cstIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value cst32(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); }
+  Value cst64(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); }
+  Value toI32(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  }
+  /// Pointer to byte `offset` (i32 value) of dynamic shared memory.
+  Value sharedPtr(Value offset) {
+    auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
+    return LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{offset});
+  }
+  Value barrierPtr(Value stage, bool empty) {
+    Value off = arith::AddIOp::create(
+        b, loc, cst32(barrierOffset + (empty ? 8 * stages : 0)),
+        arith::MulIOp::create(b, loc, stage, cst32(8)));
+    return sharedPtr(off);
+  }
+  int64_t bufferOffset(Value buffer) {
+    return buffer.getDefiningOp()->getAttrOfType<IntegerAttr>(tile::kOffsetAttr).getInt();
+  }
+  int64_t bufferSwizzle(Value buffer) {
+    return buffer.getDefiningOp()->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr).getInt();
+  }
+  /// Stage bytes of a ring buffer.
+  int64_t stageBytes(Value buffer) {
+    return cast<tile::BufferType>(buffer.getType()).getSizeInBytes();
+  }
+
+  void buildPrologue();
+  void buildProducer(scf::ForOp loop, IRMapping mapping);
+  void buildConsumerLoop(scf::ForOp loop, IRMapping &mapping);
+
+  tile::KernelOp kernel;
+  gpu::GPUFuncOp func;
+  OpBuilder &b;
+  ArrayRef<TensorMapParam> maps;
+  ArrayRef<Value> mapArgs;
+  MLIRContext *ctx;
+  Location loc = UnknownLoc::get(kernel.getContext());
+  Value smemBase, tid;
+  int64_t stages = 1, barrierOffset = 0, consumerThreads = 0;
+};
+} // namespace
+
+void WarpSpecializedBuilder::buildPrologue() {
+  // Thread 0 initializes the barriers: full[s] completes on one arrive plus the TMA bytes,
+  // empty[s] on one arrive per consumer warp.
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cstIndex(0));
+  auto init = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(init.thenBlock());
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(1), Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), true),
+                                   cst32(consumerThreads / 32), Value());
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
+  NVVM::SetMaxRegisterOp::create(b, loc, 40, NVVM::SetMaxRegisterAction::decrease);
+  Value elected = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                        cstIndex(consumerThreads));
+  auto single = scf::IfOp::create(b, loc, elected, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(single.thenBlock());
+  Value lb = rematerialize(b, loop.getLowerBound(), mapping);
+  Value ub = rematerialize(b, loop.getUpperBound(), mapping);
+  Value step = rematerialize(b, loop.getStep(), mapping);
+  auto producer = scf::ForOp::create(b, loc, lb, ub, step);
+  b.setInsertionPointToStart(producer.getBody());
+  Value iter = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb), step);
+  Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
+  Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
+  // The empty barrier of round r completes phase r - 1; round 0 passes at once (parity 1).
+  Value parity = arith::XOrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity,
+                                        cst32(10000000));
+  int64_t bytes = 0;
+  SmallVector<tile::CopyOp> copies;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      copies.push_back(copy);
+      bytes += stageBytes(copy.getDest());
+    }
+  Value full = barrierPtr(stage, false);
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full, cst32(bytes),
+                                         NVVM::MemScopeKind::CTA, false, Value());
+  mapping.map(loop.getInductionVar(), producer.getInductionVar());
+  auto ptr7 = LLVM::LLVMPointerType::get(ctx, 7);
+  for (tile::CopyOp copy : copies) {
+    Value dest = copy.getDest();
+    auto type = cast<tile::BufferType>(dest.getType());
+    int64_t swizzle = bufferSwizzle(dest);
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1], elemBytes, swizzle};
+    unsigned argIndex = cast<BlockArgument>(copy.getSource()).getArgNumber();
+    Value map;
+    for (auto [param, arg] : llvm::zip(maps, mapArgs))
+      if (param.argIndex == argIndex && param.boxRows == tile.rows &&
+          param.boxCols == tile.blockCols())
+        map = arg;
+    Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping));
+    Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping));
+    Value stageBase = arith::AddIOp::create(
+        b, loc, cst32(bufferOffset(dest)),
+        arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
+    for (int64_t block = 0; block < tile.numBlocks(); ++block) {
+      Value dst = sharedPtr(arith::AddIOp::create(b, loc, stageBase,
+                                                  cst32(block * tile.blockBytes())));
+      dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
+      Value x = arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols()));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dst, map, ValueRange{x, row}, full, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
+    }
+  }
+}
+
+void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping) {
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+  Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+  Value step = mapping.lookupOrDefault(loop.getStep());
+  SmallVector<tile::GemmOp> gemms;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto gemm = dyn_cast<tile::GemmOp>(op))
+      gemms.push_back(gemm);
+  Value acc = mapping.lookup(gemms.front().getC());
+  layout::WgmmaAccLayout layout = *getRegisterLayout(acc);
+  Value accMemref = getBufferMemref(acc);
+
+  // Warpgroup coordinates: rows [wgM * rows / Wm, ...) and columns [wgN * N, ...).
+  Value warpgroup = toI32(arith::DivUIOp::create(b, loc, tid, cstIndex(128)));
+  Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+  Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+  Value isLane0 = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, tid, cstIndex(32)),
+      cstIndex(0));
+  Value smemAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemBase);
+
+  auto consumer = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(consumer.getBody());
+  Value iter = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, consumer.getInductionVar(), lb), step);
+  Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
+  Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, false),
+                                        arith::AndIOp::create(b, loc, round, cst32(1)),
+                                        cst32(10000000));
+
+  // The accumulator of each 64-row tile, as the instruction's register struct.
+  int64_t perTile = layout.instrN() / 2;
+  auto f32 = b.getF32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perTile, f32));
+  SmallVector<Value> tiles;
+  for (int64_t m = 0; m < layout.mTiles(); ++m) {
+    Value s = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
+      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
+    }
+    tiles.push_back(s);
+  }
+
+  /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
+  auto descriptor = [&](Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
+    Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
+    Value field = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)), cst32(0x3FFF));
+    Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
+    uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
+    return arith::OrIOp::create(b, loc, desc, cst64(static_cast<int64_t>(fixed))).getResult();
+  };
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (tile::GemmOp gemm : gemms) {
+    Value a = gemm.getA(), bOp = gemm.getB();
+    auto aType = cast<tile::BufferType>(a.getType());
+    auto bType = cast<tile::BufferType>(bOp.getType());
+    bool transB = gemm.getTransposeB();
+    int64_t bk = aType.getShape()[1];
+    int64_t swA = bufferSwizzle(a), swB = bufferSwizzle(bOp);
+    layout::SwizzledTile tileA{aType.getShape()[0], bk, 2, swA};
+    layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], 2, swB};
+    Value aStage = arith::AddIOp::create(
+        b, loc, cst32(bufferOffset(a)), arith::MulIOp::create(b, loc, stage, cst32(stageBytes(a))));
+    Value bStage = arith::AddIOp::create(
+        b, loc, cst32(bufferOffset(bOp)),
+        arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
+    // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
+    // 8-row swizzle period); B's columns at wgN * N.
+    Value aRows = arith::MulIOp::create(b, loc, wgM, cst32(layout.warpgroupRows() * swA));
+    Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
+    Value bBase;
+    if (transB) {
+      bBase = arith::AddIOp::create(
+          b, loc, bStage, arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
+    } else {
+      // MN-major: N in 64-column blocks of bk rows x 128 bytes.
+      bBase = arith::AddIOp::create(
+          b, loc, bStage,
+          arith::MulIOp::create(b, loc, wgN,
+                                cst32(layout.instrN() / tileB.blockCols() * tileB.blockBytes())));
+    }
+    auto elem = aType.getElementType().isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), 16);
+    for (int64_t kk = 0; kk < bk / 16; ++kk) {
+      int64_t k0 = kk * 16;
+      // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) * 2.
+      int64_t aDelta = (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * 2;
+      Value bDesc;
+      if (transB) {
+        int64_t bDelta =
+            (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
+        bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(bDelta)), 16, 8 * swB, swB);
+      } else {
+        // B, MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset,
+        // 8-row groups by the stride byte offset.
+        bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)),
+                           tileB.blockBytes(), 8 * swB, swB);
+      }
+      for (int64_t m = 0; m < layout.mTiles(); ++m) {
+        Value aDesc = descriptor(
+            arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
+        tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, structType, tiles[m], aDesc, bDesc, shape,
+            NVVM::WGMMATypesAttr::get(ctx, elem), NVVM::WGMMATypesAttr::get(ctx, elem),
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(ctx, transB ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+            NVVM::MMAIntOverflowAttr());
+      }
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t m = 0; m < layout.mTiles(); ++m)
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
+      memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
+    }
+  // The stage is free again once every consumer warp is past its wgmma.
+  auto release = scf::IfOp::create(b, loc, isLane0, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(release.thenBlock());
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(stage, true), Value(),
+                                 NVVM::MemScopeKind::CTA, false);
+}
+
+LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
+  loc = kernel.getLoc();
+  consumerThreads = kernel.getThreads()[0];
+  scf::ForOp mainLoop;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(tile::kPipelineAttr))
+      mainLoop = loop;
+  });
+  if (!mainLoop || mainLoop->getParentOp() != kernel.getOperation())
+    return kernel.emitOpError("has no top-level pipelined main loop to specialize");
+  stages = cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt();
+  barrierOffset = cast<IntegerAttr>(mainLoop->getAttr("tile.barriers")).getInt();
+
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (!module.lookupSymbol(kSmemSymbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  smemBase = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3), kSmemSymbol);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  buildPrologue();
+
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid,
+                                           cstIndex(consumerThreads));
+  auto split = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(split.thenBlock());
+    buildProducer(mainLoop, mapping);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(split.elseBlock());
+  int64_t regs = std::min<int64_t>(240, (65536 - 40 * 128) / consumerThreads / 8 * 8);
+  NVVM::SetMaxRegisterOp::create(b, loc, regs, NVVM::SetMaxRegisterAction::increase);
+  for (Operation &op : kernel.getBody().front().without_terminator()) {
+    if (auto alloc = dyn_cast<tile::AllocOp>(op)) {
+      if (alloc->hasAttr(tile::kStagesAttr))
+        continue; // the ring: addressed by offset
+      if (alloc->hasAttr(tile::kLayoutAttr)) {
+        mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
+        continue;
+      }
+    }
+    if (&op == mainLoop.getOperation()) {
+      buildConsumerLoop(mainLoop, mapping);
+      continue;
+    }
+    b.clone(op, mapping);
+  }
+  return success();
+}
+
+LogicalResult tlc::buildWarpSpecializedBody(tile::KernelOp kernel, gpu::GPUFuncOp func,
+                                            OpBuilder &b, IRMapping &mapping,
+                                            ArrayRef<TensorMapParam> maps,
+                                            ArrayRef<Value> mapArgs) {
+  return WarpSpecializedBuilder(kernel, func, b, maps, mapArgs).build(mapping);
+}

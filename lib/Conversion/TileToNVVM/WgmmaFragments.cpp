@@ -1,0 +1,147 @@
+//===- WgmmaFragments.cpp - Accumulators held in wgmma register layout ----===//
+//
+// A fragment with a wgmma layout (tile-assign-mma-layouts) lives in registers: a per-thread
+// array of its slots, allocated in the entry block so that LLVM promotes it to registers once the
+// slot loops are unrolled. fill, read_slot/write_slot and copy to a tensor index the slots
+// directly; the element a slot holds follows from the layout (layout::WgmmaAccLayout).
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsImpl.h"
+
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace tlc;
+
+std::optional<layout::WgmmaAccLayout> tlc::getRegisterLayout(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!castOp)
+    return std::nullopt;
+  auto dict = castOp->getAttrOfType<DictionaryAttr>(tile::kLayoutAttr);
+  if (!dict)
+    return std::nullopt;
+  auto warpgroups = dict.getAs<DenseI64ArrayAttr>("warpgroups");
+  auto shape = cast<tile::BufferType>(buffer.getType()).getShape();
+  return layout::WgmmaAccLayout{shape[0], shape[1], warpgroups[0], warpgroups[1]};
+}
+
+Value tlc::lowerRegisterFragment(OpBuilder &b, tile::AllocOp alloc, gpu::GPUFuncOp func) {
+  auto layout = tile::getWgmmaLayout(alloc.getBuffer());
+  auto type = alloc.getBuffer().getType();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto memrefType = MemRefType::get({layout->slots()}, tile::getStorageType(type.getElementType()));
+  Value memref = memref::AllocaOp::create(b, alloc.getLoc(), memrefType);
+  auto castOp = UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, memref);
+  castOp->setAttr(tile::kLayoutAttr, alloc->getAttr(tile::kLayoutAttr));
+  return castOp.getResult(0);
+}
+
+std::pair<Value, Value> tlc::buildSlotCoords(OpBuilder &b, Location loc,
+                                             const layout::WgmmaAccLayout &layout, Value tid,
+                                             int64_t slot) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto [wgRow, wgCol] = layout.coord(0, slot);
+  // coord(t, s) = coord(0, s) + the thread's offsets, which do not depend on the slot.
+  Value warpgroup = arith::DivUIOp::create(b, loc, tid, cst(128));
+  Value inWg = arith::RemUIOp::create(b, loc, tid, cst(128));
+  Value warp = arith::DivUIOp::create(b, loc, inWg, cst(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
+  Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst(layout.warpgroupsM));
+  Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst(layout.warpgroupsM));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wgM, cst(layout.warpgroupRows())),
+                            arith::MulIOp::create(b, loc, warp, cst(16))),
+      arith::DivUIOp::create(b, loc, lane, cst(4)));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wgN, cst(layout.instrN())),
+      arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)), cst(2)));
+  row = arith::AddIOp::create(b, loc, row, cst(wgRow));
+  col = arith::AddIOp::create(b, loc, col, cst(wgCol));
+  return {row, col};
+}
+
+static Value linearThreadId(OpBuilder &b, Location loc) {
+  return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+namespace {
+
+struct FillSlots : OpRewritePattern<tile::FillOp> {
+  FillSlots(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tile::FillOp op, PatternRewriter &rewriter) const override {
+    auto layout = getRegisterLayout(op.getBuffer());
+    if (!layout)
+      return failure();
+    Value memref = getBufferMemref(op.getBuffer());
+    for (int64_t s = 0; s < layout->slots(); ++s)
+      memref::StoreOp::create(rewriter, op.getLoc(), op.getValue(), memref,
+                              ValueRange{arith::ConstantIndexOp::create(rewriter, op.getLoc(), s)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReadSlot : OpRewritePattern<tile::ReadSlotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ReadSlotOp op, PatternRewriter &rewriter) const override {
+    Value memref = getBufferMemref(op.getBuffer());
+    if (!memref)
+      return failure();
+    rewriter.replaceOpWithNewOp<memref::LoadOp>(op, memref, ValueRange{op.getSlot()});
+    return success();
+  }
+};
+
+struct WriteSlot : OpRewritePattern<tile::WriteSlotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::WriteSlotOp op, PatternRewriter &rewriter) const override {
+    Value memref = getBufferMemref(op.getBuffer());
+    if (!memref)
+      return failure();
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(op, op.getValue(), memref,
+                                                 ValueRange{op.getSlot()});
+    return success();
+  }
+};
+
+/// copy(acc, C[r0, c0]): each thread stores its slots, converted, masked at the edges.
+struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
+  CopySlotsToTensor(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    auto layout = getRegisterLayout(op.getSource());
+    if (!layout)
+      return failure();
+    auto tensor = getTensorValues(op.getDest());
+    if (!tensor)
+      return failure();
+    Location loc = op.getLoc();
+    Value memref = getBufferMemref(op.getSource());
+    Type dstType = cast<tile::TensorType>(op.getDest().getType()).getElementType();
+    SmallVector<Value> offsets(op.getDestOffsets());
+    size_t lead = offsets.size() - 2;
+    Value tid = linearThreadId(rewriter, loc);
+    for (int64_t s = 0; s < layout->slots(); ++s) {
+      auto [row, col] = buildSlotCoords(rewriter, loc, *layout, tid, s);
+      Value value = memref::LoadOp::create(
+          rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+      value = convertElement(rewriter, loc, value, dstType);
+      SmallVector<Value> indices(offsets);
+      indices[lead] = arith::AddIOp::create(rewriter, loc, offsets[lead], row);
+      indices[lead + 1] = arith::AddIOp::create(rewriter, loc, offsets[lead + 1], col);
+      buildMaskedStore(rewriter, loc, *tensor, value, indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tlc::populateWgmmaFragmentPatterns(RewritePatternSet &patterns) {
+  patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor>(patterns.getContext());
+}

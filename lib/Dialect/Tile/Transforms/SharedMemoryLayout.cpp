@@ -1,0 +1,147 @@
+//===- SharedMemoryLayout.cpp - Swizzle, place and check shared buffers ---===//
+//
+// For kernels of the sm_90a strategy (those with a producer warpgroup, tile-software-pipeline):
+//   - each shared buffer a TMA copy fills gets the widest swizzle (128/64/32 B) whose atom both
+//     the TMA box and the wgmma descriptor accept (`tile.swizzle`);
+//   - every shared buffer, and every fragment that is not held in registers, gets a byte offset
+//     in dynamic shared memory (`tile.offset`): 1024-byte aligned when swizzled, 16 otherwise,
+//     times its pipeline stages; buffers whose live ranges (in the kernel's top-level order)
+//     do not overlap share bytes;
+//   - the pipeline's mbarriers (two per stage) follow, and the total goes on the kernel
+//     (`tile.shared_bytes`), checked against the architecture's limit with a located error.
+//
+//===----------------------------------------------------------------------===//
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace tlc::tile {
+#define GEN_PASS_DEF_TILESHAREDMEMORYLAYOUT
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tlc::tile
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+#define DEBUG_TYPE "tile-shared-memory-layout"
+
+int64_t tlc::tile::maxSharedBytes(StringRef arch) {
+  unsigned sm = 0;
+  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
+  if (sm == 90 || sm == 100 || sm == 101 || sm == 103 || sm == 110)
+    return 232448;
+  if (sm == 80 || sm == 87)
+    return 166912;
+  return 101376;
+}
+
+namespace {
+struct Placement {
+  AllocOp alloc;
+  int64_t bytes, align, first, last, offset = 0;
+};
+
+struct SharedMemoryLayoutPass
+    : public tlc::tile::impl::TileSharedMemoryLayoutBase<SharedMemoryLayoutPass> {
+  using TileSharedMemoryLayoutBase::TileSharedMemoryLayoutBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    if (!kernel->hasAttr(kProducerThreadsAttr))
+      return;
+    Builder b(kernel.getContext());
+    Block &body = kernel.getBody().front();
+    llvm::DenseMap<Operation *, int64_t> position;
+    int64_t index = 0;
+    for (Operation &op : body)
+      position[&op] = index++;
+    auto topLevel = [&](Operation *op) {
+      while (op->getBlock() != &body)
+        op = op->getParentOp();
+      return position.lookup(op);
+    };
+
+    SmallVector<Placement> placements;
+    kernel.walk([&](AllocOp alloc) {
+      auto type = alloc.getBuffer().getType();
+      if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
+        return;
+      int64_t stages = 1;
+      if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
+        stages = attr.getInt();
+      int64_t align = 16;
+      bool tmaDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<CopyOp>(user) && user->hasAttr(kTmaAttr);
+      });
+      if (tmaDest) {
+        auto shape = type.getShape();
+        int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+        if (auto swizzle = layout::chooseSwizzle(shape[0], shape[1], elemBytes)) {
+          alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(*swizzle));
+          align = 1024;
+        }
+      }
+      Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc)};
+      for (Operation *user : alloc->getUsers())
+        p.last = std::max(p.last, topLevel(user));
+      placements.push_back(p);
+    });
+
+    // First fit, biggest first, among buffers live at the same time.
+    SmallVector<Placement *> order;
+    for (Placement &p : placements)
+      order.push_back(&p);
+    llvm::stable_sort(order, [](Placement *x, Placement *y) { return x->bytes > y->bytes; });
+    SmallVector<Placement *> placed;
+    int64_t total = 0;
+    for (Placement *p : order) {
+      int64_t offset = 0;
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        offset = llvm::alignTo(offset, p->align);
+        for (Placement *q : placed) {
+          bool liveTogether = p->first <= q->last && q->first <= p->last;
+          bool overlap = offset < q->offset + q->bytes && q->offset < offset + p->bytes;
+          if (liveTogether && overlap) {
+            offset = q->offset + q->bytes;
+            moved = true;
+          }
+        }
+      }
+      p->offset = offset;
+      placed.push_back(p);
+      total = std::max(total, offset + p->bytes);
+      p->alloc->setAttr(kOffsetAttr, b.getI64IntegerAttr(offset));
+    }
+
+    // Two mbarriers (full, empty) per stage of each pipelined loop.
+    kernel.walk([&](scf::ForOp loop) {
+      if (!loop->hasAttr(kPipelineAttr))
+        return;
+      int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
+      total = llvm::alignTo(total, 8);
+      loop->setAttr("tile.barriers", b.getI64IntegerAttr(total));
+      total += 16 * stages;
+    });
+    kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
+
+    int64_t limit = maxSharedBytes(arch);
+    if (total > limit) {
+      auto diag = kernel.emitError()
+                  << "kernel '" << kernel.getSymName() << "' needs " << total
+                  << " bytes of shared memory; " << limit << " bytes is the limit for '" << arch
+                  << "'";
+      for (Placement &p : placements)
+        diag.attachNote(p.alloc.getLoc())
+            << "this buffer takes " << p.bytes << " bytes"
+            << (p.alloc->hasAttr(kStagesAttr) ? " (one copy per pipeline stage)" : "");
+      diag.attachNote() << "hint: fewer pipeline stages or smaller tiles";
+      signalPassFailure();
+    }
+  }
+};
+} // namespace

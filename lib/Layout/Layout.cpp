@@ -1,0 +1,101 @@
+//===- Layout.cpp - Shared-memory swizzles and register fragment layouts --===//
+#include "tlc/Layout/Layout.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tlc::layout {
+
+int64_t swizzleOffset(int64_t offset, int64_t swizzleBytes) {
+  if (swizzleBytes < 32)
+    return offset;
+  int64_t mask = swizzleBytes / 16 - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+int64_t SwizzledTile::byteOffset(int64_t row, int64_t col) const {
+  int64_t block = col / blockCols();
+  int64_t inner = (col % blockCols()) * elemBytes;
+  return block * blockBytes() + swizzleOffset(row * swizzleBytes + inner, swizzleBytes);
+}
+
+std::optional<int64_t> chooseSwizzle(int64_t rows, int64_t cols, int64_t elemBytes) {
+  int64_t rowBytes = cols * elemBytes;
+  if (rows % 8 != 0)
+    return std::nullopt;
+  if (rowBytes % 128 == 0)
+    return 128;
+  if (rowBytes == 64)
+    return 64;
+  if (rowBytes == 32)
+    return 32;
+  return std::nullopt;
+}
+
+unsigned sharedWavefronts(const std::vector<int64_t> &addresses, unsigned accessBytes) {
+  // Lanes are served in groups whose requests together span at most 128 bytes.
+  unsigned lanesPerPass = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : 32;
+  unsigned total = 0;
+  for (size_t first = 0; first < addresses.size(); first += lanesPerPass) {
+    // Per bank, the distinct 4-byte words requested: a bank serves one word per wavefront.
+    std::map<int64_t, std::set<int64_t>> words;
+    size_t last = std::min(addresses.size(), first + lanesPerPass);
+    for (size_t lane = first; lane < last; ++lane)
+      for (unsigned b = 0; b < accessBytes; b += 4) {
+        int64_t word = (addresses[lane] + b) / 4;
+        words[word % 32].insert(word);
+      }
+    size_t worst = 1;
+    for (auto &[bank, set] : words)
+      worst = std::max(worst, set.size());
+    total += static_cast<unsigned>(worst);
+  }
+  return total;
+}
+
+std::pair<int64_t, int64_t> WgmmaAccLayout::coord(int64_t thread, int64_t slot) const {
+  int64_t warpgroup = thread / 128;
+  int64_t warp = (thread % 128) / 32;
+  int64_t lane = thread % 32;
+  int64_t wgM = warpgroup % warpgroupsM;
+  int64_t wgN = warpgroup / warpgroupsM;
+  int64_t perTile = instrN() / 2;
+  int64_t mTile = slot / perTile;
+  int64_t reg = slot % perTile;
+  int64_t q = reg / 4;
+  int64_t e = reg % 4;
+  int64_t row = wgM * warpgroupRows() + mTile * 64 + 16 * warp + lane / 4 + 8 * (e / 2);
+  int64_t col = wgN * instrN() + 8 * q + 2 * (lane % 4) + e % 2;
+  return {row, col};
+}
+
+std::optional<WgmmaAccLayout> WgmmaAccLayout::choose(int64_t rows, int64_t cols,
+                                                     int64_t warpgroups) {
+  if (warpgroups < 1 || rows % 64 != 0)
+    return std::nullopt;
+  for (int64_t wm = std::min(warpgroups, rows / 64); wm >= 1; --wm) {
+    if (warpgroups % wm != 0 || (rows / 64) % wm != 0)
+      continue;
+    int64_t wn = warpgroups / wm;
+    if (cols % wn != 0)
+      continue;
+    int64_t n = cols / wn;
+    if (n % 8 != 0 || n > 256)
+      continue;
+    return WgmmaAccLayout{rows, cols, wm, wn};
+  }
+  return std::nullopt;
+}
+
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingBytes, uint32_t strideBytes,
+                         int64_t swizzleBytes) {
+  uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : swizzleBytes == 32 ? 3 : 0;
+  uint64_t desc = (sharedAddress >> 4) & 0x3FFF;
+  desc |= static_cast<uint64_t>((leadingBytes >> 4) & 0x3FFF) << 16;
+  desc |= static_cast<uint64_t>((strideBytes >> 4) & 0x3FFF) << 32;
+  desc |= mode << 62;
+  return desc;
+}
+
+} // namespace tlc::layout

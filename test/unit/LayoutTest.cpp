@@ -1,0 +1,121 @@
+//===- LayoutTest.cpp - Swizzle, bank-conflict and fragment layout math ---===//
+#include "tlc/Layout/Layout.h"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <set>
+
+using namespace tlc::layout;
+
+TEST_CASE("swizzled tiles are a permutation of their bytes", "[layout]") {
+  for (int64_t swizzle : {32, 64, 128}) {
+    SwizzledTile tile{64, 256, 2, swizzle};
+    std::set<int64_t> seen;
+    for (int64_t r = 0; r < tile.rows; ++r)
+      for (int64_t c = 0; c < tile.cols; ++c) {
+        int64_t off = tile.byteOffset(r, c);
+        REQUIRE(off >= 0);
+        REQUIRE(off < tile.bytes());
+        REQUIRE(off % 2 == 0);
+        seen.insert(off);
+      }
+    REQUIRE(static_cast<int64_t>(seen.size()) == tile.rows * tile.cols);
+  }
+}
+
+TEST_CASE("the 128-byte swizzle matches the TMA pattern", "[layout]") {
+  SwizzledTile tile{8, 64, 2, 128};
+  // Row r's 16-byte chunk j lands at chunk j ^ r.
+  for (int64_t r = 0; r < 8; ++r)
+    for (int64_t j = 0; j < 8; ++j)
+      REQUIRE(tile.byteOffset(r, j * 8) == r * 128 + ((j ^ r) * 16));
+  // Column blocks follow each other.
+  SwizzledTile wide{64, 128, 2, 128};
+  REQUIRE(wide.numBlocks() == 2);
+  REQUIRE(wide.byteOffset(0, 64) == 64 * 128);
+}
+
+TEST_CASE("swizzle choice", "[layout]") {
+  REQUIRE(chooseSwizzle(128, 64, 2) == 128);
+  REQUIRE(chooseSwizzle(64, 256, 2) == 128);
+  REQUIRE(chooseSwizzle(64, 32, 2) == 64);
+  REQUIRE(chooseSwizzle(64, 16, 2) == 32);
+  REQUIRE_FALSE(chooseSwizzle(64, 8, 2).has_value());
+  REQUIRE_FALSE(chooseSwizzle(12, 64, 2).has_value());
+}
+
+// Eight lanes read one 16-byte chunk each from eight consecutive rows at the same logical
+// column, as ldmatrix and the wgmma core-matrix reads do: conflict-free only when swizzled.
+TEST_CASE("swizzling makes column reads of 16-byte chunks conflict-free", "[layout]") {
+  for (int64_t column = 0; column < 64; column += 8) {
+    std::vector<int64_t> swizzled, plain;
+    SwizzledTile tile{64, 64, 2, 128};
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      int64_t row = lane % 8 + 8 * (lane / 8);
+      swizzled.push_back(tile.byteOffset(row, column));
+      plain.push_back(row * 128 + column * 2);
+    }
+    REQUIRE(sharedWavefronts(swizzled, 16) == 4);
+    REQUIRE(sharedWavefronts(plain, 16) == 32);
+  }
+}
+
+TEST_CASE("wavefront counting", "[layout]") {
+  std::vector<int64_t> linear;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    linear.push_back(4 * lane);
+  REQUIRE(sharedWavefronts(linear, 4) == 1);
+  std::vector<int64_t> sameBank;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    sameBank.push_back(128 * lane);
+  REQUIRE(sharedWavefronts(sameBank, 4) == 32);
+  std::vector<int64_t> broadcast(32, 0);
+  REQUIRE(sharedWavefronts(broadcast, 4) == 1);
+}
+
+TEST_CASE("wgmma accumulator layouts cover the tile once", "[layout]") {
+  struct Case {
+    int64_t rows, cols, warpgroups, wm, wn;
+  };
+  for (Case c : {Case{128, 256, 2, 2, 1}, Case{128, 128, 2, 2, 1}, Case{64, 128, 2, 1, 2},
+                 Case{64, 64, 1, 1, 1}, Case{256, 128, 2, 2, 1}, Case{128, 64, 1, 1, 1}}) {
+    auto layout = WgmmaAccLayout::choose(c.rows, c.cols, c.warpgroups);
+    REQUIRE(layout.has_value());
+    REQUIRE(layout->warpgroupsM == c.wm);
+    REQUIRE(layout->warpgroupsN == c.wn);
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (int64_t t = 0; t < 128 * c.warpgroups; ++t)
+      for (int64_t s = 0; s < layout->slots(); ++s) {
+        auto [r, col] = layout->coord(t, s);
+        REQUIRE(r >= 0);
+        REQUIRE(r < c.rows);
+        REQUIRE(col >= 0);
+        REQUIRE(col < c.cols);
+        seen.insert({r, col});
+      }
+    REQUIRE(static_cast<int64_t>(seen.size()) == c.rows * c.cols);
+  }
+  REQUIRE_FALSE(WgmmaAccLayout::choose(32, 64, 1).has_value());
+  REQUIRE_FALSE(WgmmaAccLayout::choose(64, 512, 1).has_value());
+}
+
+TEST_CASE("wgmma registers follow the PTX fragment order", "[layout]") {
+  WgmmaAccLayout layout{64, 16, 1, 1};
+  // Thread 0: d0, d1 at row 0, columns 0, 1; d2, d3 at row 8; d4.. at columns 8, 9.
+  REQUIRE(layout.coord(0, 0) == std::make_pair<int64_t, int64_t>(0, 0));
+  REQUIRE(layout.coord(0, 1) == std::make_pair<int64_t, int64_t>(0, 1));
+  REQUIRE(layout.coord(0, 2) == std::make_pair<int64_t, int64_t>(8, 0));
+  REQUIRE(layout.coord(0, 4) == std::make_pair<int64_t, int64_t>(0, 8));
+  // Lane 5 of warp 1: row 16 + 1, columns 2, 3.
+  REQUIRE(layout.coord(37, 0) == std::make_pair<int64_t, int64_t>(17, 2));
+}
+
+TEST_CASE("wgmma descriptors", "[layout]") {
+  uint64_t d = wgmmaDescriptor(0x400, 16, 1024, 128);
+  REQUIRE((d & 0x3FFF) == 0x40);
+  REQUIRE(((d >> 16) & 0x3FFF) == 1);
+  REQUIRE(((d >> 32) & 0x3FFF) == 64);
+  REQUIRE((d >> 62) == 1);
+  REQUIRE((wgmmaDescriptor(0, 0, 0, 64) >> 62) == 2);
+  REQUIRE((wgmmaDescriptor(0, 0, 0, 32) >> 62) == 3);
+}
