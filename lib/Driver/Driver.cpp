@@ -12,7 +12,9 @@
 #include "tlc/Target/CUDA/LauncherGen.h"
 #include "tlc/Target/CUDA/PtxEmitter.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -40,6 +42,8 @@ struct ArchOutput {
   bool haveCubin = false;
   /// Dynamic shared memory each kernel needs, from convert-tile-to-nvvm.
   llvm::StringMap<int64_t> sharedBytes;
+  /// Kernels this architecture compiled by the sm_90a strategy (entry <name>__tma).
+  llvm::StringMap<cuda::TmaEntryInfo> tma;
 };
 
 /// One compile of one buffer (a whole file, or one chunk of a split file).
@@ -77,6 +81,29 @@ std::string Compilation::prefix() const {
   return llvm::sys::path::stem(options.inputPath).str();
 }
 
+/// Moves the functions and globals of `from`'s gpu.module into `into`'s, except symbols `into`
+/// already defines (the same kernel or declaration compiled twice), and merges the per-entry
+/// shared-memory sizes.
+static void mergeGpuModules(ModuleOp into, ModuleOp from) {
+  auto target = *into.getOps<gpu::GPUModuleOp>().begin();
+  auto source = *from.getOps<gpu::GPUModuleOp>().begin();
+  SymbolTable symbols(target);
+  for (Operation &op : llvm::make_early_inc_range(source.getBody()->getOperations())) {
+    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!name || symbols.lookup(name))
+      continue;
+    op.moveBefore(target.getBody(), target.getBody()->end());
+  }
+  NamedAttrList bytes;
+  if (auto dict = into->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
+    bytes.append(dict.getValue());
+  if (auto dict = from->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
+    for (NamedAttribute entry : dict)
+      if (!bytes.get(entry.getName()))
+        bytes.append(entry);
+  into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
+}
+
 LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutput &out) {
   out.arch = arch.str();
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
@@ -86,9 +113,36 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();
+  // Kernels compiled by the sm_90a strategy also get their generic form, under the plain entry
+  // name, for launches whose tensors break TMA's alignment rules (docs/abi.md).
+  if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
+    OwningOpRef<ModuleOp> generic = cast<ModuleOp>(module->clone());
+    PassManager genericPm(&context);
+    PipelineOptions genericOptions = pipelineOptions;
+    genericOptions.tensorCoreStrategy = false;
+    buildTlcPipeline(genericPm, genericOptions);
+    if (failed(genericPm.run(*generic)))
+      return failure();
+    mergeGpuModules(*lowered, *generic);
+  }
   if (auto bytes = (*lowered)->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
     for (NamedAttribute entry : bytes)
       out.sharedBytes[entry.getName()] = cast<IntegerAttr>(entry.getValue()).getInt();
+  if (auto entries = (*lowered)->getAttrOfType<DictionaryAttr>(kTmaEntriesAttrName))
+    for (NamedAttribute entry : entries) {
+      auto dict = cast<DictionaryAttr>(entry.getValue());
+      cuda::TmaEntryInfo info;
+      info.present = true;
+      info.threads = dict.getAs<IntegerAttr>("threads").getInt();
+      info.sharedBytes = out.sharedBytes.lookup(dict.getAs<StringAttr>("entry").getValue());
+      for (Attribute attr : dict.getAs<ArrayAttr>("maps")) {
+        auto map = cast<DictionaryAttr>(attr);
+        auto box = map.getAs<DenseI64ArrayAttr>("box");
+        info.maps.push_back({static_cast<unsigned>(map.getAs<IntegerAttr>("arg").getInt()),
+                             box[0], box[1], map.getAs<IntegerAttr>("swizzle").getInt()});
+      }
+      out.tma[entry.getName()] = std::move(info);
+    }
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(out.mlir);
     lowered->print(os);
@@ -154,15 +208,25 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
     llvm::json::Array targets;
     for (const ArchOutput &arch : archs) {
       llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
+      auto tma = arch.tma.find(info.name);
+      std::string entry = info.name;
+      if (tma != arch.tma.end()) {
+        entry += kTmaEntrySuffix;
+        target["entry"] = entry;
+        target["strategy"] = "sm90a: TMA + wgmma, warp-specialized";
+        target["threads"] = tma->second.threads;
+        target["dynamic_shared_bytes"] = tma->second.sharedBytes;
+        target["tensor_maps"] = static_cast<int64_t>(tma->second.maps.size());
+      }
       for (const cuda::PtxasKernelInfo &k : arch.ptxas.kernels) {
-        if (k.name != info.name)
+        if (k.name != entry)
           continue;
         target["registers"] = k.registers;
         target["spill_stores"] = k.spillStoreBytes;
         target["spill_loads"] = k.spillLoadBytes;
         target["stack_frame"] = k.stackFrameBytes;
         target["shared_bytes"] = k.sharedBytes;
-        target["dynamic_shared_bytes"] = arch.sharedBytes.lookup(info.name);
+        target["dynamic_shared_bytes"] = arch.sharedBytes.lookup(entry);
       }
       targets.push_back(std::move(target));
     }
@@ -335,9 +399,12 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   launcher.cxxNamespace = options.launcherNamespace;
   launcher.headerName = stem + ".h";
   for (cuda::KernelLaunchInfo &kernel : *launchInfo)
-    for (const ArchOutput &out : results)
+    for (const ArchOutput &out : results) {
       kernel.sharedBytes = std::max<unsigned>(kernel.sharedBytes,
                                               out.sharedBytes.lookup(kernel.name));
+      if (auto it = out.tma.find(kernel.name); it != out.tma.end())
+        kernel.tma = it->second;
+    }
   launcher.kernels = *launchInfo;
   launcher.fatbin = fatbin;
   if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {

@@ -36,7 +36,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Tile level: tiling onto warpgroups and instructions, element-wise bodies over the threads
   // (or over register slots), pipelining, shared-memory layout.
   tile::TileAssignMmaLayoutsOptions assignOptions;
-  assignOptions.arch = options.arch;
+  assignOptions.arch = options.tensorCoreStrategy ? options.arch : "generic";
   pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());
@@ -69,6 +69,9 @@ namespace {
 struct TlcPipelineCLOptions : public PassPipelineOptions<TlcPipelineCLOptions> {
   Option<std::string> arch{*this, "arch", llvm::cl::desc("Target architecture"),
                            llvm::cl::init("sm_90a")};
+  Option<bool> tensorCores{*this, "tensor-cores",
+                           llvm::cl::desc("Use the architecture's tensor-core strategy"),
+                           llvm::cl::init(true)};
 };
 } // namespace
 
@@ -80,6 +83,7 @@ void tlc::registerTlcPasses() {
       [](OpPassManager &pm, const TlcPipelineCLOptions &cl) {
         PipelineOptions options;
         options.arch = cl.arch;
+        options.tensorCoreStrategy = cl.tensorCores;
         buildTlcPipeline(pm, options);
       });
 }

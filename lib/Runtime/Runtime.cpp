@@ -64,6 +64,14 @@ Status negativeSizeError(const char *kernel, const char *symbol,
 //===----------------------------------------------------------------------===//
 
 Status ModuleCache::getFunction(const char *kernelName, CUfunction *out) {
+  return lookup(kernelName, out, /*allowMissing=*/false);
+}
+
+Status ModuleCache::findFunction(const char *kernelName, CUfunction *out) {
+  return lookup(kernelName, out, /*allowMissing=*/true);
+}
+
+Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMissing) {
   if (!out)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
                          "tlc: getFunction: null output pointer");
@@ -137,12 +145,20 @@ Status ModuleCache::getFunction(const char *kernelName, CUfunction *out) {
 
   for (const auto &entry : loaded->Functions) {
     if (std::strcmp(entry.first.c_str(), kernelName) == 0) {
+      if (!entry.second && !allowMissing)
+        return Status::error(CUDA_ERROR_NOT_FOUND, std::string("tlc: kernel '") + kernelName +
+                                                       "' is not in the loaded image");
       *out = entry.second;
       return Status::success();
     }
   }
   CUfunction function = nullptr;
   CUresult result = cuModuleGetFunction(&function, loaded->Module, kernelName);
+  if (result == CUDA_ERROR_NOT_FOUND && allowMissing) {
+    // Remembered as absent: the architecture the driver loaded has no such entry.
+    loaded->Functions.emplace_back(kernelName, nullptr);
+    return Status::success();
+  }
   if (result != CUDA_SUCCESS) {
     Status s = Status::fromCuda(result, "cuModuleGetFunction");
     return Status::error(s.code(),
@@ -150,6 +166,47 @@ Status ModuleCache::getFunction(const char *kernelName, CUfunction *out) {
   }
   loaded->Functions.emplace_back(kernelName, function);
   *out = function;
+  return Status::success();
+}
+
+Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
+                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
+                         CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,
+                         unsigned swizzleBytes, const char *kernel, const char *tensor) {
+  std::string where = std::string("tlc: ") + kernel + ": tensor '" + tensor + "'";
+  if (colStride != 1)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         where + " must have unit stride in its last dimension for TMA "
+                                 "copies (it is " + std::to_string(colStride) + ")");
+  if (base % 16 != 0)
+    return Status::error(CUDA_ERROR_INVALID_VALUE,
+                         where + " must start at a 16-byte aligned address for TMA copies");
+  if ((rowStride * static_cast<int64_t>(elementBytes)) % 16 != 0 || rowStride < 0)
+    return Status::error(
+        CUDA_ERROR_INVALID_VALUE,
+        where + " has a row stride of " + std::to_string(rowStride) +
+            " elements; TMA copies need a non-negative multiple of 16 bytes (pad the "
+            "leading dimension to a multiple of " + std::to_string(16 / elementBytes) +
+            " elements)");
+  CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
+  cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols < 1 ? 1 : cols),
+                        static_cast<cuuint64_t>(rows < 1 ? 1 : rows)};
+  cuuint64_t strides[1] = {static_cast<cuuint64_t>(rowStride) * elementBytes};
+  if (strides[0] == 0)
+    strides[0] = 16;
+  cuuint32_t box[2] = {boxCols, boxRows};
+  cuuint32_t elementStrides[2] = {1, 1};
+  Status s = Status::fromCuda(
+      cuTensorMapEncodeTiled(out, dataType, 2, reinterpret_cast<void *>(base), dims, strides,
+                             box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+      "cuTensorMapEncodeTiled");
+  if (!s.ok())
+    return Status::error(s.code(), s.message() + " (" + where.substr(5) + ")");
   return Status::success();
 }
 

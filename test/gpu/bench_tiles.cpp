@@ -30,7 +30,7 @@ int main() {
     randomBf16(a, count, 1);
     randomBf16(b, count, 2);
     double ms = medianMs(gpu, 1, 5, [&] {
-      CHECK_TLC(tlc::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), n, n, n));
+      CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), n, n, n));
     });
     double tflops = 2.0 * n * n * n / (ms * 1e-3) / 1e12;
     std::printf("BENCH gemm bf16 4096x4096x4096 ms=%.3f TFLOPs=%.2f\n", ms, tflops);

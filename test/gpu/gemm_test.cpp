@@ -1,81 +1,201 @@
-// GPU test of kernels/gemm.tile (bf16 in, f32 accumulation, bf16 out) through its launcher.
+// GPU test of kernels/gemm.tile and kernels/gemm_bias_gelu.tile through their launchers: bf16
+// and f16 inputs, bf16/f32 outputs, B row-major and transposed, the fused bias + GELU epilogue,
+// every tile configuration, the Hopper (TMA + wgmma) entries and the generic fallback for
+// tensors TMA cannot address. Random inputs, C poisoned first, guard bytes after C, a
+// double-precision reference on the rounded inputs (all rows, or rows sampled for big shapes).
 
 #include "GpuTest.h"
 #include "gemm.h"
+#include "gemm_bias_gelu.h"
+#include "gemm_f16.h"
 
 #include <cstring>
+#include <functional>
 
 using namespace tlc::gputest;
 
-/// C = A @ B for random A (m x k) and B (k x n); checks `checkRows` rows spread over C (all
-/// rows when 0) against a double-precision reference on the bf16-rounded inputs.
-static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, int64_t k, int64_t checkRows,
-                    uint32_t seed) {
-  size_t M = m, N = n, K = k;
-  std::vector<float> a(M * K), b(K * N);
+namespace {
+enum class DType { BF16, F16, F32 };
+
+size_t bytesOf(DType t) { return t == DType::F32 ? 4 : 2; }
+float roundTo(DType t, float v) {
+  return t == DType::BF16 ? fromBf16(toBf16(v)) : t == DType::F16 ? fromF16(toF16(v)) : v;
+}
+std::vector<unsigned char> encode(DType t, const std::vector<float> &v) {
+  std::vector<unsigned char> out(v.size() * bytesOf(t));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (t == DType::F32) {
+      std::memcpy(&out[i * 4], &v[i], 4);
+    } else {
+      uint16_t h = t == DType::BF16 ? toBf16(v[i]) : toF16(v[i]);
+      std::memcpy(&out[i * 2], &h, 2);
+    }
+  }
+  return out;
+}
+float decode(DType t, const unsigned char *p) {
+  if (t == DType::F32) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return t == DType::BF16 ? fromBf16(h) : fromF16(h);
+}
+
+struct Case {
+  const char *what;
+  int64_t m, n, k;
+  /// Rows of C compared with the reference (spread over C); 0: all.
+  int64_t checkRows = 0;
+  DType in = DType::BF16, out = DType::BF16;
+  bool transB = false, biasGelu = false;
+};
+
+using LaunchFn = std::function<tlc::rt::Status(CUstream, CUdeviceptr a, CUdeviceptr b,
+                                               CUdeviceptr bias, CUdeviceptr c, int64_t m,
+                                               int64_t k, int64_t n)>;
+
+double gelu(double x) {
+  return 0.5 * x * (1.0 + std::tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
+}
+
+bool runCase(const GpuContext &gpu, const Case &c, const LaunchFn &launch, uint32_t seed) {
+  size_t M = c.m, N = c.n, K = c.k;
+  std::vector<float> a(M * K), b(K * N), bias(N);
   randomFill(a, seed);
   randomFill(b, seed + 1);
-  std::vector<uint16_t> ah(a.size()), bh(b.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    a[i] = fromBf16(ah[i] = toBf16(a[i]));
-  for (size_t i = 0; i < b.size(); ++i)
-    b[i] = fromBf16(bh[i] = toBf16(b[i]));
-  DeviceBuffer da(ah.size() * 2), db(bh.size() * 2), dc((M * N + GuardElements) * 2);
-  CHECK_CU(cuMemcpyHtoD(da.ptr(), ah.data(), ah.size() * 2));
-  CHECK_CU(cuMemcpyHtoD(db.ptr(), bh.data(), bh.size() * 2));
+  randomFill(bias, seed + 2);
+  for (float &v : a)
+    v = roundTo(c.in, v);
+  for (float &v : b)
+    v = roundTo(c.in, v);
+  // B as stored: [K, N], or [N, K] when transposed.
+  std::vector<float> bStored(b.size());
+  for (size_t i = 0; i < K; ++i)
+    for (size_t j = 0; j < N; ++j)
+      bStored[c.transB ? j * K + i : i * N + j] = b[i * N + j];
+  DeviceBuffer da(std::max<size_t>(1, M * K * bytesOf(c.in))), db(b.size() * bytesOf(c.in));
+  DeviceBuffer dbias(N * 4), dc((M * N + GuardElements) * bytesOf(c.out));
+  auto ah = encode(c.in, a), bh = encode(c.in, bStored);
+  CHECK_CU(cuMemcpyHtoD(da.ptr(), ah.data(), ah.size()));
+  CHECK_CU(cuMemcpyHtoD(db.ptr(), bh.data(), bh.size()));
+  upload(dbias.ptr(), bias);
   poison(dc, gpu.stream());
 
-  CHECK_TLC(tlc::gemm::launch(gpu.stream(), da.ptr(), db.ptr(), dc.ptr(), m, k, n));
+  CHECK_TLC(launch(gpu.stream(), da.ptr(), db.ptr(), dbias.ptr(), dc.ptr(), c.m, c.k, c.n));
   gpu.synchronize();
 
-  std::vector<uint16_t> ch(M * N);
-  CHECK_CU(cuMemcpyDtoH(ch.data(), dc.ptr(), ch.size() * 2));
+  std::vector<unsigned char> ch(M * N * bytesOf(c.out));
+  CHECK_CU(cuMemcpyDtoH(ch.data(), dc.ptr(), ch.size()));
   std::vector<size_t> rows;
-  size_t step = checkRows ? std::max<size_t>(1, M / checkRows) : 1;
+  size_t step = c.checkRows ? std::max<size_t>(1, M / c.checkRows) : 1;
   for (size_t r = 0; r < M; r += step)
     rows.push_back(r);
   if (rows.back() != M - 1)
     rows.push_back(M - 1);
   std::vector<float> got;
   std::vector<double> ref, magnitude;
+  std::vector<double> row(N), mag(N);
   for (size_t r : rows) {
-    for (size_t c = 0; c < N; ++c) {
-      double sum = 0, mag = 0;
-      for (size_t i = 0; i < K; ++i) {
-        double p = double(a[r * K + i]) * double(b[i * N + c]);
-        sum += p;
-        mag += std::fabs(p);
+    std::fill(row.begin(), row.end(), 0.0);
+    std::fill(mag.begin(), mag.end(), 0.0);
+    for (size_t i = 0; i < K; ++i) {
+      double ai = a[r * K + i];
+      const float *bi = &b[i * N];
+      for (size_t j = 0; j < N; ++j) {
+        double p = ai * bi[j];
+        row[j] += p;
+        mag[j] += std::fabs(p);
       }
-      got.push_back(fromBf16(ch[r * N + c]));
-      ref.push_back(sum);
-      // bf16 output rounding is relative to |C|; accumulated error to sum |a b| / sqrt(K).
-      magnitude.push_back(mag / std::sqrt(double(K) + 1));
+    }
+    for (size_t j = 0; j < N; ++j) {
+      double want = c.biasGelu ? gelu(row[j] + bias[j]) : row[j];
+      got.push_back(decode(c.out, &ch[(r * N + j) * bytesOf(c.out)]));
+      ref.push_back(want);
+      // Output rounding is relative to |C|; accumulated error to sum |a b| / sqrt(K).
+      magnitude.push_back(mag[j] / std::sqrt(double(K) + 1) + (c.biasGelu ? 1e-2 : 0));
     }
   }
   Comparison cmp = compare(got, ref, magnitude, 1e-2);
-  // An unwritten element reads back as 0xFFFF, a NaN, in the rows checked; check the rest too.
   size_t unwritten = 0;
-  for (uint16_t h : ch)
-    unwritten += std::isnan(fromBf16(h)) ? 1 : 0;
-  char name[96];
-  std::snprintf(name, sizeof(name), "gemm bf16 %lldx%lldx%lld%s", (long long)m, (long long)n,
-                (long long)k, checkRows ? " (rows sampled)" : "");
-  bool ok = report(name, cmp, got, ref, clobberedGuardBytes(dc, M * N * 2));
+  for (size_t i = 0; i < M * N; ++i)
+    unwritten += std::isnan(decode(c.out, &ch[i * bytesOf(c.out)])) ? 1 : 0;
+  char name[160];
+  std::snprintf(name, sizeof(name), "%s %lldx%lldx%lld%s", c.what, (long long)c.m,
+                (long long)c.n, (long long)c.k, c.checkRows ? " (rows sampled)" : "");
+  bool ok = report(name, cmp, got, ref, clobberedGuardBytes(dc, M * N * bytesOf(c.out)));
   if (unwritten) {
     std::printf("  %zu elements of C were not written\n", unwritten);
     ok = false;
   }
   return ok;
 }
+} // namespace
 
 int main() {
   GpuContext gpu;
   bool ok = true;
-  ok &= runCase(gpu, 1000, 1112, 776, 0, 21);
-  ok &= runCase(gpu, 1, 1000, 300, 0, 23);
-  ok &= runCase(gpu, 257, 129, 65, 0, 25);
-  ok &= runCase(gpu, 128, 128, 64, 0, 27);
-  ok &= runCase(gpu, 2048, 2048, 2048, 48, 29);
+  uint32_t seed = 21;
+  LaunchFn bf16 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                     int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm::gemm::launch(s, a, b, c, m, k, n);
+  };
+  // The sweep, through the dispatcher (which picks the configuration).
+  for (Case c : {Case{"gemm bf16", 1000, 1112, 776}, Case{"gemm bf16", 1, 1000, 304},
+                 Case{"gemm bf16", 2048, 2048, 2048, 64}, Case{"gemm bf16", 4096, 4096, 4104, 24},
+                 Case{"gemm bf16", 4096, 4096, 4096, 24}, Case{"gemm bf16", 8192, 8192, 8192, 12},
+                 Case{"gemm bf16", 128, 256, 64}, Case{"gemm bf16", 200, 56, 8}})
+    ok &= runCase(gpu, c, bf16, seed += 3);
+  // Each configuration on a ragged shape.
+  LaunchFn variants[] = {
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm::gemm::variant0::launch(s, a, b, c, m, k, n); },
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm::gemm::variant1::launch(s, a, b, c, m, k, n); },
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm::gemm::variant2::launch(s, a, b, c, m, k, n); }};
+  const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x128 tiles",
+                         "gemm bf16 64x128 tiles"};
+  for (int v = 0; v < 3; ++v)
+    ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, variants[v], seed += 3);
+  // K not a multiple of 8: rows of A and B break TMA's 16-byte rule; the generic entry runs.
+  ok &= runCase(gpu, Case{"gemm bf16 generic fallback", 257, 129, 65}, bf16, seed += 3);
+  ok &= runCase(gpu, Case{"gemm bf16 generic fallback", 1, 1000, 300}, bf16, seed += 3);
+  // B transposed ([N, K]), both operands K-major.
+  LaunchFn nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                   int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm::gemm_nt::launch(s, a, b, c, m, k, n);
+  };
+  for (Case c : {Case{"gemm_nt bf16", 1000, 1112, 776}, Case{"gemm_nt bf16", 2048, 2048, 2048, 64}})
+    ok &= runCase(gpu, Case{c.what, c.m, c.n, c.k, c.checkRows, DType::BF16, DType::BF16, true},
+                  nt, seed += 3);
+  // f16 inputs, f32 output (kernels/gemm.tile compiled with -D T=f16 -D TO=f32).
+  LaunchFn f16 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                    int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_f16::gemm::launch(s, a, b, c, m, k, n);
+  };
+  LaunchFn f16nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                      int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_f16::gemm_nt::launch(s, a, b, c, m, k, n);
+  };
+  ok &= runCase(gpu, Case{"gemm f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32}, f16,
+                seed += 3);
+  ok &= runCase(gpu, Case{"gemm f16->f32", 4096, 4096, 4096, 16, DType::F16, DType::F32}, f16,
+                seed += 3);
+  ok &= runCase(gpu, Case{"gemm_nt f16->f32", 777, 600, 1032, 0, DType::F16, DType::F32, true},
+                f16nt, seed += 3);
+  // The fused epilogue.
+  LaunchFn gelu = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias, CUdeviceptr c,
+                     int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_bias_gelu::gemm_bias_gelu::launch(s, a, b, bias, c, m, k, n);
+  };
+  for (Case c : {Case{"gemm+bias+gelu bf16", 1000, 1112, 776},
+                 Case{"gemm+bias+gelu bf16", 4096, 4096, 4096, 16}}) {
+    c.biasGelu = true;
+    ok &= runCase(gpu, c, gelu, seed += 3);
+  }
   std::printf("gemm_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 //===- LayoutTest.cpp - Swizzle, bank-conflict and fragment layout math ---===//
 #include "tlc/Layout/Layout.h"
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include <set>
 

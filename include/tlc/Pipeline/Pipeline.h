@@ -13,6 +13,10 @@ namespace tlc {
 struct PipelineOptions {
   /// Target architecture, e.g. "sm_90a" or "sm_80".
   std::string arch = "sm_90a";
+  /// Use the architecture's tensor-core strategy where it applies (sm_90a: TMA + wgmma). Off,
+  /// every kernel takes the generic strategy: tlc compiles sm_90a kernels both ways so that
+  /// launchers can fall back when TMA's alignment rules do not hold (docs/abi.md).
+  bool tensorCoreStrategy = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

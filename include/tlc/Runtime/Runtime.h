@@ -85,6 +85,10 @@ public:
   /// cache) and makes it current. Loads the image into the context on first
   /// use there.
   Status getFunction(const char *kernelName, CUfunction *out);
+  /// Like getFunction, but an entry the loaded image lacks is not an error: \p out is then
+  /// null. Launchers use it to find the sm_90a entry (`<kernel>__tma`) where the driver loaded
+  /// the sm_90a cubin.
+  Status findFunction(const char *kernelName, CUfunction *out);
 
   /// Unloads every module this cache loaded into a context that is still
   /// alive, ignoring errors, and releases the primary context it retained, if
@@ -93,6 +97,7 @@ public:
   void unload();
 
 private:
+  Status lookup(const char *kernelName, CUfunction *out, bool allowMissing);
   struct LoadedModule {
     unsigned long long ContextId;
     CUcontext Context;
@@ -120,6 +125,25 @@ private:
 Status launch(CUfunction function, const int64_t grid[3],
               const unsigned block[3], unsigned sharedBytes, CUstream stream,
               void **args);
+
+/// Whether TMA can copy tiles of a rank-2 tensor at \p base with these strides (in elements of
+/// \p elementBytes bytes): unit column stride, 16-byte aligned base and row stride.
+constexpr bool tmaCompatible2D(CUdeviceptr base, int64_t rowStride, int64_t colStride,
+                               unsigned elementBytes) {
+  return colStride == 1 && base % 16 == 0 && rowStride >= 0 &&
+         (rowStride * static_cast<int64_t>(elementBytes)) % 16 == 0;
+}
+
+/// Encodes the TMA tensor map of a rank-2 tensor [rows, cols] at \p base (row stride
+/// \p rowStride, column stride \p colStride, in elements of \p elementBytes bytes) for boxes of
+/// [boxRows, boxCols] with a \p swizzleBytes swizzle (128, 64, 32 or 0); out-of-bounds elements
+/// read as zero. TMA needs a unit column stride, a 16-byte aligned base and a row stride that
+/// is a multiple of 16 bytes: otherwise the error names \p kernel and \p tensor and says what
+/// to change. Used by launchers of sm_90a kernels (docs/abi.md).
+Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
+                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
+                         CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,
+                         unsigned swizzleBytes, const char *kernel, const char *tensor);
 
 /// Returns the error a launcher reports for a negative size argument:
 /// "tlc: <kernel>: size '<symbol>' is negative (<value>)".

@@ -182,7 +182,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
-    NamedAttrList sharedBytes;
+    NamedAttrList sharedBytes, tmaEntries;
     for (tile::KernelOp kernel : kernels) {
       bool kernelFailed = false;
       gpu::GPUFuncOp func = convertKernel(kernel, gpuModule, kernelFailed);
@@ -199,12 +199,23 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
                            << " bytes is the limit for '" << arch << "'";
         return signalPassFailure();
       }
+      if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr)) {
+        Builder b(&getContext());
+        tmaEntries.append(kernel.getSymName(),
+                          b.getDictionaryAttr(
+                              {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
+                               b.getNamedAttr("threads", b.getI64IntegerAttr(
+                                                             func.getKnownBlockSizeAttr()[0])),
+                               b.getNamedAttr("maps", maps)}));
+      }
       sharedBytes.append(func.getName(), IntegerAttr::get(IntegerType::get(
                                                                    &getContext(), 64),
                                                                *bytes));
       kernel.erase();
     }
     module->setAttr(kSharedBytesAttrName, sharedBytes.getDictionary(&getContext()));
+    if (!tmaEntries.empty())
+      module->setAttr(kTmaEntriesAttrName, tmaEntries.getDictionary(&getContext()));
 
     RewritePatternSet patterns(&getContext());
     patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());

@@ -535,13 +535,7 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
   os << "};\n"
      << "  if (tlc_grid[0] == 0 || tlc_grid[1] == 0 || tlc_grid[2] == 0)\n"
      << "    return tlc::rt::Status::success();\n"
-     << "  CUfunction tlc_function = nullptr;\n"
-     << "  tlc::rt::Status tlc_status =\n"
-     << "      tlc_moduleCache().getFunction(\"" << kernel.name
-     << "\", &tlc_function);\n"
-     << "  if (!tlc_status.ok())\n"
-     << "    return tlc_status;\n";
-
+     ;
   // The device parameters, in the order of docs/abi.md.
   unsigned numArgs = 0;
   os << "  // Device parameters (docs/abi.md).\n";
@@ -577,6 +571,68 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
         os << (k == d + 1 ? "" : " * ") << "tlc_arg" << firstSize + k;
       os << "; // stride " << d << " of " << param.name << "\n";
     }
+  }
+  // The first device parameter of each kernel parameter.
+  std::vector<unsigned> firstArg(kernel.params.size());
+  {
+    unsigned next = 0;
+    for (auto [i, param] : llvm::enumerate(kernel.params)) {
+      firstArg[i] = next;
+      next += param.kind == Kind::Scalar ? 1 : 1 + 2 * param.dims.size();
+    }
+  }
+  os << "  CUfunction tlc_function = nullptr;\n";
+  if (kernel.tma.present) {
+    // The sm_90a entry where the driver loaded that cubin and TMA can address the tensors;
+    // otherwise the generic entry (docs/abi.md).
+    os << "  tlc::rt::Status tlc_status =\n"
+       << "      tlc_moduleCache().findFunction(\"" << kernel.name << "__tma\", &tlc_function);\n"
+       << "  if (!tlc_status.ok())\n"
+       << "    return tlc_status;\n"
+       << "  const bool tlc_tma = tlc_function != nullptr";
+    for (const TensorMapInfo &map : kernel.tma.maps) {
+      unsigned a = firstArg[map.param];
+      os << " &&\n      tlc::rt::tmaCompatible2D(tlc_arg" << a << ", tlc_arg" << a + 3
+         << ", tlc_arg" << a + 4 << ", 2)";
+    }
+    os << ";\n"
+       << "  if (!tlc_tma)\n"
+       << "    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
+       << "\", &tlc_function);\n";
+  } else {
+    os << "  tlc::rt::Status tlc_status =\n"
+       << "      tlc_moduleCache().getFunction(\"" << kernel.name << "\", &tlc_function);\n";
+  }
+  os << "  if (!tlc_status.ok())\n"
+     << "    return tlc_status;\n";
+
+  if (kernel.tma.present) {
+    // Tensor maps, by value after the ABI's parameters (docs/abi.md).
+    os << "  if (tlc_tma) {\n";
+    for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
+      const LaunchParam &param = kernel.params[map.param];
+      unsigned a = firstArg[map.param];
+      bool bf16 = param.dtype == "bf16";
+      os << "    alignas(64) CUtensorMap tlc_map" << i << ";\n"
+         << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
+         << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
+         << a + 4 << ", 2, "
+         << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16")
+         << ", " << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \""
+         << kernel.name << "\", \"" << param.name << "\");\n"
+         << "    if (!tlc_status.ok())\n"
+         << "      return tlc_status;\n";
+    }
+    os << "    void *tlc_args[] = {";
+    for (unsigned i = 0; i != numArgs; ++i)
+      os << (i ? ", " : "") << "&tlc_arg" << i;
+    for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
+      os << ", &tlc_map" << i;
+    os << "};\n"
+       << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
+       << "    return tlc::rt::launch(tlc_function, tlc_grid, tlc_block, "
+       << kernel.tma.sharedBytes << ", stream, tlc_args);\n"
+       << "  }\n";
   }
   if (numArgs == 0) {
     os << "  void **tlc_args = nullptr;\n";

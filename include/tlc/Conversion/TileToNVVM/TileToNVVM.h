@@ -18,6 +18,9 @@ inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tlc.shared_bytes";
 /// Suffix of the entry name of a kernel compiled by the sm_90a strategy, whose parameters end
 /// with TMA tensor maps and whose block has a producer warpgroup (docs/abi.md).
 inline constexpr llvm::StringLiteral kTmaEntrySuffix = "__tma";
+/// Module attribute: kernel name -> {entry, threads, maps = [{param, arg, box, swizzle,
+/// element}]} for each kernel compiled by the sm_90a strategy.
+inline constexpr llvm::StringLiteral kTmaEntriesAttrName = "tlc.tma_entries";
 
 #define GEN_PASS_DECL_CONVERTTILETONVVM
 #define GEN_PASS_DECL_MARKGRIDCONSTANTS

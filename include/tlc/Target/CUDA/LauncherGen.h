@@ -37,6 +37,23 @@ struct LaunchParam {
   std::vector<std::string> strides;
 };
 
+/// One TMA tensor map an sm_90a entry takes after its ABI parameters (docs/abi.md).
+struct TensorMapInfo {
+  /// Index into KernelLaunchInfo::params of the rank-2 tensor it describes.
+  unsigned param = 0;
+  /// Box in elements, and the swizzle in bytes (128, 64, 32).
+  int64_t boxRows = 0, boxCols = 0, swizzle = 0;
+};
+
+/// The sm_90a form of a kernel (entry `<name>__tma`): its block has a producer warpgroup, and
+/// its parameters end with tensor maps passed by value.
+struct TmaEntryInfo {
+  bool present = false;
+  unsigned threads = 0;
+  unsigned sharedBytes = 0;
+  std::vector<TensorMapInfo> maps;
+};
+
 /// What the launcher needs to know about one kernel.
 struct KernelLaunchInfo {
   /// The kernel's name: its .entry name and, unless it is a variant, its C++
@@ -64,6 +81,9 @@ struct KernelLaunchInfo {
   unsigned threads[3] = {1, 1, 1};
   /// Dynamic shared memory in bytes.
   unsigned sharedBytes = 0;
+  /// Set when an sm_90a cubin carries the warp-specialized form: launch() uses it when the
+  /// driver loaded that cubin (it looks the entry up first).
+  TmaEntryInfo tma;
 };
 
 /// What the launcher needs to know about one .tile file.

@@ -1,0 +1,44 @@
+// GEMM sweep of the Hopper GEMM issue (bf16 in, f32 accumulation, bf16 out): the shapes
+// peers.py measures with --gemm in the same run. Prints one BENCH line per shape and the
+// configuration the dispatcher chose. Roofline: 2 M N K flops; bytes (M K + K N + M N) * 2.
+
+#include "GpuTest.h"
+#include "gemm.h"
+
+#include <cstdlib>
+
+using namespace tlc::gputest;
+
+static void randomBf16(const DeviceBuffer &buffer, size_t count, uint32_t seed) {
+  std::vector<float> f(count);
+  randomFill(f, seed);
+  std::vector<uint16_t> h(count);
+  for (size_t i = 0; i < count; ++i)
+    h[i] = toBf16(f[i]);
+  CHECK_CU(cuMemcpyHtoD(buffer.ptr(), h.data(), count * 2));
+}
+
+int main(int argc, char **argv) {
+  GpuContext gpu;
+  struct Shape {
+    int64_t m, n, k;
+  };
+  std::vector<Shape> shapes = {{8192, 8192, 8192}, {4096, 4096, 4096}, {2048, 2048, 2048},
+                               {4096, 4096, 4104}, {1000, 1112, 776}};
+  // Optional: one shape from the command line, M N K.
+  if (argc == 4)
+    shapes = {{std::atoll(argv[1]), std::atoll(argv[2]), std::atoll(argv[3])}};
+  for (const Shape &s : shapes) {
+    DeviceBuffer a(size_t(s.m * s.k) * 2), b(size_t(s.k * s.n) * 2), c(size_t(s.m * s.n) * 2);
+    randomBf16(a, size_t(s.m * s.k), 1);
+    randomBf16(b, size_t(s.k * s.n), 2);
+    double ms = medianMs(gpu, 10, 50, [&] {
+      CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
+    });
+    double tflops = 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
+    std::printf("BENCH gemm bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f variant=%d\n",
+                (long long)s.m, (long long)s.n, (long long)s.k, ms, tflops,
+                tlc::gemm::gemm::select(s.m, s.k, s.n));
+  }
+  return 0;
+}
