@@ -65,6 +65,29 @@ static Value rematerialize(OpBuilder &b, Value value, IRMapping &mapping) {
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+/// Ties the accumulator registers in `tile` (an LLVM struct of f32) to this point of the program,
+/// as CUTLASS's warpgroup_fence_operand does: an empty side-effecting inline asm that reads and
+/// rewrites each of them. Reads of the values after a wgmma wait then cannot move above the
+/// wait, and each register enters the next wgmma as a distinct value (no copies, which ptxas
+/// would have to serialize against the asynchronous multiply).
+static Value fenceAccumulators(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<LLVM::LLVMStructType>(tile.getType());
+  unsigned n = type.getBody().size();
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < n; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, tile, i));
+  std::string constraints;
+  for (unsigned i = 0; i < n; ++i)
+    constraints += (i ? ",=f" : "=f");
+  for (unsigned i = 0; i < n; ++i)
+    constraints += "," + std::to_string(i);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, type, values, "", constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  return asmOp.getResult(0);
+}
+
 namespace {
 /// Builds the sm_90a kernel; one instance per kernel.
 class WarpSpecializedBuilder {
@@ -243,7 +266,7 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
       Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
       s = LLVM::InsertValueOp::create(b, loc, s, v, r);
     }
-    tiles.push_back(s);
+    tiles.push_back(fenceAccumulators(b, loc, s));
   }
 
   /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
@@ -319,17 +342,40 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // One group stays in flight: this iteration's multiplies overlap the wait for the next
+  // stage; the previous iteration's group is complete, so its stage is free again.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
   for (int64_t m = 0; m < layout.mTiles(); ++m)
     for (int64_t r = 0; r < perTile; ++r) {
       Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
       memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
     }
-  // The stage is free again once every consumer warp is past its wgmma.
-  auto release = scf::IfOp::create(b, loc, isLane0, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(release.thenBlock());
-  NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(stage, true), Value(),
-                                 NVVM::MemScopeKind::CTA, false);
+  Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, iter, cstIndex(0));
+  auto release = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, notFirst, isLane0), /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(release.thenBlock());
+    Value previous = toI32(arith::RemSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, iter, cstIndex(1)), cstIndex(stages)));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(previous, true), Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+  }
+  // After the loop every group is complete before the accumulator is read.
+  b.setInsertionPointAfter(consumer);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t m = 0; m < layout.mTiles(); ++m) {
+    Value s = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
+      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
+    }
+    s = fenceAccumulators(b, loc, s);
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, s, r);
+      memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
+    }
+  }
 }
 
 LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
