@@ -124,6 +124,50 @@ void tlc::buildMaskedStore(OpBuilder &b, Location loc, const TensorValues &t, Va
   LLVM::StoreOp::create(b, loc, value, ptr);
 }
 
+void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t, Value first,
+                               Value second, ValueRange indices) {
+  Type type = first.getType();
+  int64_t bytes = type.getIntOrFloatBitWidth() / 8;
+  SmallVector<Value> nextIndices(indices);
+  nextIndices.back() = arith::AddIOp::create(b, loc, indices.back(),
+                                             arith::ConstantIndexOp::create(b, loc, 1));
+  auto [firstIn, ptr] = buildAddress(b, loc, t, type, indices);
+  auto [secondIn, nextPtr] = buildAddress(b, loc, t, type, nextIndices);
+  // Both in bounds, contiguous and aligned for one 2-element store: the common case.
+  Type i64 = b.getI64Type();
+  Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.strides.back(),
+                                     arith::ConstantIntOp::create(b, loc, i64, 1));
+  Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, address,
+                            arith::ConstantIntOp::create(b, loc, i64, 2 * bytes - 1)),
+      arith::ConstantIntOp::create(b, loc, i64, 0));
+  Value vectorOk = arith::AndIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, firstIn, secondIn),
+      arith::AndIOp::create(b, loc, unit, aligned));
+  auto ifOp = scf::IfOp::create(b, loc, vectorOk, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  auto vecType = VectorType::get({2}, type);
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  vec = LLVM::InsertElementOp::create(b, loc, vec, first,
+                                      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  vec = LLVM::InsertElementOp::create(b, loc, vec, second,
+                                      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+  LLVM::StoreOp::create(b, loc, vec, ptr, /*alignment=*/2 * bytes);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  auto firstIf = scf::IfOp::create(b, loc, firstIn, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(firstIf.thenBlock());
+    LLVM::StoreOp::create(b, loc, first, ptr);
+  }
+  auto secondIf = scf::IfOp::create(b, loc, secondIn, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(secondIf.thenBlock());
+  LLVM::StoreOp::create(b, loc, second, nextPtr);
+}
+
 void tlc::populateMemoryOpsToNVVMPatterns(RewritePatternSet &patterns) {
   patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering, AtomicAddOpLowering>(
       patterns.getContext());

@@ -50,6 +50,12 @@ mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const Tensor
 void buildMaskedStore(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                       mlir::Value value, mlir::ValueRange indices);
 
+/// `tensor[indices] = first` and `tensor[indices + (0, .., 1)] = second`, each if in bounds; one
+/// 2-element vector store when both are in bounds, the last stride is 1 and the address is
+/// aligned for it.
+void buildMaskedStorePair(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                          mlir::Value first, mlir::Value second, mlir::ValueRange indices);
+
 /// Converts a scalar (held in its storage type) to element type `to` (its storage type is the
 /// result): float/int widening, narrowing and conversion; `fromUnsigned` and an unsigned `to`
 /// (the language's u8) select zero extension and unsigned conversions.
@@ -101,6 +107,12 @@ mlir::Value lowerRegisterFragment(mlir::OpBuilder &b, tile::AllocOp alloc,
 std::pair<mlir::Value, mlir::Value> buildSlotCoords(mlir::OpBuilder &b, mlir::Location loc,
                                                     const layout::WgmmaAccLayout &layout,
                                                     mlir::Value tid, int64_t slot);
+
+/// Ties the f32 registers of `values` (an LLVM struct) to this point of the program, as
+/// CUTLASS's warpgroup_fence_operand does (an empty side-effecting inline asm reading and
+/// rewriting each): reads after a wgmma wait cannot move above it, and each value becomes a
+/// distinct register (no copies the asynchronous multiply would have to serialize against).
+mlir::Value fenceAccumulators(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values);
 
 /// fill, read_slot, write_slot and copy-to-tensor of register-layout fragments.
 void populateWgmmaFragmentPatterns(mlir::RewritePatternSet &patterns);

@@ -54,38 +54,21 @@ SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
   return maps;
 }
 
-/// Clones the definition of `value` (pure ops, recursively) at the builder's position.
-static Value rematerialize(OpBuilder &b, Value value, IRMapping &mapping) {
+/// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
+/// ids become `blockIds` (the persistent loop's current tile).
+static Value rematerialize(OpBuilder &b, Value value, IRMapping &mapping,
+                           ArrayRef<Value> blockIds) {
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *def = value.getDefiningOp();
+  if (auto id = dyn_cast<tile::BlockIdOp>(def)) {
+    mapping.map(value, blockIds[id.getDim()]);
+    return blockIds[id.getDim()];
+  }
   for (Value operand : def->getOperands())
-    rematerialize(b, operand, mapping);
+    rematerialize(b, operand, mapping, blockIds);
   Operation *clone = b.clone(*def, mapping);
   return clone->getResult(cast<OpResult>(value).getResultNumber());
-}
-
-/// Ties the accumulator registers in `tile` (an LLVM struct of f32) to this point of the program,
-/// as CUTLASS's warpgroup_fence_operand does: an empty side-effecting inline asm that reads and
-/// rewrites each of them. Reads of the values after a wgmma wait then cannot move above the
-/// wait, and each register enters the next wgmma as a distinct value (no copies, which ptxas
-/// would have to serialize against the asynchronous multiply).
-static Value fenceAccumulators(OpBuilder &b, Location loc, Value tile) {
-  auto type = cast<LLVM::LLVMStructType>(tile.getType());
-  unsigned n = type.getBody().size();
-  SmallVector<Value> values;
-  for (unsigned i = 0; i < n; ++i)
-    values.push_back(LLVM::ExtractValueOp::create(b, loc, tile, i));
-  std::string constraints;
-  for (unsigned i = 0; i < n; ++i)
-    constraints += (i ? ",=f" : "=f");
-  for (unsigned i = 0; i < n; ++i)
-    constraints += "," + std::to_string(i);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, type, values, "", constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-      ArrayAttr());
-  return asmOp.getResult(0);
 }
 
 namespace {
@@ -129,8 +112,19 @@ private:
   }
 
   void buildPrologue();
+  /// The persistent tile loop: `body` gets the tile's block ids and the number of main-loop
+  /// iterations run by earlier tiles (the ring's position); it returns this tile's count.
+  void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
   void buildProducer(scf::ForOp loop, IRMapping mapping);
-  void buildConsumerLoop(scf::ForOp loop, IRMapping &mapping);
+  Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
+                          Value base);
+  Value buildConsumerLoop(scf::ForOp loop, IRMapping &mapping, Value base);
+  /// Iterations of `for lb to ub step step`.
+  Value tripCount(Value lb, Value ub, Value step) {
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    Value n = arith::CeilDivSIOp::create(b, loc, span, step);
+    return arith::MaxSIOp::create(b, loc, n, cstIndex(0));
+  }
 
   tile::KernelOp kernel;
   gpu::GPUFuncOp func;
@@ -140,6 +134,8 @@ private:
   MLIRContext *ctx;
   Location loc = UnknownLoc::get(kernel.getContext());
   Value smemBase, tid;
+  /// The kernel's grid (x, y, z) as computed by its grid region, on the device.
+  SmallVector<Value, 3> grid;
   int64_t stages = 1, barrierOffset = 0, consumerThreads = 0;
 };
 } // namespace
@@ -161,6 +157,35 @@ void WarpSpecializedBuilder::buildPrologue() {
   gpu::BarrierOp::create(b, loc);
 }
 
+void WarpSpecializedBuilder::buildTileLoop(
+    function_ref<Value(ArrayRef<Value> blockIds, Value base)> body) {
+  // Tiles first..numTiles step gridDim.x, in groups of kGroupRows rows (grid y) so that the
+  // blocks running at once share rows of A and columns of B in L2.
+  constexpr int64_t kGroupRows = 8;
+  Value gx = grid[0], gy = grid[1], gz = grid[2];
+  Value perSlice = arith::MulIOp::create(b, loc, gx, gy);
+  Value numTiles = arith::MulIOp::create(b, loc, perSlice, gz);
+  Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value stride = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  auto loop = scf::ForOp::create(b, loc, first, numTiles, stride, ValueRange{cstIndex(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value bz = arith::DivUIOp::create(b, loc, t, perSlice);
+  Value inSlice = arith::RemUIOp::create(b, loc, t, perSlice);
+  Value perGroup = arith::MulIOp::create(b, loc, gx, cstIndex(kGroupRows));
+  Value group = arith::DivUIOp::create(b, loc, inSlice, perGroup);
+  Value firstRow = arith::MulIOp::create(b, loc, group, cstIndex(kGroupRows));
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, gy, firstRow), cstIndex(kGroupRows));
+  Value inGroup = arith::RemUIOp::create(b, loc, inSlice, perGroup);
+  Value by = arith::AddIOp::create(b, loc, firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value bx = arith::DivUIOp::create(b, loc, inGroup, rows);
+  Value base = loop.getRegionIterArg(0);
+  Value count = body({bx, by, bz}, base);
+  scf::YieldOp::create(b, loc, ValueRange{arith::AddIOp::create(b, loc, base, count)});
+}
+
 void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
   NVVM::SetMaxRegisterOp::create(b, loc, 40, NVVM::SetMaxRegisterAction::decrease);
   Value elected = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
@@ -168,13 +193,24 @@ void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
   auto single = scf::IfOp::create(b, loc, elected, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(single.thenBlock());
-  Value lb = rematerialize(b, loop.getLowerBound(), mapping);
-  Value ub = rematerialize(b, loop.getUpperBound(), mapping);
-  Value step = rematerialize(b, loop.getStep(), mapping);
+  buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
+    return buildProducerTile(loop, mapping, blockIds, base);
+  });
+}
+
+Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mapping,
+                                                ArrayRef<Value> blockIds, Value base) {
+  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
+  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
+  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
+  Value count = tripCount(lb, ub, step);
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value iter = arith::DivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb), step);
+  Value iter = arith::AddIOp::create(
+      b, loc, base,
+      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb),
+                             step));
   Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
   Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
   // The empty barrier of round r completes phase r - 1; round 0 passes at once (parity 1).
@@ -206,8 +242,8 @@ void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
       if (param.argIndex == argIndex && param.boxRows == tile.rows &&
           param.boxCols == tile.blockCols())
         map = arg;
-    Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping));
-    Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping));
+    Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping, blockIds));
+    Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping, blockIds));
     Value stageBase = arith::AddIOp::create(
         b, loc, cst32(bufferOffset(dest)),
         arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
@@ -221,9 +257,11 @@ void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
           NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
     }
   }
+  return count;
 }
 
-void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping) {
+Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping,
+                                                Value base) {
   Value lb = mapping.lookupOrDefault(loop.getLowerBound());
   Value ub = mapping.lookupOrDefault(loop.getUpperBound());
   Value step = mapping.lookupOrDefault(loop.getStep());
@@ -244,11 +282,13 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
       cstIndex(0));
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemBase);
 
+  Value count = tripCount(lb, ub, step);
   auto consumer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(consumer.getBody());
-  Value iter = arith::DivSIOp::create(
+  Value local = arith::DivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, consumer.getInductionVar(), lb), step);
+  Value iter = arith::AddIOp::create(b, loc, base, local);
   Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
   Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, false),
@@ -266,7 +306,7 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
       Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
       s = LLVM::InsertValueOp::create(b, loc, s, v, r);
     }
-    tiles.push_back(fenceAccumulators(b, loc, s));
+    tiles.push_back(s);
   }
 
   /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
@@ -344,13 +384,13 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // One group stays in flight: this iteration's multiplies overlap the wait for the next
   // stage; the previous iteration's group is complete, so its stage is free again.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (int64_t m = 0; m < layout.mTiles(); ++m)
     for (int64_t r = 0; r < perTile; ++r) {
       Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
       memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
     }
-  Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, iter, cstIndex(0));
+  Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, local, cstIndex(0));
   auto release = scf::IfOp::create(
       b, loc, arith::AndIOp::create(b, loc, notFirst, isLane0), /*withElseRegion=*/false);
   {
@@ -376,6 +416,21 @@ void WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mappi
       memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
     }
   }
+  // The last stage this tile read is free too.
+  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count, cstIndex(0));
+  auto releaseLast = scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, ran, isLane0),
+                                       /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(releaseLast.thenBlock());
+    Value last = toI32(arith::RemSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, base, count),
+                                      cstIndex(1)),
+        cstIndex(stages)));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(last, true), Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+  }
+  return count;
 }
 
 LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
@@ -402,6 +457,18 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   smemBase = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3), kSmemSymbol);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   buildPrologue();
+  // The kernel's grid, from its grid region: the launcher starts one block per multiprocessor
+  // (at most one per tile) and each block walks the tiles.
+  {
+    IRMapping gridMapping = mapping;
+    Block &gridBlock = kernel.getGrid().front();
+    for (auto [arg, bodyArg] : llvm::zip(gridBlock.getArguments(), kernel.getBody().getArguments()))
+      gridMapping.map(arg, mapping.lookup(bodyArg));
+    for (Operation &op : gridBlock.without_terminator())
+      b.clone(op, gridMapping);
+    for (Value v : gridBlock.getTerminator()->getOperands())
+      grid.push_back(gridMapping.lookup(v));
+  }
 
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid,
                                            cstIndex(consumerThreads));
@@ -415,21 +482,36 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   b.setInsertionPointToStart(split.elseBlock());
   int64_t regs = std::min<int64_t>(240, (65536 - 40 * 128) / consumerThreads / 8 * 8);
   NVVM::SetMaxRegisterOp::create(b, loc, regs, NVVM::SetMaxRegisterAction::increase);
-  for (Operation &op : kernel.getBody().front().without_terminator()) {
-    if (auto alloc = dyn_cast<tile::AllocOp>(op)) {
-      if (alloc->hasAttr(tile::kStagesAttr))
-        continue; // the ring: addressed by offset
-      if (alloc->hasAttr(tile::kLayoutAttr)) {
-        mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
+  // Register fragments live across tiles in the entry block.
+  for (Operation &op : kernel.getBody().front().without_terminator())
+    if (auto alloc = dyn_cast<tile::AllocOp>(op); alloc && alloc->hasAttr(tile::kLayoutAttr))
+      mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
+  buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
+    IRMapping tileMapping = mapping;
+    Value count;
+    Block *body = b.getInsertionBlock();
+    for (Operation &op : kernel.getBody().front().without_terminator()) {
+      if (auto alloc = dyn_cast<tile::AllocOp>(op))
+        if (alloc->hasAttr(tile::kStagesAttr) || alloc->hasAttr(tile::kLayoutAttr))
+          continue; // the ring (addressed by offset) and register fragments
+      if (&op == mainLoop.getOperation()) {
+        count = buildConsumerLoop(mainLoop, tileMapping, base);
         continue;
       }
+      b.clone(op, tileMapping);
     }
-    if (&op == mainLoop.getOperation()) {
-      buildConsumerLoop(mainLoop, mapping);
-      continue;
+    // Block ids are the tile's.
+    SmallVector<tile::BlockIdOp> ids;
+    body->walk([&](tile::BlockIdOp op) { ids.push_back(op); });
+    for (tile::BlockIdOp op : ids) {
+      op.getResult().replaceAllUsesWith(blockIds[op.getDim()]);
+      op.erase();
     }
-    b.clone(op, mapping);
-  }
+    // The consumers finish a tile together before the next one reuses block-wide buffers.
+    NVVM::BarrierOp::create(b, loc, Type(), cst32(1), cst32(consumerThreads),
+                            NVVM::BarrierReductionAttr(), Value());
+    return count;
+  });
   return success();
 }
 

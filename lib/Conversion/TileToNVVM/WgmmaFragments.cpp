@@ -65,6 +65,29 @@ std::pair<Value, Value> tlc::buildSlotCoords(OpBuilder &b, Location loc,
   return {row, col};
 }
 
+/// Ties the accumulator registers in `tile` (an LLVM struct of f32) to this point of the program,
+/// as CUTLASS's warpgroup_fence_operand does: an empty side-effecting inline asm that reads and
+/// rewrites each of them. Reads of the values after a wgmma wait then cannot move above the
+/// wait, and each register enters the next wgmma as a distinct value (no copies, which ptxas
+/// would have to serialize against the asynchronous multiply).
+Value tlc::fenceAccumulators(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<LLVM::LLVMStructType>(tile.getType());
+  unsigned n = type.getBody().size();
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < n; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, tile, i));
+  std::string constraints;
+  for (unsigned i = 0; i < n; ++i)
+    constraints += (i ? ",=f" : "=f");
+  for (unsigned i = 0; i < n; ++i)
+    constraints += "," + std::to_string(i);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, type, values, "", constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  return asmOp.getResult(0);
+}
+
 static Value linearThreadId(OpBuilder &b, Location loc) {
   return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
 }
@@ -78,9 +101,20 @@ struct FillSlots : OpRewritePattern<tile::FillOp> {
     if (!layout)
       return failure();
     Value memref = getBufferMemref(op.getBuffer());
-    for (int64_t s = 0; s < layout->slots(); ++s)
-      memref::StoreOp::create(rewriter, op.getLoc(), op.getValue(), memref,
-                              ValueRange{arith::ConstantIndexOp::create(rewriter, op.getLoc(), s)});
+    Location loc = op.getLoc();
+    // Each slot gets its own register (through a fence): a wgmma accumulator that starts as
+    // one shared constant would need copies inside the main loop.
+    int64_t n = layout->slots();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        getContext(), SmallVector<Type>(n, op.getValue().getType()));
+    Value values = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t s = 0; s < n; ++s)
+      values = LLVM::InsertValueOp::create(rewriter, loc, values, op.getValue(), s);
+    if (op.getValue().getType().isF32())
+      values = fenceAccumulators(rewriter, loc, values);
+    for (int64_t s = 0; s < n; ++s)
+      memref::StoreOp::create(rewriter, loc, LLVM::ExtractValueOp::create(rewriter, loc, values, s),
+                              memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -125,15 +159,20 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     SmallVector<Value> offsets(op.getDestOffsets());
     size_t lead = offsets.size() - 2;
     Value tid = linearThreadId(rewriter, loc);
-    for (int64_t s = 0; s < layout->slots(); ++s) {
+    // Slots 2j and 2j + 1 hold neighbouring columns of one row: stored as a pair.
+    for (int64_t s = 0; s < layout->slots(); s += 2) {
       auto [row, col] = buildSlotCoords(rewriter, loc, *layout, tid, s);
-      Value value = memref::LoadOp::create(
-          rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
-      value = convertElement(rewriter, loc, value, dstType);
+      SmallVector<Value> pair;
+      for (int64_t i = 0; i < 2; ++i) {
+        Value value = memref::LoadOp::create(
+            rewriter, loc, memref,
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s + i)});
+        pair.push_back(convertElement(rewriter, loc, value, dstType));
+      }
       SmallVector<Value> indices(offsets);
       indices[lead] = arith::AddIOp::create(rewriter, loc, offsets[lead], row);
       indices[lead + 1] = arith::AddIOp::create(rewriter, loc, offsets[lead + 1], col);
-      buildMaskedStore(rewriter, loc, *tensor, value, indices);
+      buildMaskedStorePair(rewriter, loc, *tensor, pair[0], pair[1], indices);
     }
     rewriter.eraseOp(op);
     return success();

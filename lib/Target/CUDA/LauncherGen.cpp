@@ -629,8 +629,15 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
     for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
       os << ", &tlc_map" << i;
     os << "};\n"
+       << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
+       << "    int tlc_sms = 0;\n"
+       << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
+       << "    if (!tlc_status.ok())\n"
+       << "      return tlc_status;\n"
+       << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
+       << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
        << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
-       << "    return tlc::rt::launch(tlc_function, tlc_grid, tlc_block, "
+       << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, "
        << kernel.tma.sharedBytes << ", stream, tlc_args);\n"
        << "  }\n";
   }
