@@ -785,6 +785,22 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) 
   }
   return CUDA_ERROR_NOT_FOUND;
 }
+CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank,
+                                        void *, const cuuint64_t *dims, const cuuint64_t *strides,
+                                        const cuuint32_t *box, const cuuint32_t *,
+                                        CUtensorMapInterleave, CUtensorMapSwizzle swizzle,
+                                        CUtensorMapL2promotion, CUtensorMapFloatOOBfill fill) {
+  ++mock.tensorMap.calls;
+  if (rank != 2) return CUDA_ERROR_INVALID_VALUE;
+  mock.tensorMap.dims[0] = dims[0];
+  mock.tensorMap.dims[1] = dims[1];
+  mock.tensorMap.stride = strides[0];
+  mock.tensorMap.box[0] = box[0];
+  mock.tensorMap.box[1] = box[1];
+  mock.tensorMap.swizzle = swizzle;
+  mock.tensorMap.fill = fill;
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
   int i = contextIndex(mock.current);
   if (i < 0) return CUDA_ERROR_INVALID_CONTEXT;
@@ -831,6 +847,15 @@ static const char MockHeader[] = R"cpp(
 #include <cuda.h>
 #include <cstdint>
 #include <vector>
+/// The last cuTensorMapEncodeTiled call.
+struct TensorMapCall {
+  int calls = 0;
+  cuuint64_t dims[2] = {};
+  cuuint64_t stride = 0;
+  cuuint32_t box[2] = {};
+  CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapFloatOOBfill fill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA;
+};
 struct Mock {
   CUcontext contexts[3] = {reinterpret_cast<CUcontext>(0xA000), reinterpret_cast<CUcontext>(0xB000),
                            reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
@@ -852,6 +877,7 @@ struct Mock {
   void **extra = nullptr;
   std::vector<size_t> argSizes;
   std::vector<std::vector<unsigned char>> args;
+  TensorMapCall tensorMap;
 };
 extern Mock mock;
 )cpp";
@@ -877,13 +903,26 @@ static_assert(tlc::rt::gridBlocks(-1, -1, 1) == 0 && tlc::rt::gridBlocks(5, 1, -
 static_assert(tlc::rt::gridBlocks(INT64_MAX, 2, 1) == INT64_MAX, "");
 static_assert(tlc::rt::gridBlocks(1 << 30, 1 << 30, 1 << 30) == INT64_MAX, "");
 constexpr int64_t kBlocks[] = {4, 16, 16, 1};
-// None has 132 blocks: the most (ties: the lower index).
+// None fills 132 multiprocessors: the most blocks (ties: the lower index).
 static_assert(tlc::rt::chooseVariant(kBlocks, 4, 132) == 1, "");
-// Those with at least 10: the fewest (ties: the lower index).
+// On 10: 16 blocks in 2 waves (cost 2/16) beat 4 in one (1/4).
 static_assert(tlc::rt::chooseVariant(kBlocks, 4, 10) == 1, "");
+// On 4: 4 blocks in one wave and 16 in four cost the same: the lower index.
 static_assert(tlc::rt::chooseVariant(kBlocks, 4, 4) == 0, "");
-static_assert(tlc::rt::chooseVariant(kBlocks, 4, 1) == 3, "");
+// On 1 every variant runs serially at full use: the lower index.
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 1) == 0, "");
 static_assert(tlc::rt::chooseVariant(kBlocks, 1, 132) == 0, "");
+// The gemm configurations (128x256, 128x128, 64x128 tiles) on an H200's 132 SMs.
+constexpr int64_t kGemm2048[] = {128, 256, 512};
+static_assert(tlc::rt::chooseVariant(kGemm2048, 3, 132) == 0, "");
+constexpr int64_t kGemm1000[] = {40, 72, 144};
+static_assert(tlc::rt::chooseVariant(kGemm1000, 3, 132) == 1, "");
+constexpr int64_t kGemm4096[] = {512, 1024, 2048};
+static_assert(tlc::rt::chooseVariant(kGemm4096, 3, 132) == 0, "");
+constexpr int64_t kEmpty[] = {0, 0};
+static_assert(tlc::rt::chooseVariant(kEmpty, 2, 132) == 0, "");
+constexpr int64_t kSomeEmpty[] = {0, 3};
+static_assert(tlc::rt::chooseVariant(kSomeEmpty, 2, 132) == 1, "");
 static_assert(tlc::mm::mm::num_variants == 2, "");
 
 static int failures = 0;
@@ -1024,12 +1063,42 @@ int main() {
   using namespace tlc::mm;
   EXPECT(mm::select_for(132, 1.0f, 256, 64, 256) == 1);   // 4 or 16 blocks: the most
   EXPECT(mm::select_for(132, 1.0f, 1024, 64, 1024) == 1); // 64 or 256: the only one >= 132
-  EXPECT(mm::select_for(132, 1.0f, 1536, 64, 1536) == 0); // 144 or 576: the fewest >= 132
-  EXPECT(mm::select_for(132, 1.0f, 4096, 64, 4096) == 0); // 1024 or 4096
+  EXPECT(mm::select_for(132, 1.0f, 1536, 64, 1536) == 1); // 144 (2 waves) or 576 (5): 5/576 < 2/144
+  EXPECT(mm::select_for(132, 1.0f, 4096, 64, 4096) == 0); // 1024 or 4096: 8/1024 = 32/4096
   EXPECT(mm::select_for(8, 1.0f, 256, 64, 256) == 1);     // 4 or 16: only 16 >= 8
-  EXPECT(mm::select_for(4, 1.0f, 256, 64, 256) == 0);     // both >= 4: the fewest
+  EXPECT(mm::select_for(4, 1.0f, 256, 64, 256) == 0);     // 1/4 = 4/16: the lower index
   EXPECT(mm::select_for(132, 1.0f, 64, 64, 64) == 0);     // 1 and 1: the lower index
   EXPECT(mm::select_for(132, 1.0f, 0, 64, 64) == 0);      // no blocks at all
+
+  // TMA tensor maps: the encoding launchers of sm_90a entries use, and its errors.
+  {
+    alignas(64) CUtensorMap map;
+    tlc::rt::Status t = tlc::rt::encodeTensorMap2D(&map, 0x10000, 1000, 776, 776, 1, 2,
+                                                   CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 128, 64,
+                                                   128, "gemm__0", "A");
+    EXPECT(t.ok());
+    EXPECT(mock.tensorMap.dims[0] == 776 && mock.tensorMap.dims[1] == 1000);
+    EXPECT(mock.tensorMap.stride == 776 * 2);
+    EXPECT(mock.tensorMap.box[0] == 64 && mock.tensorMap.box[1] == 128);
+    EXPECT(mock.tensorMap.swizzle == CU_TENSOR_MAP_SWIZZLE_128B);
+    EXPECT(mock.tensorMap.fill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    int before = mock.tensorMap.calls;
+    t = tlc::rt::encodeTensorMap2D(&map, 0x10000, 10, 10, 20, 2, 2,
+                                   CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "k", "B");
+    EXPECT(!t.ok() && contains(t, "tensor 'B' must have unit stride"));
+    t = tlc::rt::encodeTensorMap2D(&map, 0x10000, 10, 300, 300, 1, 2,
+                                   CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "k", "A");
+    EXPECT(!t.ok() && contains(t, "row stride of 300 elements") &&
+           contains(t, "multiple of 8 elements"));
+    t = tlc::rt::encodeTensorMap2D(&map, 0x10002, 10, 304, 304, 1, 2,
+                                   CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "k", "A");
+    EXPECT(!t.ok() && contains(t, "16-byte aligned address"));
+    EXPECT(mock.tensorMap.calls == before);
+    static_assert(tlc::rt::tmaCompatible2D(0x10000, 304, 1, 2), "");
+    static_assert(!tlc::rt::tmaCompatible2D(0x10000, 300, 1, 2), "");
+    static_assert(!tlc::rt::tmaCompatible2D(0x10008, 304, 1, 2), "");
+    static_assert(!tlc::rt::tmaCompatible2D(0x10000, 304, 2, 2), "");
+  }
 
   // Negative sizes and empty problems query nothing and launch nothing.
   mock.current = mock.contexts[0]; // device 0: 132 multiprocessors

@@ -166,24 +166,30 @@ constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
   return x * y > INT64_MAX / z ? INT64_MAX : x * y * z;
 }
 
-/// The multi-configuration dispatcher's rule: given the number of blocks each of \p count
-/// variants would launch (\p blocks) on a device with \p multiprocessors multiprocessors,
-/// returns the index of the variant with the fewest blocks among those with at least
-/// \p multiprocessors blocks (one block per multiprocessor at least, in as few and large blocks
-/// as possible); if none has that many, the one with the most blocks. Ties go to the lower
-/// index. Returns 0 when \p count is 0 or less.
+/// The variant whose grid of blocks[i] blocks keeps \p multiprocessors busiest: every variant
+/// covers the same problem, so with b blocks of 1/b of the work each, running in ceil(b / P)
+/// waves on P multiprocessors, the time is proportional to ceil(b / P) / b; the smallest wins.
+/// Below P blocks that prefers more blocks (more multiprocessors busy); above, it charges the
+/// last, partly idle wave. Ties go to the lower index (list the largest tiles first). Variants
+/// with no block are never chosen unless all have none. Returns 0 when \p count is 0 or less.
 constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessors) {
+  using Wide = unsigned __int128;
+  const int64_t p = multiprocessors < 1 ? 1 : multiprocessors;
   int best = -1;
-  for (int i = 0; i < count; ++i)
-    if (blocks[i] >= multiprocessors && (best < 0 || blocks[i] < blocks[best]))
+  for (int i = 0; i < count; ++i) {
+    if (blocks[i] <= 0)
+      continue;
+    if (best < 0) {
       best = i;
-  if (best >= 0)
-    return best;
-  best = 0;
-  for (int i = 1; i < count; ++i)
-    if (blocks[i] > blocks[best])
+      continue;
+    }
+    // ceil(bi/P) / bi < ceil(bb/P) / bb, cross-multiplied.
+    Wide lhs = Wide((blocks[i] + p - 1) / p) * Wide(blocks[best]);
+    Wide rhs = Wide((blocks[best] + p - 1) / p) * Wide(blocks[i]);
+    if (lhs < rhs)
       best = i;
-  return best;
+  }
+  return best < 0 ? 0 : best;
 }
 
 /// chooseVariant() on the device a launch would use now (see multiprocessorCount). Queries the

@@ -436,9 +436,9 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
      << "/// The number of compiled configurations of '" << entry.name << "'.\n"
      << "constexpr int num_variants = " << count << ";\n\n"
      << "/// The variant launch() runs for these sizes on a device with \\p tlc_multiprocessors\n"
-        "/// multiprocessors: of the variants whose grid has at least that many blocks, the one\n"
-        "/// with the fewest; if none has that many, the one with the most. Ties go to the lower\n"
-        "/// index. Makes no driver calls.\n"
+        "/// multiprocessors: the one whose b blocks take the least time in ceil(b / P) waves of\n"
+        "/// 1/b of the work each (tlc::rt::chooseVariant). Ties go to the lower index. Makes no\n"
+        "/// driver calls.\n"
      << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
      << selectParams(first) << ");\n\n"
      << "/// The variant launch() runs for these sizes on the current context's device (device 0\n"
