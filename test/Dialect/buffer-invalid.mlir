@@ -600,3 +600,34 @@ tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] param
 
 // expected-error @+1 {{'tile.alloc' op expects parent op 'tile.kernel'}}
 %b = tile.alloc : !tile.buffer<shared 16xf32>
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<shared 4x4xf32>
+  // expected-error @+1 {{'tile.read_slot' op needs a fragment buffer, found '!tile.buffer<shared 4x4xf32>'}}
+  %v = tile.read_slot %b[%i] : !tile.buffer<shared 4x4xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %i = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  %b = tile.alloc : !tile.buffer<local 4xf32>
+  // expected-error @+1 {{'tile.write_slot' op needs a fragment buffer, found '!tile.buffer<local 4xf32>'}}
+  tile.write_slot %v, %b[%i] : !tile.buffer<local 4xf32>
+  tile.yield
+}

@@ -34,6 +34,8 @@
 // CHECK-NEXT:   tile.copy %[[ACC]] to %[[C]][%[[M]], %[[N]]] : !tile.buffer<fragment 128x64xf32> to !tile.tensor<f32, 2>
 // CHECK-NEXT:   tile.copy %[[ROW]] to %[[INIT]] : !tile.buffer<fragment 128xf32> to !tile.buffer<fragment 128xf32>
 // CHECK-NEXT:   tile.atomic_add %[[E]], %[[C]][%[[M]], %[[N]]] : !tile.tensor<f32, 2>
+// CHECK-NEXT:   %[[SV:.+]] = tile.read_slot %[[ACC]][%[[K]]] : !tile.buffer<fragment 128x64xf32>
+// CHECK-NEXT:   tile.write_slot %[[SV]], %[[ACC]][%[[K]]] : !tile.buffer<fragment 128x64xf32>
 // CHECK-NEXT:   tile.yield
 tile.kernel @buffers threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]]
     params {} grid {
@@ -72,5 +74,7 @@ tile.kernel @buffers threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], 
   tile.copy %acc to %c[%m, %n] : !tile.buffer<fragment 128x64xf32> to !tile.tensor<f32, 2>
   tile.copy %row to %init : !tile.buffer<fragment 128xf32> to !tile.buffer<fragment 128xf32>
   tile.atomic_add %e, %c[%m, %n] : !tile.tensor<f32, 2>
+  %sv = tile.read_slot %acc[%k] : !tile.buffer<fragment 128x64xf32>
+  tile.write_slot %sv, %acc[%k] : !tile.buffer<fragment 128x64xf32>
   tile.yield
 }

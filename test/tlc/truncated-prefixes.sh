@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # truncated-prefixes.sh TLC FILE...: `tlc --check` on every proper prefix of every FILE must fail
 # cleanly: exit status 1 with a located error (`<file>:<line>:<col>: error:`), never a crash
-# (exit > 1, a signal), a hang or success. A prefix that keeps the file's last '}' and drops only
-# trailing blanks or comments may also check (exit 0). The whole FILE itself must check.
+# (exit > 1, a signal), a hang or success. A prefix that ends after a kernel's closing '}' (alone
+# on its line) with only blanks or comments after it may also check (exit 0): it is a file of
+# whole kernels. The whole FILE itself must check.
 #
 # Files up to TLC_PREFIX_FULL_MAX bytes (default 4096) are cut at every byte; longer ones at
 # every byte of their last 256 bytes and every 3rd byte before. Prefixes run in parallel,
@@ -74,16 +75,22 @@ for file in "$@"; do
     exit 1
   fi
   size=$(wc -c <"$file")
-  # A file ends with the '}' of its last kernel: a prefix that stops before it must fail; one
-  # that includes it (and only drops trailing blanks or comments) may also be accepted.
+  # A kernel ends with a '}' alone on its line: a prefix that ends inside a kernel must fail;
+  # one that ends after a kernel's '}' with only blanks or comments after it is a shorter
+  # file of whole kernels and may also be accepted.
   IFS= read -r -d '' content <"$file"
-  body=${content%\}*}
-  closing=$((${#body} + 1))
+  whole='^([[:space:]]|//[^'$'\n'']*)*$'
   for ((length = 0; length < size; length++)); do
     if ((size > full_max && length < size - 256 && length % 3 != 0)); then
       continue
     fi
-    items+=("$file:$length:$((length < closing ? 1 : 0))")
+    prefix=${content:0:length}
+    mustfail=1
+    if [[ "$prefix" == *$'\n}'* || "$prefix" == '}'* ]]; then
+      rest=${prefix##*$'\n}'}
+      [[ "$rest" =~ $whole ]] && mustfail=0
+    fi
+    items+=("$file:$length:$mustfail")
   done
 done
 count=${#items[@]}

@@ -382,23 +382,20 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  // One group stays in flight: this iteration's multiplies overlap the wait for the next
-  // stage; the previous iteration's group is complete, so its stage is free again.
+  // Wait for this iteration's multiplies, then free the stage at once: the producer refills it
+  // while the next stages (already loaded) are multiplied. Keeping a group in flight across
+  // iterations made ptxas serialize the wgmmas of the persistent loop (measured slower).
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (int64_t m = 0; m < layout.mTiles(); ++m)
     for (int64_t r = 0; r < perTile; ++r) {
       Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
       memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
     }
-  Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, local, cstIndex(0));
-  auto release = scf::IfOp::create(
-      b, loc, arith::AndIOp::create(b, loc, notFirst, isLane0), /*withElseRegion=*/false);
+  auto release = scf::IfOp::create(b, loc, isLane0, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(release.thenBlock());
-    Value previous = toI32(arith::RemSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, iter, cstIndex(1)), cstIndex(stages)));
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(previous, true), Value(),
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(stage, true), Value(),
                                    NVVM::MemScopeKind::CTA, false);
   }
   // After the loop every group is complete before the accumulator is read.
@@ -415,20 +412,6 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
       Value v = LLVM::ExtractValueOp::create(b, loc, s, r);
       memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
     }
-  }
-  // The last stage this tile read is free too.
-  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count, cstIndex(0));
-  auto releaseLast = scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, ran, isLane0),
-                                       /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(releaseLast.thenBlock());
-    Value last = toI32(arith::RemSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, base, count),
-                                      cstIndex(1)),
-        cstIndex(stages)));
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(last, true), Value(),
-                                   NVVM::MemScopeKind::CTA, false);
   }
   return count;
 }

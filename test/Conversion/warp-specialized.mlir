@@ -1,0 +1,98 @@
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --tlc-pipeline | FileCheck %s --check-prefix=LOWERED
+
+// The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose
+// parameters end with the TMA tensor maps (one per tensor and box: A in 128x64 boxes, B in 64x64
+// boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads).
+// CHECK: module attributes {gpu.container_module, tlc.shared_bytes = {gemm__tma = 98352 : i64}, tlc.tma_entries = {gemm = {entry = "gemm__tma"
+// CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
+// CHECK-LABEL: gpu.func @gemm__tma(
+// CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr) kernel
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tlc.compute_threads = 256 : i64
+// CHECK-SAME:    tlc.tensor_maps = [{arg = 0 : i64, box = array<i64: 128, 64>, element = bf16, param = 15 : i64, swizzle = 128 : i64}, {arg = 1 : i64, box = array<i64: 64, 64>, element = bf16, param = 16 : i64, swizzle = 128 : i64}]
+// The accumulator: 64 registers per thread, allocated in the entry block.
+// CHECK:         memref.alloca() : memref<64xf32>
+// Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp) mbarrier
+// per stage; then the whole block syncs.
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
+// CHECK:         gpu.barrier
+// The producer warpgroup gives registers back; one thread walks the tiles and the stages.
+// CHECK:         nvvm.setmaxregister  decrease 40
+// CHECK:         gpu.grid_dim  x
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c32768_i32
+// One box of A, two of B (64 columns each).
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
+// The consumers take the registers, walk the same tiles, wait for a full stage and run four
+// k16 steps of wgmma 64x128 per warpgroup, then free the stage.
+// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK:             nvvm.wgmma.commit.group.sync.aligned
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.mbarrier.arrive
+// Epilogue: the ReLU on the registers, then paired masked stores (vector<2xbf16>).
+// CHECK:           arith.maximumf
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// CHECK:           nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK-NOT:     tile.
+
+// After the whole pipeline, the tensor maps are 64-byte aligned byval __grid_constant__
+// parameters and one block per multiprocessor is asked of ptxas.
+// LOWERED: llvm.func @gemm__tma(
+// LOWERED-SAME: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// LOWERED-SAME: nvvm.minctasm = 1 : i32
+
+tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[0] : !tile.tensor<bf16, 2>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%row, %col] to %as : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.stages = 3 : i64}
+  tile.parallel [128, 128] {
+  ^bb0(%r: index, %col: index):
+    %v = tile.read %acc[%r, %col] : !tile.buffer<fragment 128x128xf32>
+    %z = arith.constant 0.0 : f32
+    %w = arith.maximumf %v, %z : f32
+    tile.write %w, %acc[%r, %col] : !tile.buffer<fragment 128x128xf32>
+  }
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
