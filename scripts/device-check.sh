@@ -9,13 +9,16 @@ mkdir -p "$OUT"
 bindir=${1:-build/gpu-bin}
 status=0
 
-PEERS_ARGS="--copy --gemm 4096x4096x4096 --attn 4x32x4096x128 --causal" scripts/gpu-run.sh "$bindir" || status=1
+# The GEMM sweep of bench_gemm (bench/RESULTS.md), attention and the copy roofline.
+PEERS_ARGS="--copy --gemm 8192x8192x8192 --gemm 4096x4096x4096 --gemm 2048x2048x2048 \
+--gemm 4096x4096x4104 --gemm 1000x1112x776 --attn 4x32x4096x128 --causal" \
+  scripts/gpu-run.sh "$bindir" || status=1
 
 {
-  for t in softmax_test transpose_test col_sum_test attention_test example_app_test; do
-    [ -x "$bindir/$t" ] || continue
+  for t in softmax_test transpose_test col_sum_test attention_test example_app_test "gemm_test small"; do
+    [ -x "$bindir/${t%% *}" ] || continue
     for tool in memcheck racecheck; do
-      compute-sanitizer --tool "$tool" --error-exitcode 3 "$bindir/$t" > "$OUT/sanitizer.txt" 2>&1
+      compute-sanitizer --tool "$tool" --error-exitcode 3 $bindir/$t > "$OUT/sanitizer.txt" 2>&1
       rc=$?
       echo "== compute-sanitizer --tool $tool $t: exit $rc; $(tail -1 "$OUT/sanitizer.txt")"
       [ $rc -ne 0 ] && status=1
@@ -24,6 +27,11 @@ PEERS_ARGS="--copy --gemm 4096x4096x4096 --attn 4x32x4096x128 --causal" scripts/
   for f in build/kernels/*.fatbin; do
     echo "== cuobjdump --list-elf --list-ptx $f"
     cuobjdump --list-elf --list-ptx "$f" || status=1
+  done
+  # The sm_90a GEMM entries run on Hopper's own units: wgmma (HGMMA) fed by TMA (UTMALDG).
+  for f in build/kernels/gemm.fatbin build/kernels/gemm_bias_gelu.fatbin; do
+    echo "== cuobjdump -sass $f: tensor-core and TMA instructions"
+    cuobjdump -sass "$f" | grep -o "HGMMA[^ ]*\|UTMALDG[^ ]*" | sort | uniq -c
   done
 } 2>&1 | tee "$OUT/device-check.log"
 exit $status
