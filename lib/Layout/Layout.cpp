@@ -2,6 +2,7 @@
 #include "tlc/Layout/Layout.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -86,6 +87,40 @@ std::optional<WgmmaAccLayout> WgmmaAccLayout::choose(int64_t rows, int64_t cols,
     return WgmmaAccLayout{rows, cols, wm, wn};
   }
   return std::nullopt;
+}
+
+std::pair<int64_t, int64_t> MmaSyncAccLayout::coord(int64_t thread, int64_t slot) const {
+  int64_t warp = thread / 32;
+  int64_t lane = thread % 32;
+  int64_t wm = warp / warpsN;
+  int64_t wn = warp % warpsN;
+  int64_t fragment = slot / 4;
+  int64_t e = slot % 4;
+  int64_t mi = fragment / nTiles();
+  int64_t ni = fragment % nTiles();
+  int64_t row = wm * warpRows() + 16 * mi + lane / 4 + 8 * (e / 2);
+  int64_t col = wn * warpCols() + 8 * ni + 2 * (lane % 4) + e % 2;
+  return {row, col};
+}
+
+std::optional<MmaSyncAccLayout> MmaSyncAccLayout::choose(int64_t rows, int64_t cols,
+                                                         int64_t warps) {
+  std::optional<MmaSyncAccLayout> best;
+  int64_t bestSkew = 0;
+  for (int64_t wm = 1; wm <= warps; ++wm) {
+    if (warps % wm != 0)
+      continue;
+    int64_t wn = warps / wm;
+    if (rows % (16 * wm) != 0 || cols % (16 * wn) != 0)
+      continue;
+    int64_t skew = std::abs(rows / wm - cols / wn);
+    // Square warp blocks read the fewest operand bytes per multiply; ties: taller blocks.
+    if (!best || skew < bestSkew) {
+      best = MmaSyncAccLayout{rows, cols, wm, wn};
+      bestSkew = skew;
+    }
+  }
+  return best;
 }
 
 uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingBytes, uint32_t strideBytes,

@@ -119,3 +119,67 @@ TEST_CASE("wgmma descriptors", "[layout]") {
   REQUIRE((wgmmaDescriptor(0, 0, 0, 64) >> 62) == 2);
   REQUIRE((wgmmaDescriptor(0, 0, 0, 32) >> 62) == 3);
 }
+
+TEST_CASE("mma.sync accumulator layouts cover the tile once", "[layout]") {
+  struct Case {
+    int64_t rows, cols, warps, wm, wn;
+  };
+  for (Case c : {Case{128, 128, 8, 2, 4}, Case{128, 256, 8, 2, 4}, Case{64, 128, 4, 1, 4},
+                 Case{64, 64, 4, 2, 2}, Case{256, 128, 8, 4, 2}}) {
+    auto layout = MmaSyncAccLayout::choose(c.rows, c.cols, c.warps);
+    REQUIRE(layout.has_value());
+    CHECK(layout->warpsM == c.wm);
+    CHECK(layout->warpsN == c.wn);
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (int64_t t = 0; t < 32 * c.warps; ++t)
+      for (int64_t s = 0; s < layout->slots(); ++s) {
+        auto [r, col] = layout->coord(t, s);
+        REQUIRE(r >= 0);
+        REQUIRE(r < c.rows);
+        REQUIRE(col >= 0);
+        REQUIRE(col < c.cols);
+        seen.insert({r, col});
+      }
+    REQUIRE(static_cast<int64_t>(seen.size()) == c.rows * c.cols);
+  }
+  REQUIRE_FALSE(MmaSyncAccLayout::choose(8, 64, 1).has_value());
+  // PTX's m16n8 C fragment: lane 5 holds (1, 2), (1, 3), (9, 2), (9, 3) of its first tile.
+  MmaSyncAccLayout one{16, 16, 1, 1};
+  REQUIRE(one.coord(5, 0) == std::make_pair<int64_t, int64_t>(1, 2));
+  REQUIRE(one.coord(5, 3) == std::make_pair<int64_t, int64_t>(9, 3));
+  REQUIRE(one.coord(5, 4) == std::make_pair<int64_t, int64_t>(1, 10));
+}
+
+// The sm_80 strategy's shared tiles: cp.async writes 16-byte chunks (a quarter-warp writes one
+// 128-byte row: 8 consecutive chunks), ldmatrix reads 8 rows of one 16-byte column per matrix
+// (a quarter-warp's 8 addresses). Both must be conflict-free in the swizzled layouts tlc uses:
+// A [BM, BK] and B^T [BN, BK] K-major, B [BK, BN] row-major (ldmatrix.trans), BK = 32 or 64.
+TEST_CASE("cp.async writes and ldmatrix reads of swizzled tiles are conflict-free", "[layout]") {
+  struct Tile {
+    int64_t rows, cols;
+  };
+  for (Tile t : {Tile{128, 64}, Tile{128, 32}, Tile{64, 128}, Tile{32, 256}, Tile{64, 256}}) {
+    int64_t swizzle = *chooseSwizzle(t.rows, t.cols, 2);
+    SwizzledTile tile{t.rows, t.cols, 2, swizzle};
+    int64_t chunksPerRow = t.cols / 8;
+    // cp.async: thread i of a warp copies chunk (c0 + i) of the tile in row-major chunk order.
+    for (int64_t c0 = 0; c0 < t.rows * chunksPerRow; c0 += 32) {
+      std::vector<int64_t> addresses;
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t chunk = c0 + lane;
+        addresses.push_back(tile.byteOffset(chunk / chunksPerRow, (chunk % chunksPerRow) * 8));
+      }
+      INFO("tile " << t.rows << "x" << t.cols << " swizzle " << swizzle << " chunk " << c0);
+      REQUIRE(sharedWavefronts(addresses, 16) == 4);
+    }
+    // ldmatrix.x4: lane i gives the address of row r0 + i % 16 at column chunk k0 / 8 + i / 16.
+    for (int64_t r0 = 0; r0 + 16 <= t.rows; r0 += 8)
+      for (int64_t k0 = 0; k0 + 16 <= t.cols; k0 += 8) {
+        std::vector<int64_t> addresses;
+        for (int64_t lane = 0; lane < 32; ++lane)
+          addresses.push_back(tile.byteOffset(r0 + lane % 16, k0 + (lane / 16) * 8));
+        INFO("tile " << t.rows << "x" << t.cols << " ldmatrix at " << r0 << ", " << k0);
+        REQUIRE(sharedWavefronts(addresses, 16) == 4);
+      }
+  }
+}

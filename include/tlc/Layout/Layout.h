@@ -81,6 +81,30 @@ struct WgmmaAccLayout {
   static std::optional<WgmmaAccLayout> choose(int64_t rows, int64_t cols, int64_t warpgroups);
 };
 
+/// The register layout of an f32 accumulator [rows, cols] computed by mma.sync m16n8k16 on
+/// `warpsM x warpsN` warps (warp w is at (w / warpsN, w % warpsN)): each warp owns a
+/// [rows / warpsM, cols / warpsN] block of m16n8 fragments. Slot s of a thread is element s % 4 of
+/// fragment f = s / 4 = mi * nTiles() + ni, at row 16 mi + lane / 4 + 8 ((s % 4) / 2) and column
+/// 8 ni + 2 (lane % 4) + s % 2 of the warp's block (PTX's C/D fragment layout of m16n8k16).
+struct MmaSyncAccLayout {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t warpsM = 1;
+  int64_t warpsN = 1;
+
+  int64_t warps() const { return warpsM * warpsN; }
+  int64_t warpRows() const { return rows / warpsM; }
+  int64_t warpCols() const { return cols / warpsN; }
+  int64_t mTiles() const { return warpRows() / 16; }
+  int64_t nTiles() const { return warpCols() / 8; }
+  int64_t slots() const { return mTiles() * nTiles() * 4; }
+  std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const;
+
+  /// Maps [rows, cols] onto `warps` warps: warp blocks of whole m16 x n16 tiles (ldmatrix.x4
+  /// loads B two n8 tiles at a time), as square as the shape allows. nullopt if none fits.
+  static std::optional<MmaSyncAccLayout> choose(int64_t rows, int64_t cols, int64_t warps);
+};
+
 /// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
 /// leading and stride byte offsets (bytes, multiples of 16) and the swizzle mode of
 /// `swizzleBytes` (0 = interleave, 32, 64, 128).
