@@ -1,8 +1,22 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-software-pipeline,tile-shared-memory-layout{arch=sm_80}))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_86},tile-software-pipeline,tile-shared-memory-layout{arch=sm_86}))' | FileCheck %s --check-prefix=SM86
 
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
 // wgmma descriptor (rows of 64 bf16 = 128 bytes), 1024-byte aligned offsets, three stages each
 // (3 * 16 KiB for As, then Bs); the six mbarriers follow; the total is on the kernel.
+
+// sm_80 (163 KiB): the cp.async ring of the mma.sync strategy, no mbarriers.
+// SM80-LABEL: tile.kernel @gemm
+// SM80-SAME:    tile.shared_bytes = 98304 : i64
+// SM80:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64}
+// SM80-NOT:     tile.barriers
+
+// sm_86 (99 KiB): three 32 KiB stages do not fit; `stages` is an upper bound, lowered to 2.
+// SM86-LABEL: tile.kernel @gemm
+// SM86-SAME:    tile.shared_bytes = 65536 : i64
+// SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64}
+// SM86:         } {tile.pipeline = "cp_async_mma", tile.stages = 2 : i64}
 
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK-SAME:    tile.shared_bytes = 98352 : i64

@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-software-pipeline))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_75},tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
 
 // tile-software-pipeline: the pipelined TMA/wgmma loop becomes a 3-stage ring (each buffer its
 // copies fill is tripled), served by a producer warpgroup added to the kernel.
@@ -10,7 +11,12 @@
 // CHECK-NEXT:    tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 64x128xbf16>
 // CHECK-NEXT:    tile.alloc {tile.layout = {{.+}}} : !tile.buffer<fragment 128x128xf32>
 // CHECK:         } {tile.pipeline = "tma_wgmma", tile.stages = 3 : i64}
-// Without the tensor-core mapping (here sm_80) the loop runs in order: no ring, no producer.
+// The mma.sync strategy: the same ring of cp.async copies, no producer warpgroup.
+// SM80-LABEL: tile.kernel @gemm
+// SM80-NOT:     tile.producer_threads
+// SM80:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
+// SM80:         } {tile.pipeline = "cp_async_mma", tile.stages = 3 : i64}
+// Without a tensor-core mapping (here sm_75) the loop runs in order: no ring, no producer.
 // GENERIC-LABEL: tile.kernel @gemm
 // GENERIC-NOT:     tile.producer_threads
 // GENERIC-NOT:     tile.pipeline

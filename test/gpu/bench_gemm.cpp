@@ -4,6 +4,7 @@
 
 #include "GpuTest.h"
 #include "gemm.h"
+#include "gemm_sm_90.h"
 
 #include <cstdlib>
 
@@ -39,6 +40,15 @@ int main(int argc, char **argv) {
     std::printf("BENCH gemm bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f variant=%d\n",
                 (long long)s.m, (long long)s.n, (long long)s.k, ms, tflops,
                 tlc::gemm::gemm::select(s.m, s.k, s.n));
+    // The same kernel compiled for sm_90 (mma.sync strategy), on the same GPU.
+    double msMma = medianMs(gpu, 5, 20, [&] {
+      CHECK_TLC(tlc::gemm_sm_90::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k,
+                                              s.n));
+    });
+    std::printf("BENCH gemm-mma.sync(sm_90) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f variant=%d\n",
+                (long long)s.m, (long long)s.n, (long long)s.k, msMma,
+                2.0 * s.m * s.n * s.k / (msMma * 1e-3) / 1e12,
+                tlc::gemm_sm_90::gemm::select(s.m, s.k, s.n));
   }
   return 0;
 }

@@ -8,6 +8,8 @@
 #include "gemm.h"
 #include "gemm_bias_gelu.h"
 #include "gemm_f16.h"
+#include "gemm_sm_80.h"
+#include "gemm_sm_90.h"
 
 #include <cstring>
 #include <functional>
@@ -203,6 +205,40 @@ int main(int argc, char **argv) {
     c.biasGelu = true;
     ok &= runCase(gpu, c, gelu, seed += 3);
   }
+  // The mma.sync strategy (cp.async ring, ldmatrix, mma.sync): kernels/gemm.tile compiled for
+  // sm_90 (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver on this GPU).
+  LaunchFn sm90 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                     int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_sm_90::gemm::launch(s, a, b, c, m, k, n);
+  };
+  LaunchFn sm90nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                       int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_sm_90::gemm_nt::launch(s, a, b, c, m, k, n);
+  };
+  LaunchFn sm80 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                     int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_sm_80::gemm::launch(s, a, b, c, m, k, n);
+  };
+  for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776}, Case{"gemm sm_90 mma.sync", 1, 1000, 304},
+                 Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
+                 Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
+                 Case{"gemm sm_90 mma.sync unaligned rows", 257, 129, 65}})
+    ok &= runCase(gpu, c, sm90, seed += 3);
+  LaunchFn sm90variants[] = {
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant0::launch(s, a, b, c, m, k, n); },
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant1::launch(s, a, b, c, m, k, n); },
+      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant2::launch(s, a, b, c, m, k, n); }};
+  for (int v = 0; v < 3; ++v)
+    ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
+  ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
+                sm90nt, seed += 3);
+  for (Case c : {Case{"gemm sm_80 (PTX JIT) mma.sync", 1000, 1112, 776},
+                 Case{"gemm sm_80 (PTX JIT) mma.sync", 2048, 2048, 2048, 32},
+                 Case{"gemm sm_80 (PTX JIT) unaligned rows", 257, 129, 65}})
+    ok &= runCase(gpu, c, sm80, seed += 3);
   std::printf("gemm_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #define TLC_LIB_CONVERSION_TILETONVVM_PATTERNSIMPL_H
 
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
 #include "tlc/Layout/Layout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -95,18 +96,27 @@ mlir::LogicalResult buildWarpSpecializedBody(tile::KernelOp kernel, mlir::gpu::G
                                              llvm::ArrayRef<TensorMapParam> maps,
                                              llvm::ArrayRef<mlir::Value> mapArgs);
 
+/// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
+/// ids become `blockIds` when given (a persistent loop's current tile).
+mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value value, mlir::IRMapping &mapping,
+                          llvm::ArrayRef<mlir::Value> blockIds);
+
+/// The base of dynamic shared memory as an `!llvm.ptr<3>` (symbol `tlc_smem`, 1024-byte aligned,
+/// declared in `func`'s gpu.module on first use).
+mlir::Value buildSharedBase(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::GPUFuncOp func);
+
+/// Emits the body of `kernel`, whose main loop is marked `tile.pipeline = "cp_async_mma"`, into
+/// `func`: the loop becomes a cp.async ring feeding ldmatrix + mma.sync (MmaSyncPipeline.cpp).
+mlir::LogicalResult buildMmaSyncBody(tile::KernelOp kernel, mlir::gpu::GPUFuncOp func,
+                                     mlir::OpBuilder &b, mlir::IRMapping &mapping);
+
 /// The register layout of a lowered fragment (an unrealized cast carrying `tile.layout`).
-std::optional<layout::WgmmaAccLayout> getRegisterLayout(mlir::Value buffer);
+std::optional<tile::AccLayout> getRegisterLayout(mlir::Value buffer);
 
 /// Lowers a fragment alloc with a wgmma layout to a per-thread slot array in the entry block of
 /// `func`; returns the buffer-typed cast that stands for it.
 mlir::Value lowerRegisterFragment(mlir::OpBuilder &b, tile::AllocOp alloc,
                                   mlir::gpu::GPUFuncOp func);
-
-/// (row, col) of slot `slot` of thread `tid` (index) in `layout`.
-std::pair<mlir::Value, mlir::Value> buildSlotCoords(mlir::OpBuilder &b, mlir::Location loc,
-                                                    const layout::WgmmaAccLayout &layout,
-                                                    mlir::Value tid, int64_t slot);
 
 /// Ties the f32 registers of `values` (an LLVM struct) to this point of the program, as
 /// CUTLASS's warpgroup_fence_operand does (an empty side-effecting inline asm reading and

@@ -126,9 +126,17 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       value = arith::IndexCastOp::create(b, loc, type, value);
     mapping.map(arg, value);
   }
+  bool mmaSync = false;
+  kernel.walk([&](scf::ForOp loop) {
+    auto kind = loop->getAttrOfType<StringAttr>(tile::kPipelineAttr);
+    mmaSync |= kind && kind.getValue() == "cp_async_mma";
+  });
   if (producerThreads) {
     SmallVector<Value> mapArgs(entry.getArguments().drop_front(firstMap));
     if (failed(buildWarpSpecializedBody(kernel, func, b, mapping, maps, mapArgs)))
+      hadError = true;
+  } else if (mmaSync) {
+    if (failed(buildMmaSyncBody(kernel, func, b, mapping)))
       hadError = true;
   } else {
     for (Operation &op : kernel.getBody().front().without_terminator())

@@ -29,9 +29,22 @@
 using namespace mlir;
 using namespace tlc;
 
-/// Name of the dynamic shared memory symbol of the sm_90a strategy (1024-byte aligned, as the
-/// 128-byte swizzle atoms need).
+/// Name of the dynamic shared memory symbol of the tensor-core strategies (1024-byte aligned,
+/// as the 128-byte swizzle atoms need).
 static constexpr llvm::StringLiteral kSmemSymbol = "tlc_smem";
+
+Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (!module.lookupSymbol(kSmemSymbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                   kSmemSymbol);
+}
 
 SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
   SmallVector<TensorMapParam> maps;
@@ -54,14 +67,12 @@ SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
   return maps;
 }
 
-/// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
-/// ids become `blockIds` (the persistent loop's current tile).
-static Value rematerialize(OpBuilder &b, Value value, IRMapping &mapping,
-                           ArrayRef<Value> blockIds) {
+Value tlc::rematerialize(OpBuilder &b, Value value, IRMapping &mapping,
+                        ArrayRef<Value> blockIds) {
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *def = value.getDefiningOp();
-  if (auto id = dyn_cast<tile::BlockIdOp>(def)) {
+  if (auto id = dyn_cast<tile::BlockIdOp>(def); id && !blockIds.empty()) {
     mapping.map(value, blockIds[id.getDim()]);
     return blockIds[id.getDim()];
   }
@@ -270,7 +281,7 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     if (auto gemm = dyn_cast<tile::GemmOp>(op))
       gemms.push_back(gemm);
   Value acc = mapping.lookup(gemms.front().getC());
-  layout::WgmmaAccLayout layout = *getRegisterLayout(acc);
+  layout::WgmmaAccLayout layout = getRegisterLayout(acc)->wgmma;
   Value accMemref = getBufferMemref(acc);
 
   // Warpgroup coordinates: rows [wgM * rows / Wm, ...) and columns [wgN * N, ...).
@@ -429,15 +440,7 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   stages = cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt();
   barrierOffset = cast<IntegerAttr>(mainLoop->getAttr("tile.barriers")).getInt();
 
-  auto module = func->getParentOfType<gpu::GPUModuleOp>();
-  if (!module.lookupSymbol(kSmemSymbol)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
-                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
-  }
-  smemBase = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3), kSmemSymbol);
+  smemBase = buildSharedBase(b, loc, func);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   buildPrologue();
   // The kernel's grid, from its grid region: the launcher starts one block per multiprocessor

@@ -3,7 +3,8 @@
 // A fragment with a wgmma layout (tile-assign-mma-layouts) lives in registers: a per-thread
 // array of its slots, allocated in the entry block so that LLVM promotes it to registers once the
 // slot loops are unrolled. fill, read_slot/write_slot and copy to a tensor index the slots
-// directly; the element a slot holds follows from the layout (layout::WgmmaAccLayout).
+// directly; the element a slot holds follows from the layout (tile::AccLayout: wgmma's or
+// mma.sync's).
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsImpl.h"
@@ -16,20 +17,18 @@
 using namespace mlir;
 using namespace tlc;
 
-std::optional<layout::WgmmaAccLayout> tlc::getRegisterLayout(Value buffer) {
+std::optional<tile::AccLayout> tlc::getRegisterLayout(Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
   if (!castOp)
     return std::nullopt;
   auto dict = castOp->getAttrOfType<DictionaryAttr>(tile::kLayoutAttr);
   if (!dict)
     return std::nullopt;
-  auto warpgroups = dict.getAs<DenseI64ArrayAttr>("warpgroups");
-  auto shape = cast<tile::BufferType>(buffer.getType()).getShape();
-  return layout::WgmmaAccLayout{shape[0], shape[1], warpgroups[0], warpgroups[1]};
+  return tile::AccLayout::fromAttr(dict, cast<tile::BufferType>(buffer.getType()).getShape());
 }
 
 Value tlc::lowerRegisterFragment(OpBuilder &b, tile::AllocOp alloc, gpu::GPUFuncOp func) {
-  auto layout = tile::getWgmmaLayout(alloc.getBuffer());
+  auto layout = tile::getAccLayout(alloc.getBuffer());
   auto type = alloc.getBuffer().getType();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
@@ -38,31 +37,6 @@ Value tlc::lowerRegisterFragment(OpBuilder &b, tile::AllocOp alloc, gpu::GPUFunc
   auto castOp = UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, memref);
   castOp->setAttr(tile::kLayoutAttr, alloc->getAttr(tile::kLayoutAttr));
   return castOp.getResult(0);
-}
-
-std::pair<Value, Value> tlc::buildSlotCoords(OpBuilder &b, Location loc,
-                                             const layout::WgmmaAccLayout &layout, Value tid,
-                                             int64_t slot) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  auto [wgRow, wgCol] = layout.coord(0, slot);
-  // coord(t, s) = coord(0, s) + the thread's offsets, which do not depend on the slot.
-  Value warpgroup = arith::DivUIOp::create(b, loc, tid, cst(128));
-  Value inWg = arith::RemUIOp::create(b, loc, tid, cst(128));
-  Value warp = arith::DivUIOp::create(b, loc, inWg, cst(32));
-  Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
-  Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst(layout.warpgroupsM));
-  Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst(layout.warpgroupsM));
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, wgM, cst(layout.warpgroupRows())),
-                            arith::MulIOp::create(b, loc, warp, cst(16))),
-      arith::DivUIOp::create(b, loc, lane, cst(4)));
-  Value col = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, wgN, cst(layout.instrN())),
-      arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)), cst(2)));
-  row = arith::AddIOp::create(b, loc, row, cst(wgRow));
-  col = arith::AddIOp::create(b, loc, col, cst(wgCol));
-  return {row, col};
 }
 
 /// Ties the accumulator registers in `tile` (an LLVM struct of f32) to this point of the program,
@@ -161,7 +135,8 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     Value tid = linearThreadId(rewriter, loc);
     // Slots 2j and 2j + 1 hold neighbouring columns of one row: stored as a pair.
     for (int64_t s = 0; s < layout->slots(); s += 2) {
-      auto [row, col] = buildSlotCoords(rewriter, loc, *layout, tid, s);
+      auto [row, col] = tile::buildAccCoords(rewriter, loc, *layout, tid,
+                                             arith::ConstantIndexOp::create(rewriter, loc, s));
       SmallVector<Value> pair;
       for (int64_t i = 0; i < 2; ++i) {
         Value value = memref::LoadOp::create(

@@ -121,13 +121,22 @@ struct AssignMmaLayoutsPass
   using TileAssignMmaLayoutsBase::TileAssignMmaLayoutsBase;
 
   void runOnOperation() override {
-    if (arch != "sm_90a")
+    // sm_90a: wgmma on warpgroups; sm_80 and later otherwise: mma.sync on warps.
+    StringRef archName = arch;
+    unsigned sm = 0;
+    if (!archName.starts_with("sm_") ||
+        archName.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm))
+      return;
+    kind = archName == "sm_90a" ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
+    if (kind == AccLayout::Kind::MmaSync && sm < 80)
       return;
     KernelOp kernel = getOperation();
     auto threads = kernel.getThreads();
-    if (threads[1] != 1 || threads[2] != 1 || threads[0] % 128 != 0 || threads[0] > 512)
+    int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
+    if (threads[1] != 1 || threads[2] != 1 || threads[0] % group != 0 ||
+        threads[0] > (kind == AccLayout::Kind::Wgmma ? 512 : 1024))
       return;
-    int64_t warpgroups = threads[0] / 128;
+    int64_t warpgroups = threads[0] / group;
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {
       if (loop->hasAttr("tile.stages"))
@@ -139,7 +148,11 @@ struct AssignMmaLayoutsPass
         return;
   }
 
+  AccLayout::Kind kind = AccLayout::Kind::Wgmma;
+
+  /// `warpgroups`: warpgroups (wgmma) or warps (mma.sync) of the kernel.
   bool assign(KernelOp kernel, scf::ForOp loop, int64_t warpgroups) {
+    bool wgmma = kind == AccLayout::Kind::Wgmma;
     SmallVector<GemmOp> gemms;
     SmallVector<CopyOp> copies;
     for (Operation &op : loop.getBody()->without_terminator()) {
@@ -156,7 +169,8 @@ struct AssignMmaLayoutsPass
       return false;
 
     Value acc;
-    std::optional<layout::WgmmaAccLayout> accLayout;
+    AccLayout accLayout;
+    accLayout.kind = kind;
     for (GemmOp gemm : gemms) {
       auto aType = gemm.getA().getType();
       auto bType = gemm.getB().getType();
@@ -174,11 +188,29 @@ struct AssignMmaLayoutsPass
       int64_t bn = gemm.getTransposeB() ? b[0] : b[1];
       if (bk % 16 != 0 || !layout::chooseSwizzle(bm, bk, 2))
         return false;
-      if (gemm.getTransposeB() ? !layout::chooseSwizzle(bn, bk, 2) : (bn * 2) % 128 != 0)
+      if (gemm.getTransposeB()) {
+        if (!layout::chooseSwizzle(bn, bk, 2))
+          return false;
+      } else if (wgmma ? (bn * 2) % 128 != 0 : !layout::chooseSwizzle(bk, bn, 2)) {
+        // Row-major B: wgmma reads it MN-major in 64-column blocks of 128 bytes; ldmatrix.trans
+        // reads rows of any swizzled width.
         return false;
-      accLayout = layout::WgmmaAccLayout::choose(bm, bn, warpgroups);
-      if (!accLayout)
-        return false;
+      }
+      if (wgmma) {
+        auto chosen = layout::WgmmaAccLayout::choose(bm, bn, warpgroups);
+        if (!chosen)
+          return false;
+        // Split along N, a warpgroup's columns of a row-major B start at a 64-column block.
+        if (!gemm.getTransposeB() && chosen->warpgroupsN > 1 && chosen->instrN() % 64 != 0)
+          return false;
+        accLayout.wgmma = *chosen;
+      } else {
+        auto chosen = layout::MmaSyncAccLayout::choose(bm, bn, warpgroups);
+        // Beyond 128 accumulator registers per thread the operands no longer fit beside them.
+        if (!chosen || chosen->slots() > 128)
+          return false;
+        accLayout.mma = *chosen;
+      }
       for (Value operand : {gemm.getA(), gemm.getB()}) {
         CopyOp copy = findFeedingCopy(operand, loop);
         if (!copy || !onlyFedBy(operand, copy, loop) || !operand.getDefiningOp<AllocOp>())
@@ -199,17 +231,13 @@ struct AssignMmaLayoutsPass
 
     Builder b(kernel.getContext());
     auto alloc = acc.getDefiningOp<AllocOp>();
-    alloc->setAttr(kLayoutAttr,
-                   b.getDictionaryAttr(
-                       {b.getNamedAttr("kind", b.getStringAttr("wgmma")),
-                        b.getNamedAttr("warpgroups",
-                                       b.getDenseI64ArrayAttr({accLayout->warpgroupsM,
-                                                               accLayout->warpgroupsN}))}));
+    alloc->setAttr(kLayoutAttr, accLayout.toAttr(kernel.getContext()));
     for (GemmOp gemm : gemms)
-      gemm->setAttr(kMmaAttr, b.getStringAttr("wgmma"));
+      gemm->setAttr(kMmaAttr, b.getStringAttr(wgmma ? "wgmma" : "mma_sync"));
     for (CopyOp copy : copies)
-      copy->setAttr(kTmaAttr, b.getUnitAttr());
-    LLVM_DEBUG(llvm::dbgs() << "wgmma main loop at " << loop.getLoc() << "\n");
+      copy->setAttr(wgmma ? kTmaAttr : kCpAsyncAttr, b.getUnitAttr());
+    LLVM_DEBUG(llvm::dbgs() << (wgmma ? "wgmma" : "mma.sync") << " main loop at " << loop.getLoc()
+                            << "\n");
     return true;
   }
 };

@@ -89,18 +89,18 @@ static Value findLayoutDomain(ParallelOp op) {
       buffer = read.getBuffer();
     else if (auto write = dyn_cast<WriteOp>(inner))
       buffer = write.getBuffer();
-    if (buffer && getWgmmaLayout(buffer) &&
+    if (buffer && getAccLayout(buffer) &&
         cast<BufferType>(buffer.getType()).getShape() == op.getShape())
       found = buffer;
   });
   return found;
 }
 
-/// Replaces a `tile.parallel` over a wgmma-layout fragment by a loop over the calling thread's
+/// Replaces a `tile.parallel` over a register-layout fragment by a loop over the calling thread's
 /// register slots (marked for complete unrolling): slot s of thread t is the point
 /// layout.coord(t, s), and accesses at the point become slot accesses.
 static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> threads) {
-  tlc::layout::WgmmaAccLayout layout = *getWgmmaLayout(domain);
+  AccLayout layout = *getAccLayout(domain);
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
@@ -109,25 +109,7 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   loop->setAttr(kUnrollAttr, b.getUnitAttr());
   b.setInsertionPointToStart(loop.getBody());
   Value slot = loop.getInductionVar();
-  // Mirrors layout::WgmmaAccLayout::coord.
-  auto div = [&](Value a, int64_t d) { return arith::DivUIOp::create(b, loc, a, cst(d)).getResult(); };
-  auto rem = [&](Value a, int64_t d) { return arith::RemUIOp::create(b, loc, a, cst(d)).getResult(); };
-  auto mul = [&](Value a, int64_t m) { return arith::MulIOp::create(b, loc, a, cst(m)).getResult(); };
-  auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
-  Value warpgroup = div(tid, 128);
-  Value warp = div(rem(tid, 128), 32);
-  Value lane = rem(tid, 32);
-  Value wgM = rem(warpgroup, layout.warpgroupsM);
-  Value wgN = div(warpgroup, layout.warpgroupsM);
-  int64_t perTile = layout.instrN() / 2;
-  Value mTile = div(slot, perTile);
-  Value reg = rem(slot, perTile);
-  Value q = div(reg, 4);
-  Value e = rem(reg, 4);
-  Value row = add(add(mul(wgM, layout.warpgroupRows()), mul(mTile, 64)),
-                  add(add(mul(warp, 16), div(lane, 4)), mul(div(e, 2), 8)));
-  Value col = add(add(mul(wgN, layout.instrN()), mul(q, 8)),
-                  add(mul(rem(lane, 4), 2), rem(e, 2)));
+  auto [row, col] = buildAccCoords(b, loc, layout, tid, slot);
 
   IRMapping mapping;
   Block &body = op.getBody().front();
@@ -135,14 +117,14 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   mapping.map(body.getArgument(1), col);
   for (Operation &inner : body.without_terminator()) {
     auto atPoint = [&](ValueRange indices) { return llvm::equal(indices, body.getArguments()); };
-    if (auto read = dyn_cast<ReadOp>(inner); read && getWgmmaLayout(read.getBuffer()) &&
+    if (auto read = dyn_cast<ReadOp>(inner); read && getAccLayout(read.getBuffer()) &&
                                              atPoint(read.getIndices())) {
       Value value = ReadSlotOp::create(b, read.getLoc(), read.getType(),
                                        mapping.lookupOrDefault(read.getBuffer()), slot);
       mapping.map(read.getResult(), value);
       continue;
     }
-    if (auto write = dyn_cast<WriteOp>(inner); write && getWgmmaLayout(write.getBuffer()) &&
+    if (auto write = dyn_cast<WriteOp>(inner); write && getAccLayout(write.getBuffer()) &&
                                                atPoint(write.getIndices())) {
       WriteSlotOp::create(b, write.getLoc(), mapping.lookupOrDefault(write.getValue()),
                           mapping.lookupOrDefault(write.getBuffer()), slot);

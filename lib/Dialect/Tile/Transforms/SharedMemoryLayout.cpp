@@ -1,14 +1,18 @@
 //===- SharedMemoryLayout.cpp - Swizzle, place and check shared buffers ---===//
 //
-// For kernels of the sm_90a strategy (those with a producer warpgroup, tile-software-pipeline):
-//   - each shared buffer a TMA copy fills gets the widest swizzle (128/64/32 B) whose atom both
-//     the TMA box and the wgmma descriptor accept (`tile.swizzle`);
+// For kernels with a pipelined main loop (tile-software-pipeline: the sm_90a strategy's TMA ring
+// or the mma.sync strategy's cp.async ring):
+//   - each shared buffer a TMA or cp.async copy fills gets the widest swizzle (128/64/32 B) whose
+//     atom the TMA box, the wgmma descriptor and ldmatrix all accept (`tile.swizzle`; XOR of
+//     16-byte chunks with the row, conflict-free for cp.async writes and ldmatrix reads);
 //   - every shared buffer, and every fragment that is not held in registers, gets a byte offset
 //     in dynamic shared memory (`tile.offset`): 1024-byte aligned when swizzled, 16 otherwise,
 //     times its pipeline stages; buffers whose live ranges (in the kernel's top-level order)
 //     do not overlap share bytes;
 //   - the pipeline's mbarriers (two per stage) follow, and the total goes on the kernel
 //     (`tile.shared_bytes`), checked against the architecture's limit with a located error.
+// A loop's `stages` is an upper bound: when its ring does not fit the architecture (e.g. four
+// 48 KiB stages on sm_80's 163 KiB), the pass lowers it, down to two stages, first.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -50,7 +54,9 @@ struct SharedMemoryLayoutPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    if (!kernel->hasAttr(kProducerThreadsAttr))
+    bool pipelined = false;
+    kernel.walk([&](scf::ForOp loop) { pipelined |= loop->hasAttr(kPipelineAttr); });
+    if (!pipelined)
       return;
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
@@ -64,6 +70,32 @@ struct SharedMemoryLayoutPass
       return position.lookup(op);
     };
 
+    // `stages` is an upper bound: a ring that does not fit the architecture's shared memory
+    // gets fewer stages (down to 2) before anything is placed.
+    int64_t limit = maxSharedBytes(arch);
+    kernel.walk([&](scf::ForOp loop) {
+      if (!loop->hasAttr(kPipelineAttr))
+        return;
+      int64_t ring = 0, other = 0;
+      kernel.walk([&](AllocOp alloc) {
+        auto type = alloc.getBuffer().getType();
+        if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
+          return;
+        (alloc->hasAttr(kStagesAttr) ? ring : other) += type.getSizeInBytes() + 1024;
+      });
+      int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
+      int64_t fitting = stages;
+      while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
+        --fitting;
+      if (fitting == stages)
+        return;
+      loop->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
+      kernel.walk([&](AllocOp alloc) {
+        if (alloc->hasAttr(kStagesAttr))
+          alloc->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
+      });
+    });
+
     SmallVector<Placement> placements;
     kernel.walk([&](AllocOp alloc) {
       auto type = alloc.getBuffer().getType();
@@ -74,7 +106,7 @@ struct SharedMemoryLayoutPass
         stages = attr.getInt();
       int64_t align = 16;
       bool tmaDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-        return isa<CopyOp>(user) && user->hasAttr(kTmaAttr);
+        return isa<CopyOp>(user) && (user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr));
       });
       if (tmaDest) {
         auto shape = type.getShape();
@@ -120,7 +152,8 @@ struct SharedMemoryLayoutPass
 
     // Two mbarriers (full, empty) per stage of each pipelined loop.
     kernel.walk([&](scf::ForOp loop) {
-      if (!loop->hasAttr(kPipelineAttr))
+      auto kind = loop->getAttrOfType<StringAttr>(kPipelineAttr);
+      if (!kind || kind.getValue() != "tma_wgmma")
         return;
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
       total = llvm::alignTo(total, 8);
@@ -129,7 +162,6 @@ struct SharedMemoryLayoutPass
     });
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
 
-    int64_t limit = maxSharedBytes(arch);
     if (total > limit) {
       auto diag = kernel.emitError()
                   << "kernel '" << kernel.getSymName() << "' needs " << total

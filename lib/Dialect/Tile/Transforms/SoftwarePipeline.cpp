@@ -7,6 +7,9 @@
 // the kernel's own warpgroups consume the stages. The conversion materializes the ring: per
 // stage a "full" mbarrier (expect-tx, completed by TMA) and an "empty" one (arrived by the
 // consumers), phase parity from the iteration count; the producer runs up to S iterations ahead.
+// A loop of cp.async copies and mma.sync gemms (sm_80 to sm_90) gets the same ring, marked
+// "cp_async_mma", without a producer: every thread issues its 16-byte chunks S - 1 iterations
+// ahead in cp.async groups and waits for the oldest group before the block multiplies it.
 // Other pipelined loops are left to the generic strategy, which runs them in order.
 //
 //===----------------------------------------------------------------------===//
@@ -26,21 +29,30 @@ using namespace tlc::tile;
 
 #define DEBUG_TYPE "tile-software-pipeline"
 
-/// Whether every copy of `loop` is a TMA copy and every gemm a wgmma, with at least one of each.
-static bool isTmaWgmmaLoop(scf::ForOp loop) {
+/// How `loop` can be pipelined: "tma_wgmma" when every copy is a TMA copy and every gemm a
+/// wgmma, "cp_async_mma" when they are cp.async copies and mma.sync gemms; empty otherwise.
+static StringRef pipelineKind(scf::ForOp loop) {
+  bool tma = true, cpAsync = true, wgmma = true, mmaSync = true;
   bool anyCopy = false, anyGemm = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (isa<CopyOp>(op)) {
-      if (!op.hasAttr(kTmaAttr))
-        return false;
+      tma &= op.hasAttr(kTmaAttr);
+      cpAsync &= op.hasAttr(kCpAsyncAttr);
       anyCopy = true;
     } else if (isa<GemmOp>(op)) {
-      if (!op.hasAttr(kMmaAttr))
-        return false;
+      auto mma = op.getAttrOfType<StringAttr>(kMmaAttr);
+      wgmma &= mma && mma.getValue() == "wgmma";
+      mmaSync &= mma && mma.getValue() == "mma_sync";
       anyGemm = true;
     }
   }
-  return anyCopy && anyGemm;
+  if (!anyCopy || !anyGemm)
+    return "";
+  if (tma && wgmma)
+    return "tma_wgmma";
+  if (cpAsync && mmaSync)
+    return "cp_async_mma";
+  return "";
 }
 
 namespace {
@@ -51,7 +63,7 @@ struct SoftwarePipelinePass
     Builder b(kernel.getContext());
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kStagesAttr) && isTmaWgmmaLoop(loop))
+      if (loop->hasAttr(kStagesAttr) && !pipelineKind(loop).empty())
         loops.push_back(loop);
     });
     // One producer warpgroup serves one ring; kernels with several main loops keep the
@@ -61,12 +73,14 @@ struct SoftwarePipelinePass
     scf::ForOp loop = loops.front();
     int64_t stages = std::max<int64_t>(
         1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
-    loop->setAttr(kPipelineAttr, b.getStringAttr("tma_wgmma"));
+    StringRef kind = pipelineKind(loop);
+    loop->setAttr(kPipelineAttr, b.getStringAttr(kind));
     loop->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
     for (Operation &op : loop.getBody()->without_terminator())
       if (auto copy = dyn_cast<CopyOp>(op))
         copy.getDest().getDefiningOp()->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
-    kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
+    if (kind == "tma_wgmma")
+      kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
   }
 };
 } // namespace

@@ -19,8 +19,10 @@ namespace tlc::tile {
 inline constexpr llvm::StringLiteral kLayoutAttr = "tile.layout";
 /// On a `tile.gemm`: the instruction family chosen for it ("wgmma").
 inline constexpr llvm::StringLiteral kMmaAttr = "tile.mma";
-/// On a `tile.copy` from a tensor to a shared buffer: issued as TMA boxes.
+/// On a `tile.copy` from a tensor to a shared buffer: issued as TMA boxes (sm_90a), or as 16-byte
+/// cp.async chunks (the mma.sync strategy).
 inline constexpr llvm::StringLiteral kTmaAttr = "tile.tma";
+inline constexpr llvm::StringLiteral kCpAsyncAttr = "tile.cp_async";
 /// On a shared `tile.alloc`: swizzle width in bytes, byte offset in dynamic shared memory, and
 /// the number of pipeline stages (copies of the buffer).
 inline constexpr llvm::StringLiteral kSwizzleAttr = "tile.swizzle";
@@ -34,21 +36,34 @@ inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
 /// On an `scf.for` over register slots: to be unrolled completely.
 inline constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
 
-/// The wgmma accumulator layout of `buffer` (a value defined by a `tile.alloc` carrying
-/// `tile.layout`), or nullopt.
-inline std::optional<layout::WgmmaAccLayout> getWgmmaLayout(mlir::Value buffer) {
-  auto alloc = buffer.getDefiningOp<AllocOp>();
-  if (!alloc)
-    return std::nullopt;
-  auto dict = alloc->getAttrOfType<mlir::DictionaryAttr>(kLayoutAttr);
-  if (!dict)
-    return std::nullopt;
-  auto warpgroups = dict.getAs<mlir::DenseI64ArrayAttr>("warpgroups");
-  if (!warpgroups || warpgroups.size() != 2)
-    return std::nullopt;
-  auto shape = alloc.getBuffer().getType().getShape();
-  return layout::WgmmaAccLayout{shape[0], shape[1], warpgroups[0], warpgroups[1]};
-}
+/// The register layout of an accumulator fragment: wgmma's (`{kind = "wgmma", warpgroups =
+/// [m, n]}`) or mma.sync's (`{kind = "mma_sync", warps = [m, n]}`). Both are stacks of m16n8
+/// fragments per warp; slot s of thread t holds element coord(t, s).
+struct AccLayout {
+  enum class Kind { Wgmma, MmaSync };
+  Kind kind = Kind::Wgmma;
+  layout::WgmmaAccLayout wgmma;
+  layout::MmaSyncAccLayout mma;
+
+  int64_t slots() const { return kind == Kind::Wgmma ? wgmma.slots() : mma.slots(); }
+  std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const {
+    return kind == Kind::Wgmma ? wgmma.coord(thread, slot) : mma.coord(thread, slot);
+  }
+  /// The `tile.layout` attribute describing it.
+  mlir::DictionaryAttr toAttr(mlir::MLIRContext *ctx) const;
+  /// Reads a `tile.layout` attribute for a fragment of `shape`; nullopt if malformed.
+  static std::optional<AccLayout> fromAttr(mlir::DictionaryAttr attr,
+                                           llvm::ArrayRef<int64_t> shape);
+};
+
+/// The layout of `buffer`, a value defined by a `tile.alloc` carrying `tile.layout`, or nullopt.
+std::optional<AccLayout> getAccLayout(mlir::Value buffer);
+
+/// (row, col) of slot `slot` (an index) of thread `tid` (an index) in `layout`, as arithmetic
+/// (mirrors AccLayout::coord).
+std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Location loc,
+                                                   const AccLayout &layout, mlir::Value tid,
+                                                   mlir::Value slot);
 
 } // namespace tlc::tile
 
