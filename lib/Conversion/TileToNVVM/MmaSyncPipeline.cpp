@@ -78,6 +78,7 @@ private:
   void issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, Value stage);
   void compute(scf::ForOp loop, IRMapping &mapping, Value stage);
   void buildMainLoop(scf::ForOp loop, IRMapping &mapping);
+  void buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Value step, Value count);
 
   tile::KernelOp kernel;
   gpu::GPUFuncOp func;
@@ -86,8 +87,8 @@ private:
   Location loc;
   Value smemBase, tid, tid32;
   int64_t threads = 0, stages = 1;
-  /// Per copy: whether its tensor takes 16-byte cp.async chunks (uniform i1).
-  llvm::DenseMap<Operation *, Value> vectorOk;
+  /// Whether the loop being built copies with 16-byte cp.async chunks (else element by element).
+  bool vectorCopies = true;
 };
 } // namespace
 
@@ -108,6 +109,33 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
         arith::MulIOp::create(b, loc, stage, cst32(tile.bytes())));
     int64_t chunksPerRow = tile.cols / 8;
     int64_t chunks = tile.rows * chunksPerRow;
+    if (!vectorCopies) {
+      // Element by element, masked, into the same swizzled place: a compact loop (this path
+      // is for tensors cp.async cannot read 16 bytes at a time from; it need not be fast).
+      auto elements = scf::ForOp::create(b, loc, tid, cstIndex(tile.rows * tile.cols),
+                                         cstIndex(threads));
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(elements.getBody());
+      Value e = toI32(elements.getInductionVar());
+      Value r = arith::DivUIOp::create(b, loc, e, cst32(tile.cols));
+      Value c = arith::RemUIOp::create(b, loc, e, cst32(tile.cols));
+      Value chunkCol = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, c, cst32(8)),
+                                             cst32(8));
+      Value inChunk = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, c, cst32(8)),
+                                            cst32(tile.elemBytes));
+      Value at = arith::AddIOp::create(
+          b, loc, stageBase,
+          arith::AddIOp::create(b, loc, swizzledOffset(tile, r, chunkCol), inChunk));
+      Value row = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          arith::AddIOp::create(b, loc, row0, arith::ExtUIOp::create(b, loc, b.getI64Type(), r)));
+      Value col = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          arith::AddIOp::create(b, loc, col0, arith::ExtUIOp::create(b, loc, b.getI64Type(), c)));
+      Value value = buildMaskedLoad(b, loc, *t, elemType, ValueRange{row, col});
+      LLVM::StoreOp::create(b, loc, value, sharedPtr(at));
+      continue;
+    }
     for (int64_t first = 0; first < chunks; first += threads) {
       Value chunk = arith::AddIOp::create(b, loc, tid32, cst32(first));
       std::optional<scf::IfOp> guard;
@@ -124,11 +152,8 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
       Value dst = sharedPtr(arith::AddIOp::create(b, loc, stageBase, swizzledOffset(tile, r, c)));
       Value grow = arith::AddIOp::create(b, loc, row0, arith::ExtUIOp::create(b, loc, b.getI64Type(), r));
       Value gcol = arith::AddIOp::create(b, loc, col0, arith::ExtUIOp::create(b, loc, b.getI64Type(), c));
-      auto branch = scf::IfOp::create(b, loc, vectorOk.lookup(copy), /*withElseRegion=*/true);
       {
         // cp.async: 16 bytes, cut at the tensor's last column; nothing from rows outside it.
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(branch.thenBlock());
         Value rowIn = arith::AndIOp::create(
             b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, grow, cst64(0)),
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, grow, t->sizes[0]));
@@ -152,20 +177,6 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
                                 NVVM::LoadCacheModifierKindAttr::get(
                                     ctx, NVVM::LoadCacheModifierKind::CG),
                                 bytes);
-      }
-      {
-        // Element by element, masked, straight into the same swizzled place.
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(branch.elseBlock());
-        for (int64_t e = 0; e < 8; ++e) {
-          Value col = arith::IndexCastOp::create(
-              b, loc, b.getIndexType(), arith::AddIOp::create(b, loc, gcol, cst64(e)));
-          Value row = arith::IndexCastOp::create(b, loc, b.getIndexType(), grow);
-          Value value = buildMaskedLoad(b, loc, *t, elemType, ValueRange{row, col});
-          Value at = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3), b.getI8Type(),
-                                         dst, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(2 * e)});
-          LLVM::StoreOp::create(b, loc, value, at);
-        }
       }
     }
   }
@@ -192,11 +203,9 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
   Value low = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, matrix, cst32(2)), cst32(8));
   Value high = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, matrix, cst32(2)), cst32(8));
   auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-  auto ldmatrix = [&](Value base, const layout::SwizzledTile &tile, Value row, Value col,
-                      bool trans) {
-    Value ptr = sharedPtr(arith::AddIOp::create(b, loc, base, swizzledOffset(tile, row, col)));
+  auto ldmatrix = [&](Value offset, bool trans) {
     Value regs = NVVM::LdMatrixOp::create(
-        b, loc, x4, ptr, b.getI32IntegerAttr(4),
+        b, loc, x4, sharedPtr(offset), b.getI32IntegerAttr(4),
         NVVM::MMALayoutAttr::get(ctx, trans ? NVVM::MMALayout::col : NVVM::MMALayout::row),
         NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
         NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
@@ -204,6 +213,19 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
     for (int64_t i = 0; i < 4; ++i)
       out.push_back(LLVM::ExtractValueOp::create(b, loc, regs, i));
     return out;
+  };
+  // Addresses: each lane's swizzled offset is computed once (it depends on the lane only, and
+  // LLVM hoists it out of the main loop); the k steps and tiles then only add or XOR constants.
+  // Moving by a multiple of 8 rows keeps the swizzle (it XORs with row bits below 8), so it adds
+  // rows * swizzle bytes; moving by 16 columns inside a swizzle block flips bits above the lane's
+  // 16-byte chunk, so it XORs (k % blockCols) * 2 into the in-row part.
+  auto kMove = [&](Value laneBase, const layout::SwizzledTile &tile, int64_t k0) -> Value {
+    int64_t block = k0 / tile.blockCols();
+    int64_t within = (k0 % tile.blockCols()) * tile.elemBytes;
+    Value moved = within ? arith::XOrIOp::create(b, loc, laneBase, cst32(within)).getResult()
+                         : laneBase;
+    return block ? arith::AddIOp::create(b, loc, moved, cst32(block * tile.blockBytes())).getResult()
+                 : moved;
   };
 
   int64_t slots = layout.slots();
@@ -229,30 +251,44 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
     Value warpRow = arith::MulIOp::create(b, loc, wm, cst32(layout.warpRows()));
     Value warpCol = arith::MulIOp::create(b, loc, wn, cst32(layout.warpCols()));
     int64_t bk = tileA.cols;
+    // A, K-major: lane row warpRow + (matrix % 2) * 8 + l % 8, column chunk (matrix / 2) * 8.
+    Value aLane = swizzledOffset(
+        tileA, arith::AddIOp::create(b, loc, warpRow, arith::AddIOp::create(b, loc, low, inMatrix)),
+        high);
+    // B^T, K-major: lane row warpCol + (matrix / 2) * 8 + l % 8, column chunk (matrix % 2) * 8.
+    // B, row-major (loaded transposed): lane row (matrix % 2) * 8 + l % 8, column
+    // warpCol + 16 p + (matrix / 2) * 8 for the p-th pair of n8 tiles.
+    Value bLane;
+    SmallVector<Value> bPairs;
+    if (transB) {
+      bLane = swizzledOffset(
+          tileB, arith::AddIOp::create(b, loc, warpCol, arith::AddIOp::create(b, loc, high, inMatrix)),
+          low);
+    } else {
+      for (int64_t ni = 0; ni < layout.nTiles(); ni += 2)
+        bPairs.push_back(swizzledOffset(
+            tileB, arith::AddIOp::create(b, loc, low, inMatrix),
+            arith::AddIOp::create(b, loc, warpCol, arith::AddIOp::create(b, loc, high, cst32(8 * ni)))));
+    }
     for (int64_t k0 = 0; k0 < bk; k0 += 16) {
       // A: x4 = rows +0/+8 (matrix % 2), k +0/+8 (matrix / 2): a0..a3 of m16n8k16.
       SmallVector<SmallVector<Value>> aFrags;
-      for (int64_t mi = 0; mi < layout.mTiles(); ++mi) {
-        Value row = arith::AddIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, warpRow, cst32(16 * mi)),
-            arith::AddIOp::create(b, loc, low, inMatrix));
-        Value col = arith::AddIOp::create(b, loc, cst32(k0), high);
-        aFrags.push_back(ldmatrix(aBase, tileA, row, col, /*trans=*/false));
-      }
+      Value aK = arith::AddIOp::create(b, loc, aBase, kMove(aLane, tileA, k0));
+      for (int64_t mi = 0; mi < layout.mTiles(); ++mi)
+        aFrags.push_back(ldmatrix(
+            arith::AddIOp::create(b, loc, aK, cst32(16 * mi * tileA.swizzleBytes)), false));
       // B, two n8 tiles per x4: b0, b1 of tile ni, then of ni + 1.
       SmallVector<std::pair<Value, Value>> bFrags;
       for (int64_t ni = 0; ni < layout.nTiles(); ni += 2) {
-        Value n0 = arith::AddIOp::create(b, loc, warpCol, cst32(8 * ni));
-        SmallVector<Value> regs;
-        if (transB) {
-          // [BN, BK]: rows n (+8 for matrix / 2), k +0/+8 (matrix % 2).
-          Value row = arith::AddIOp::create(b, loc, n0, arith::AddIOp::create(b, loc, high, inMatrix));
-          regs = ldmatrix(bBase, tileB, row, arith::AddIOp::create(b, loc, cst32(k0), low), false);
-        } else {
-          // [BK, BN], transposed on load: rows k (+8 for matrix % 2), n +0/+8 (matrix / 2).
-          Value row = arith::AddIOp::create(b, loc, cst32(k0), arith::AddIOp::create(b, loc, low, inMatrix));
-          regs = ldmatrix(bBase, tileB, row, arith::AddIOp::create(b, loc, n0, high), true);
-        }
+        Value offset;
+        if (transB)
+          offset = arith::AddIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, bBase, kMove(bLane, tileB, k0)),
+              cst32(8 * ni * tileB.swizzleBytes));
+        else
+          offset = arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, bBase, bPairs[ni / 2]),
+                                         cst32(k0 * tileB.swizzleBytes));
+        SmallVector<Value> regs = ldmatrix(offset, /*trans=*/!transB);
         bFrags.push_back({regs[0], regs[1]});
         bFrags.push_back({regs[2], regs[3]});
       }
@@ -285,7 +321,10 @@ void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {
   Value count = arith::MaxSIOp::create(
       b, loc, arith::CeilDivSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), step),
       cstIndex(0));
-  // Which tensors take 16-byte chunks: unit last stride, 16-byte aligned base and rows.
+  // Whether every tensor takes 16-byte chunks: unit last stride, 16-byte aligned base and rows.
+  // The main loop is built twice, for 16-byte cp.async chunks and for element copies, and the
+  // block takes one uniformly (one version's registers only, not both).
+  Value allOk = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto copy = dyn_cast<tile::CopyOp>(op);
     if (!copy)
@@ -299,8 +338,20 @@ void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {
     Value rowBytes = arith::MulIOp::create(b, loc, t->strides[0], cst64(elemBytes));
     Value rowOk = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(b, loc, rowBytes, cst64(15)), cst64(0));
-    vectorOk[copy] = arith::AndIOp::create(b, loc, unit, arith::AndIOp::create(b, loc, baseOk, rowOk));
+    allOk = arith::AndIOp::create(b, loc, allOk,
+                                  arith::AndIOp::create(b, loc, unit, arith::AndIOp::create(b, loc, baseOk, rowOk)));
   }
+  auto versions = scf::IfOp::create(b, loc, allOk, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool vector : {true, false}) {
+    vectorCopies = vector;
+    b.setInsertionPointToStart(vector ? versions.thenBlock() : versions.elseBlock());
+    buildRing(loop, mapping, lb, step, count);
+  }
+}
+
+void MmaSyncBuilder::buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Value step,
+                               Value count) {
   // Prologue: iterations 0 .. S-2, one group each (empty groups past the end keep the count).
   for (int64_t p = 0; p + 1 < stages; ++p) {
     Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, cstIndex(p), count);
