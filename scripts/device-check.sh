@@ -28,6 +28,17 @@ PEERS_ARGS="--copy --gemm 8192x8192x8192 --gemm 4096x4096x4096 --gemm 2048x2048x
     echo "== cuobjdump --list-elf --list-ptx $f"
     cuobjdump --list-elf --list-ptx "$f" || status=1
   done
+  # The mma.sync strategy (gemm.tile for sm_90, in bench_gemm): shared-memory bank conflicts of
+  # its ldmatrix reads and cp.async writes (issue: zero or near zero), tensor-pipe activity.
+  if command -v ncu > /dev/null && [ -x "$bindir/bench_gemm" ]; then
+    echo "== ncu: mma.sync gemm (sm_90 build) at 4096^3"
+    ncu --clock-control none --kernel-name regex:'^gemm__[0-9]+$' -c 1 --metrics \
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,\
+smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_ldgsts.sum,\
+sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
+      "$bindir/bench_gemm" 4096 4096 4096 2>&1 | grep -E "gemm__|l1tex|smsp|sm__|ERR"
+  fi
   # The sm_90a GEMM entries run on Hopper's own units: wgmma (HGMMA) fed by TMA (UTMALDG).
   for f in build/kernels/gemm.fatbin build/kernels/gemm_bias_gelu.fatbin; do
     echo "== cuobjdump -sass $f: tensor-core and TMA instructions"
