@@ -10,6 +10,7 @@
 #include "gemm_f16.h"
 #include "gemm_sm_80.h"
 #include "gemm_sm_90.h"
+#include "gemm_f16_sm_90.h"
 
 #include <cstring>
 #include <functional>
@@ -222,6 +223,8 @@ int main(int argc, char **argv) {
   for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776}, Case{"gemm sm_90 mma.sync", 1, 1000, 304},
                  Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
+                 Case{"gemm sm_90 mma.sync", 4096, 4096, 4096, 16},
+                 Case{"gemm sm_90 mma.sync", 8192, 8192, 8192, 8},
                  Case{"gemm sm_90 mma.sync unaligned rows", 257, 129, 65}})
     ok &= runCase(gpu, c, sm90, seed += 3);
   LaunchFn sm90variants[] = {
@@ -235,6 +238,19 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
   ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
                 sm90nt, seed += 3);
+  LaunchFn f16sm90 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                        int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_f16_sm_90::gemm::launch(s, a, b, c, m, k, n);
+  };
+  LaunchFn f16sm90nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                          int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_f16_sm_90::gemm_nt::launch(s, a, b, c, m, k, n);
+  };
+  ok &= runCase(gpu, Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
+                f16sm90, seed += 3);
+  ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync f16->f32", 777, 600, 1032, 0, DType::F16,
+                          DType::F32, true},
+                f16sm90nt, seed += 3);
   for (Case c : {Case{"gemm sm_80 (PTX JIT) mma.sync", 1000, 1112, 776},
                  Case{"gemm sm_80 (PTX JIT) mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_80 (PTX JIT) unaligned rows", 257, 129, 65}})
