@@ -338,6 +338,16 @@ inline float fromF16(uint16_t h) {
   return f;
 }
 
+/// Fills \p buffer with \p count random bf16 values in [-1, 1] (never zero).
+inline void randomBf16(const DeviceBuffer &buffer, size_t count, uint32_t seed) {
+  std::vector<float> f(count);
+  randomFill(f, seed);
+  std::vector<uint16_t> h(count);
+  for (size_t i = 0; i < count; ++i)
+    h[i] = toBf16(f[i]);
+  CHECK_CU(cuMemcpyHtoD(buffer.ptr(), h.data(), count * 2));
+}
+
 } // namespace tlc::gputest
 
 #endif // TLC_TEST_GPU_GPUTEST_H

@@ -11,16 +11,6 @@
 
 using namespace tlc::gputest;
 
-/// A device buffer of `count` random bf16 values in [-1, 1].
-static void randomBf16(const DeviceBuffer &buffer, size_t count, uint32_t seed) {
-  std::vector<float> f(count);
-  randomFill(f, seed);
-  std::vector<uint16_t> h(count);
-  for (size_t i = 0; i < count; ++i)
-    h[i] = toBf16(f[i]);
-  CHECK_CU(cuMemcpyHtoD(buffer.ptr(), h.data(), count * 2));
-}
-
 int main() {
   GpuContext gpu;
   {

@@ -60,6 +60,14 @@ using LaunchFn = std::function<tlc::rt::Status(CUstream, CUdeviceptr a, CUdevice
                                                CUdeviceptr bias, CUdeviceptr c, int64_t m,
                                                int64_t k, int64_t n)>;
 
+/// The LaunchFn of a generated `launch(stream, A, B, C, M, K, N)` (no bias).
+using PlainLaunch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                                        int64_t, int64_t);
+LaunchFn plain(PlainLaunch launch) {
+  return [launch](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                  int64_t m, int64_t k, int64_t n) { return launch(s, a, b, c, m, k, n); };
+}
+
 double gelu(double x) {
   return 0.5 * x * (1.0 + std::tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
 }
@@ -148,10 +156,7 @@ int main(int argc, char **argv) {
   GpuContext gpu;
   bool ok = true;
   uint32_t seed = 21;
-  LaunchFn bf16 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                     int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm::gemm::launch(s, a, b, c, m, k, n);
-  };
+  LaunchFn bf16 = plain(tlc::gemm::gemm::launch);
   // The sweep, through the dispatcher (which picks the configuration).
   for (Case c : {Case{"gemm bf16", 1000, 1112, 776}, Case{"gemm bf16", 1, 1000, 304},
                  Case{"gemm bf16", 2048, 2048, 2048, 64}, Case{"gemm bf16", 4096, 4096, 4104, 24},
@@ -160,12 +165,9 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Each configuration on a ragged shape.
   LaunchFn variants[] = {
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm::gemm::variant0::launch(s, a, b, c, m, k, n); },
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm::gemm::variant1::launch(s, a, b, c, m, k, n); },
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm::gemm::variant2::launch(s, a, b, c, m, k, n); }};
+      plain(tlc::gemm::gemm::variant0::launch),
+      plain(tlc::gemm::gemm::variant1::launch),
+      plain(tlc::gemm::gemm::variant2::launch)};
   const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x128 tiles",
                          "gemm bf16 64x128 tiles"};
   for (int v = 0; v < 3; ++v)
@@ -174,22 +176,13 @@ int main(int argc, char **argv) {
   ok &= runCase(gpu, Case{"gemm bf16 generic fallback", 257, 129, 65}, bf16, seed += 3);
   ok &= runCase(gpu, Case{"gemm bf16 generic fallback", 1, 1000, 300}, bf16, seed += 3);
   // B transposed ([N, K]), both operands K-major.
-  LaunchFn nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                   int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm::gemm_nt::launch(s, a, b, c, m, k, n);
-  };
+  LaunchFn nt = plain(tlc::gemm::gemm_nt::launch);
   for (Case c : {Case{"gemm_nt bf16", 1000, 1112, 776}, Case{"gemm_nt bf16", 2048, 2048, 2048, 64}})
     ok &= runCase(gpu, Case{c.what, c.m, c.n, c.k, c.checkRows, DType::BF16, DType::BF16, true},
                   nt, seed += 3);
   // f16 inputs, f32 output (kernels/gemm.tile compiled with -D T=f16 -D TO=f32).
-  LaunchFn f16 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                    int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_f16::gemm::launch(s, a, b, c, m, k, n);
-  };
-  LaunchFn f16nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                      int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_f16::gemm_nt::launch(s, a, b, c, m, k, n);
-  };
+  LaunchFn f16 = plain(tlc::gemm_f16::gemm::launch);
+  LaunchFn f16nt = plain(tlc::gemm_f16::gemm_nt::launch);
   ok &= runCase(gpu, Case{"gemm f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32}, f16,
                 seed += 3);
   ok &= runCase(gpu, Case{"gemm f16->f32", 4096, 4096, 4096, 16, DType::F16, DType::F32}, f16,
@@ -208,18 +201,9 @@ int main(int argc, char **argv) {
   }
   // The mma.sync strategy (cp.async ring, ldmatrix, mma.sync): kernels/gemm.tile compiled for
   // sm_90 (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver on this GPU).
-  LaunchFn sm90 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                     int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_sm_90::gemm::launch(s, a, b, c, m, k, n);
-  };
-  LaunchFn sm90nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                       int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_sm_90::gemm_nt::launch(s, a, b, c, m, k, n);
-  };
-  LaunchFn sm80 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                     int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_sm_80::gemm::launch(s, a, b, c, m, k, n);
-  };
+  LaunchFn sm90 = plain(tlc::gemm_sm_90::gemm::launch);
+  LaunchFn sm90nt = plain(tlc::gemm_sm_90::gemm_nt::launch);
+  LaunchFn sm80 = plain(tlc::gemm_sm_80::gemm::launch);
   for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776}, Case{"gemm sm_90 mma.sync", 1, 1000, 304},
                  Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
@@ -228,24 +212,15 @@ int main(int argc, char **argv) {
                  Case{"gemm sm_90 mma.sync unaligned rows", 257, 129, 65}})
     ok &= runCase(gpu, c, sm90, seed += 3);
   LaunchFn sm90variants[] = {
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant0::launch(s, a, b, c, m, k, n); },
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant1::launch(s, a, b, c, m, k, n); },
-      [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
-         int64_t k, int64_t n) { return tlc::gemm_sm_90::gemm::variant2::launch(s, a, b, c, m, k, n); }};
+      plain(tlc::gemm_sm_90::gemm::variant0::launch),
+      plain(tlc::gemm_sm_90::gemm::variant1::launch),
+      plain(tlc::gemm_sm_90::gemm::variant2::launch)};
   for (int v = 0; v < 3; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
   ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
                 sm90nt, seed += 3);
-  LaunchFn f16sm90 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                        int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_f16_sm_90::gemm::launch(s, a, b, c, m, k, n);
-  };
-  LaunchFn f16sm90nt = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                          int64_t m, int64_t k, int64_t n) {
-    return tlc::gemm_f16_sm_90::gemm_nt::launch(s, a, b, c, m, k, n);
-  };
+  LaunchFn f16sm90 = plain(tlc::gemm_f16_sm_90::gemm::launch);
+  LaunchFn f16sm90nt = plain(tlc::gemm_f16_sm_90::gemm_nt::launch);
   ok &= runCase(gpu, Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
                 f16sm90, seed += 3);
   ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync f16->f32", 777, 600, 1032, 0, DType::F16,

@@ -73,6 +73,22 @@ TEST_CASE("wavefront counting", "[layout]") {
   REQUIRE(sharedWavefronts(broadcast, 4) == 1);
 }
 
+/// Every (row, col) of the [rows, cols] tile is some thread's slot, and nothing outside it is.
+template <typename Layout>
+static void requireCoversOnce(const Layout &layout, int64_t threads, int64_t rows, int64_t cols) {
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t t = 0; t < threads; ++t)
+    for (int64_t s = 0; s < layout.slots(); ++s) {
+      auto [r, col] = layout.coord(t, s);
+      REQUIRE(r >= 0);
+      REQUIRE(r < rows);
+      REQUIRE(col >= 0);
+      REQUIRE(col < cols);
+      seen.insert({r, col});
+    }
+  REQUIRE(static_cast<int64_t>(seen.size()) == rows * cols);
+}
+
 TEST_CASE("wgmma accumulator layouts cover the tile once", "[layout]") {
   struct Case {
     int64_t rows, cols, warpgroups, wm, wn;
@@ -83,17 +99,7 @@ TEST_CASE("wgmma accumulator layouts cover the tile once", "[layout]") {
     REQUIRE(layout.has_value());
     REQUIRE(layout->warpgroupsM == c.wm);
     REQUIRE(layout->warpgroupsN == c.wn);
-    std::set<std::pair<int64_t, int64_t>> seen;
-    for (int64_t t = 0; t < 128 * c.warpgroups; ++t)
-      for (int64_t s = 0; s < layout->slots(); ++s) {
-        auto [r, col] = layout->coord(t, s);
-        REQUIRE(r >= 0);
-        REQUIRE(r < c.rows);
-        REQUIRE(col >= 0);
-        REQUIRE(col < c.cols);
-        seen.insert({r, col});
-      }
-    REQUIRE(static_cast<int64_t>(seen.size()) == c.rows * c.cols);
+    requireCoversOnce(*layout, 128 * c.warpgroups, c.rows, c.cols);
   }
   REQUIRE_FALSE(WgmmaAccLayout::choose(32, 64, 1).has_value());
   REQUIRE_FALSE(WgmmaAccLayout::choose(64, 512, 1).has_value());
@@ -130,17 +136,7 @@ TEST_CASE("mma.sync accumulator layouts cover the tile once", "[layout]") {
     REQUIRE(layout.has_value());
     CHECK(layout->warpsM == c.wm);
     CHECK(layout->warpsN == c.wn);
-    std::set<std::pair<int64_t, int64_t>> seen;
-    for (int64_t t = 0; t < 32 * c.warps; ++t)
-      for (int64_t s = 0; s < layout->slots(); ++s) {
-        auto [r, col] = layout->coord(t, s);
-        REQUIRE(r >= 0);
-        REQUIRE(r < c.rows);
-        REQUIRE(col >= 0);
-        REQUIRE(col < c.cols);
-        seen.insert({r, col});
-      }
-    REQUIRE(static_cast<int64_t>(seen.size()) == c.rows * c.cols);
+    requireCoversOnce(*layout, 32 * c.warps, c.rows, c.cols);
   }
   REQUIRE_FALSE(MmaSyncAccLayout::choose(8, 64, 1).has_value());
   // PTX's m16n8 C fragment: lane 5 holds (1, 2), (1, 3), (9, 2), (9, 3) of its first tile.

@@ -438,7 +438,7 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   if (!mainLoop || mainLoop->getParentOp() != kernel.getOperation())
     return kernel.emitOpError("has no top-level pipelined main loop to specialize");
   stages = cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt();
-  barrierOffset = cast<IntegerAttr>(mainLoop->getAttr("tile.barriers")).getInt();
+  barrierOffset = cast<IntegerAttr>(mainLoop->getAttr(tile::kBarriersAttr)).getInt();
 
   smemBase = buildSharedBase(b, loc, func);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

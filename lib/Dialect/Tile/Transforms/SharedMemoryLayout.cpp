@@ -157,7 +157,7 @@ struct SharedMemoryLayoutPass
         return;
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
       total = llvm::alignTo(total, 8);
-      loop->setAttr("tile.barriers", b.getI64IntegerAttr(total));
+      loop->setAttr(kBarriersAttr, b.getI64IntegerAttr(total));
       total += 16 * stages;
     });
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));

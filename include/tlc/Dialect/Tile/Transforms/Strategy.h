@@ -30,6 +30,8 @@ inline constexpr llvm::StringLiteral kOffsetAttr = "tile.offset";
 inline constexpr llvm::StringLiteral kStagesAttr = "tile.stages";
 /// On an `scf.for` with `tile.stages`: how it is pipelined ("tma_wgmma").
 inline constexpr llvm::StringLiteral kPipelineAttr = "tile.pipeline";
+/// On a "tma_wgmma" loop: byte offset of its mbarriers (full[S], then empty[S], 8 bytes each).
+inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
 /// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
 inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
