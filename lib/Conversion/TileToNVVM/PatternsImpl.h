@@ -74,7 +74,7 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location lo
 
 
 //===----------------------------------------------------------------------===//
-// The sm_90a strategy (WarpSpecialized.cpp, WgmmaFragments.cpp)
+// The sm_90a strategy (WarpSpecialized.cpp, RegisterFragments.cpp)
 //===----------------------------------------------------------------------===//
 
 /// One TMA tensor map a kernel takes as a `__grid_constant__` parameter: a box of
@@ -125,7 +125,7 @@ mlir::Value lowerRegisterFragment(mlir::OpBuilder &b, tile::AllocOp alloc,
 mlir::Value fenceAccumulators(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values);
 
 /// fill, read_slot, write_slot and copy-to-tensor of register-layout fragments.
-void populateWgmmaFragmentPatterns(mlir::RewritePatternSet &patterns);
+void populateRegisterFragmentPatterns(mlir::RewritePatternSet &patterns);
 
 /// Name of the gpu.func attribute listing tensor-map parameters (docs/abi.md) and of the one
 /// giving the threads that run the kernel's tile code (the rest are a producer warpgroup).

@@ -230,7 +230,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     populateMemoryOpsToNVVMPatterns(patterns);
     populateLocalBufferToNVVMPatterns(patterns);
     populateGenericTilesToNVVMPatterns(patterns);
-    populateWgmmaFragmentPatterns(patterns);
+    populateRegisterFragmentPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 

@@ -1,6 +1,7 @@
-//===- WgmmaFragments.cpp - Accumulators held in wgmma register layout ----===//
+//===- RegisterFragments.cpp - Accumulators held in registers -------------===//
 //
-// A fragment with a wgmma layout (tile-assign-mma-layouts) lives in registers: a per-thread
+// A fragment with a register layout (tile-assign-mma-layouts: wgmma's or mma.sync's) lives in
+// registers: a per-thread
 // array of its slots, allocated in the entry block so that LLVM promotes it to registers once the
 // slot loops are unrolled. fill, read_slot/write_slot and copy to a tensor index the slots
 // directly; the element a slot holds follows from the layout (tile::AccLayout: wgmma's or
@@ -156,6 +157,6 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
 
 } // namespace
 
-void tlc::populateWgmmaFragmentPatterns(RewritePatternSet &patterns) {
+void tlc::populateRegisterFragmentPatterns(RewritePatternSet &patterns) {
   patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor>(patterns.getContext());
 }
