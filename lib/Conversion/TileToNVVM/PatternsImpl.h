@@ -74,7 +74,7 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location lo
 
 
 //===----------------------------------------------------------------------===//
-// The sm_90a strategy (WarpSpecialized.cpp, RegisterFragments.cpp)
+// The tensor-core strategies (WarpSpecialized.cpp, MmaSyncPipeline.cpp, RegisterFragments.cpp)
 //===----------------------------------------------------------------------===//
 
 /// One TMA tensor map a kernel takes as a `__grid_constant__` parameter: a box of
