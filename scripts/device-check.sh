@@ -15,7 +15,7 @@ PEERS_ARGS="--copy --gemm 8192x8192x8192 --gemm 4096x4096x4096 --gemm 2048x2048x
   scripts/gpu-run.sh "$bindir" || status=1
 
 {
-  for t in softmax_test transpose_test col_sum_test attention_test example_app_test "gemm_test small"; do
+  for t in softmax_test transpose_test col_sum_test "attention_test small" example_app_test "gemm_test small"; do
     [ -x "$bindir/${t%% *}" ] || continue
     for tool in memcheck racecheck; do
       compute-sanitizer --tool "$tool" --error-exitcode 3 $bindir/$t > "$OUT/sanitizer.txt" 2>&1

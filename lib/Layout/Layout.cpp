@@ -103,6 +103,12 @@ std::pair<int64_t, int64_t> MmaSyncAccLayout::coord(int64_t thread, int64_t slot
   return {row, col};
 }
 
+int64_t MmaSyncAccLayout::rowOf(int64_t thread, int64_t rowSlot) const {
+  int64_t warp = thread / 32;
+  int64_t lane = thread % 32;
+  return (warp / warpsN) * warpRows() + 16 * (rowSlot / 2) + lane / 4 + 8 * (rowSlot % 2);
+}
+
 std::optional<MmaSyncAccLayout> MmaSyncAccLayout::choose(int64_t rows, int64_t cols,
                                                          int64_t warps) {
   std::optional<MmaSyncAccLayout> best;

@@ -1,18 +1,27 @@
 // GPU test of kernels/attention.tile (FlashAttention forward, bf16 in/out, f32 softmax and
-// accumulation), full and causal (the same source compiled with -D CAUSAL=true).
+// accumulation), full and causal (the same source compiled with -D CAUSAL=true), for sm_90a
+// (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver); both take the register
+// strategy (mma.sync). Tensors starting one element past a 16-byte boundary take its element-copy
+// version instead of cp.async chunks.
 
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_causal.h"
+#include "attention_sm_80.h"
 
 #include <cstring>
 
 using namespace tlc::gputest;
 
-static bool runCase(const GpuContext &gpu, bool causal, int64_t b, int64_t h, int64_t s,
-                    uint32_t seed) {
+enum class Variant { Full, Causal, CausalSm80 };
+
+static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h, int64_t s,
+                    uint32_t seed, bool misaligned = false) {
   const int64_t d = 128;
+  bool causal = variant != Variant::Full;
   size_t n = size_t(b * h * s * d);
+  // A misaligned case shifts every tensor by one element (2 bytes).
+  size_t shift = misaligned ? 1 : 0;
   std::vector<float> q(n), k(n), v(n);
   randomFill(q, seed);
   randomFill(k, seed + 1);
@@ -23,19 +32,21 @@ static bool runCase(const GpuContext &gpu, bool causal, int64_t b, int64_t h, in
     k[i] = fromBf16(kh[i] = toBf16(k[i]));
     v[i] = fromBf16(vh[i] = toBf16(v[i]));
   }
-  DeviceBuffer dq(n * 2), dk(n * 2), dv(n * 2), dout((n + GuardElements) * 2);
-  CHECK_CU(cuMemcpyHtoD(dq.ptr(), qh.data(), n * 2));
-  CHECK_CU(cuMemcpyHtoD(dk.ptr(), kh.data(), n * 2));
-  CHECK_CU(cuMemcpyHtoD(dv.ptr(), vh.data(), n * 2));
+  DeviceBuffer dq((n + shift) * 2), dk((n + shift) * 2), dv((n + shift) * 2),
+      dout((n + GuardElements) * 2);
+  CUdeviceptr pq = dq.ptr() + shift * 2, pk = dk.ptr() + shift * 2, pv = dv.ptr() + shift * 2;
+  CHECK_CU(cuMemcpyHtoD(pq, qh.data(), n * 2));
+  CHECK_CU(cuMemcpyHtoD(pk, kh.data(), n * 2));
+  CHECK_CU(cuMemcpyHtoD(pv, vh.data(), n * 2));
   poison(dout, gpu.stream());
   double softmaxScale = 1.0 / std::sqrt(double(d));
   float scale = float(softmaxScale * 1.4426950408889634); // times log2(e): the kernel uses exp2
-  if (causal)
-    CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), dq.ptr(), dk.ptr(), dv.ptr(),
-                                            dout.ptr(), scale, b, h, s));
+  if (variant == Variant::Causal)
+    CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (variant == Variant::CausalSm80)
+    CHECK_TLC(tlc::attention_sm_80::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else
-    CHECK_TLC(tlc::attention::launch(gpu.stream(), dq.ptr(), dk.ptr(), dv.ptr(), dout.ptr(),
-                                     scale, b, h, s));
+    CHECK_TLC(tlc::attention::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   gpu.synchronize();
   std::vector<uint16_t> oh(n);
   CHECK_CU(cuMemcpyDtoH(oh.data(), dout.ptr(), n * 2));
@@ -74,18 +85,31 @@ static bool runCase(const GpuContext &gpu, bool causal, int64_t b, int64_t h, in
   // bf16 P and bf16 output: errors of a few 1e-3 relative to the magnitude of the terms.
   Comparison cmp = compare(got, ref, magnitude, 2e-2);
   char name[96];
-  std::snprintf(name, sizeof(name), "attention%s B=%lld H=%lld S=%lld D=128",
-                causal ? " causal" : "", (long long)b, (long long)h, (long long)s);
+  std::snprintf(name, sizeof(name), "attention%s%s%s B=%lld H=%lld S=%lld D=128",
+                causal ? " causal" : "", variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
+                misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s);
   return report(name, cmp, got, ref, clobberedGuardBytes(dout, n * 2));
 }
 
-int main() {
+int main(int argc, char **argv) {
   GpuContext gpu;
   bool ok = true;
-  ok &= runCase(gpu, false, 2, 3, 1000, 61);
-  ok &= runCase(gpu, true, 2, 3, 1000, 63);
-  ok &= runCase(gpu, false, 1, 1, 1, 65);
-  ok &= runCase(gpu, true, 1, 2, 129, 67);
+  // `small`: the small cases only (for compute-sanitizer).
+  if (argc > 1 && std::strcmp(argv[1], "small") == 0) {
+    ok &= runCase(gpu, Variant::Causal, 1, 2, 129, 67);
+    ok &= runCase(gpu, Variant::Full, 1, 1, 200, 71, /*misaligned=*/true);
+    ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75);
+    std::printf("attention_test small: %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+  }
+  ok &= runCase(gpu, Variant::Full, 2, 3, 1000, 61);
+  ok &= runCase(gpu, Variant::Causal, 2, 3, 1000, 63);
+  ok &= runCase(gpu, Variant::Full, 1, 1, 1, 65);
+  ok &= runCase(gpu, Variant::Causal, 1, 2, 129, 67);
+  ok &= runCase(gpu, Variant::Full, 1, 2, 2048, 69);
+  ok &= runCase(gpu, Variant::Full, 1, 2, 300, 71, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::CausalSm80, 2, 3, 1000, 73);
+  ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75, /*misaligned=*/true);
   std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <tuple>
 
 using namespace tlc::layout;
 
@@ -144,6 +145,27 @@ TEST_CASE("mma.sync accumulator layouts cover the tile once", "[layout]") {
   REQUIRE(one.coord(5, 0) == std::make_pair<int64_t, int64_t>(1, 2));
   REQUIRE(one.coord(5, 3) == std::make_pair<int64_t, int64_t>(9, 3));
   REQUIRE(one.coord(5, 4) == std::make_pair<int64_t, int64_t>(1, 10));
+}
+
+// Attention's row statistics: the row slots of a thread hold exactly the rows of its
+// accumulator slots, and together the threads hold every row (each by the four lanes of a quad).
+TEST_CASE("mma.sync row slots hold the rows of the accumulator slots", "[layout]") {
+  for (auto [rows, cols, warps] : {std::tuple<int64_t, int64_t, int64_t>{128, 64, 8},
+                                   {128, 128, 8}, {64, 64, 4}, {128, 128, 4}}) {
+    MmaSyncAccLayout layout{rows, cols, warps, 1};
+    std::vector<int64_t> holders(rows, 0);
+    for (int64_t t = 0; t < 32 * warps; ++t) {
+      for (int64_t s = 0; s < layout.slots(); ++s) {
+        int64_t r = layout.rowSlotOf(s);
+        REQUIRE(r < layout.rowSlots());
+        REQUIRE(layout.rowOf(t, r) == layout.coord(t, s).first);
+      }
+      for (int64_t r = 0; r < layout.rowSlots(); ++r)
+        ++holders[layout.rowOf(t, r)];
+    }
+    for (int64_t row = 0; row < rows; ++row)
+      REQUIRE(holders[row] == 4);
+  }
 }
 
 // The sm_80 strategy's shared tiles: cp.async writes 16-byte chunks (a quarter-warp writes one

@@ -140,6 +140,8 @@ struct FillOpLowering : OpRewritePattern<tile::FillOp> {
 struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    if (op->hasAttr(tile::kCpAsyncAttr))
+      return failure(); // MmaSyncOps.cpp
     if (getRegisterLayout(op.getSource()) || getRegisterLayout(op.getDest()))
       return failure();
     auto srcBuffer = dyn_cast<tile::BufferType>(op.getSource().getType());
@@ -201,6 +203,8 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
 struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
+    if (getRegisterLayout(op.getC()))
+      return failure(); // MmaSyncOps.cpp
     Value a = getBufferMemref(op.getA()), b = getBufferMemref(op.getB()),
           c = getBufferMemref(op.getC());
     if (!a || !b || !c)
@@ -252,6 +256,8 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
 struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
+    if (getRegisterLayout(op.getSource()) || getRegisterLayout(op.getDest()))
+      return failure(); // MmaSyncOps.cpp
     Value src = getBufferMemref(op.getSource()), dst = getBufferMemref(op.getDest());
     Value init = op.getInit() ? getBufferMemref(op.getInit()) : Value();
     if (!src || !dst || (op.getInit() && !init))
@@ -364,8 +370,12 @@ FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func, tile::KernelOp
                         AffineMap(), workgroup);
     Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), at);
     Value view = memref::ViewOp::create(b, alloc.getLoc(), memrefType, base, shift, ValueRange{});
-    alloc.replaceAllUsesWith(
-        UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, view).getResult(0));
+    auto castOp = UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, view);
+    // Swizzled tiles are addressed by offset and swizzle (MmaSyncOps.cpp).
+    for (StringRef name : {tile::kSwizzleAttr, tile::kOffsetAttr})
+      if (Attribute attr = alloc->getAttr(name))
+        castOp->setAttr(name, attr);
+    alloc.replaceAllUsesWith(castOp.getResult(0));
     alloc.erase();
   }
   return total;

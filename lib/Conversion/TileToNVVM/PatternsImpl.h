@@ -127,6 +127,62 @@ mlir::Value fenceAccumulators(mlir::OpBuilder &b, mlir::Location loc, mlir::Valu
 /// fill, read_slot, write_slot and copy-to-tensor of register-layout fragments.
 void populateRegisterFragmentPatterns(mlir::RewritePatternSet &patterns);
 
+
+//===----------------------------------------------------------------------===//
+// mma.sync building blocks (MmaSyncOps.cpp), shared by the cp.async ring (MmaSyncPipeline.cpp)
+// and the register strategy's patterns
+//===----------------------------------------------------------------------===//
+
+/// Byte offset (i32) of element (row, col) of a swizzled tile, for a row known at run time and a
+/// column that is a multiple of 8 elements (a 16-byte chunk); both i32.
+mlir::Value buildSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
+                                const layout::SwizzledTile &tile, mlir::Value row,
+                                mlir::Value col);
+
+/// Whether cp.async can read `t` 16 bytes at a time (i1): unit last stride, 16-byte aligned base
+/// and rows.
+mlir::Value buildCpAsyncReadable(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                                 int64_t elemBytes);
+
+/// One tile copy from tensor `t` at `offsets` (one per tensor dimension, index; the tile covers
+/// the last two) into the swizzled tile at byte `destBase` (i32) of dynamic shared memory
+/// `smemBase`, spread over `threads` threads (`tid32`: the thread, i32). `vector`: 16-byte
+/// cp.async.cg chunks, zero-filled outside the tensor (no commit); else masked element loads and
+/// shared stores.
+void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
+                   mlir::Value tid32, int64_t threads, const TensorValues &t,
+                   mlir::ValueRange offsets, const layout::SwizzledTile &tile,
+                   mlir::Value destBase, mlir::Type elemType, bool vector);
+
+/// The A operand of a warp's mma.sync products: a swizzled shared tile [M, K] (K-major) at byte
+/// `base` (i32), or a register fragment in mma.sync's accumulator layout over [M, K] whose
+/// slot values are `slots` (f16 or bf16; two neighbouring n8 tiles make one k16 operand).
+struct MmaOperandA {
+  mlir::Value base;
+  layout::SwizzledTile tile;
+  llvm::SmallVector<mlir::Value> slots;
+  layout::MmaSyncAccLayout registers;
+  bool inRegisters() const { return !slots.empty(); }
+};
+
+/// c += A * op(B) for the calling warp's part of accumulator layout `acc` (`c`: its f32 slot
+/// values, updated): per 16-wide k step, ldmatrix.x4 of A (unless in registers) and of B from the
+/// swizzled shared tile at byte `bBase` (B^T K-major when `transB`, else row-major through
+/// ldmatrix.trans), then mma.sync m16n8k16 (bf16 or f16 inputs, f32 accumulate).
+void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
+                  mlir::Value tid32, const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
+                  mlir::Value bBase, const layout::SwizzledTile &bTile, bool transB, bool bf16,
+                  llvm::SmallVectorImpl<mlir::Value> &c);
+
+/// The register strategy (no pipelined main loop; tile-assign-mma-layouts): places the waits of
+/// the cp.async copies in `func` (each copy one group; before the first op that uses its tile,
+/// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each
+/// run of copies (the tiles they overwrite may still be read).
+void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
+
+/// cp.async copies, mma.sync gemms and row reductions of the register strategy.
+void populateMmaSyncPatterns(mlir::RewritePatternSet &patterns);
+
 /// Name of the gpu.func attribute listing tensor-map parameters (docs/abi.md) and of the one
 /// giving the threads that run the kernel's tile code (the rest are a producer warpgroup).
 inline constexpr llvm::StringLiteral kTensorMapsAttr = "tlc.tensor_maps";

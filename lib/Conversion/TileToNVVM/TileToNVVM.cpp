@@ -139,8 +139,17 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     if (failed(buildMmaSyncBody(kernel, func, b, mapping)))
       hadError = true;
   } else {
-    for (Operation &op : kernel.getBody().front().without_terminator())
+    // The generic strategy, or the register strategy (fragments with a layout live in
+    // registers; its cp.async copies get their waits).
+    for (Operation &op : kernel.getBody().front().without_terminator()) {
+      auto alloc = dyn_cast<tile::AllocOp>(op);
+      if (alloc && alloc->hasAttr(tile::kLayoutAttr)) {
+        mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
+        continue;
+      }
       b.clone(op, mapping);
+    }
+    placeCpAsyncWaits(func);
   }
   gpu::ReturnOp::create(b, loc);
   return func;
@@ -231,6 +240,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     populateLocalBufferToNVVMPatterns(patterns);
     populateGenericTilesToNVVMPatterns(patterns);
     populateRegisterFragmentPatterns(patterns);
+    populateMmaSyncPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 

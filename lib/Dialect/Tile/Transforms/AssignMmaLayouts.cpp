@@ -1,12 +1,17 @@
-//===- AssignMmaLayouts.cpp - Map gemm tiles onto warpgroups and wgmma ----===//
+//===- AssignMmaLayouts.cpp - Map gemm tiles onto warps and tensor cores --===//
 //
-// The tiling decision of the sm_90a strategy. For each software-pipelined main loop whose
-// body only copies tensor tiles into shared buffers and multiplies them, it
+// The tiling decision of the tensor-core strategies. For the first software-pipelined main loop
+// whose body only copies tensor tiles into shared buffers and multiplies them, it
 //   - maps the accumulator [BM, BN] onto the kernel's warpgroups and the wgmma m64nNk16
-//     instruction, recording the register layout on the fragment's alloc (`tile.layout`);
-//   - marks the gemms `tile.mma = "wgmma"` and the copies `tile.tma` (TMA boxes).
-// Everything else keeps the generic strategy. A loop or an accumulator that does not fit
-// (shapes, types, other uses) is left alone: the generic strategy then lowers it.
+//     instruction (sm_90a), or onto its warps and mma.sync m16n8k16 (sm_80 and later),
+//     recording the register layout on the fragment's alloc (`tile.layout`);
+//   - marks the gemms `tile.mma = "wgmma"` / `"mma_sync"` and the copies `tile.tma` (TMA boxes)
+//     / `tile.cp_async` (16-byte chunks).
+// A kernel without such a loop may take the register strategy instead (attention: gemms inside
+// a loop with softmax between them, A operands from registers): every fragment in mma.sync's
+// layout on warps stacked along M, row statistics in the matching row layout, see
+// assignRegisterStrategy. Anything that does not fit (shapes, types, other uses) is left
+// alone: the generic strategy then lowers it.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -115,6 +120,218 @@ static bool accumulatorUsesFit(Value acc, ArrayRef<GemmOp> gemms) {
   return true;
 }
 
+
+/// Whether `op` accesses a buffer directly in the body of a `tile.parallel` of `shape` at
+/// exactly the point (`rowOnly`: at the point's first coordinate).
+static bool atParallelPoint(Operation *op, ValueRange indices, ArrayRef<int64_t> shape,
+                            bool rowOnly = false) {
+  auto parallel = dyn_cast_or_null<ParallelOp>(op->getParentOp());
+  if (!parallel || parallel.getShape() != shape)
+    return false;
+  auto args = parallel.getBody().getArguments();
+  return rowOnly ? indices.size() == 1 && indices[0] == args[0] : llvm::equal(indices, args);
+}
+
+/// Whether the body of `parallel` accesses some rank-2 fragment of its own shape at the point:
+/// the fragment whose register slots the body will run on.
+static bool hasFragmentDomain(ParallelOp parallel) {
+  bool found = false;
+  parallel.getBody().walk([&](Operation *op) {
+    Value buffer;
+    ValueRange indices;
+    if (auto read = dyn_cast<ReadOp>(op))
+      buffer = read.getBuffer(), indices = read.getIndices();
+    else if (auto write = dyn_cast<WriteOp>(op))
+      buffer = write.getBuffer(), indices = write.getIndices();
+    auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+    found |= type && type.isFragment() && type.getRank() == 2 &&
+             atParallelPoint(op, indices, parallel.getShape());
+  });
+  return found;
+}
+
+/// Every use of the rank-2 fragment `fragment` is one its register layout supports: fill, gemm
+/// (accumulator or A operand), copy to a tensor, reduce along rows, element access at the point
+/// of a `tile.parallel` over its shape.
+static bool registerFragmentUsesFit(Value fragment) {
+  auto shape = cast<BufferType>(fragment.getType()).getShape();
+  for (OpOperand &use : fragment.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<FillOp>(user))
+      continue;
+    if (auto gemm = dyn_cast<GemmOp>(user)) {
+      if (gemm.getB() == fragment)
+        return false;
+      continue;
+    }
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      if (copy.getSource() != fragment || !isa<tile::TensorType>(copy.getDest().getType()))
+        return false;
+      continue;
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      if (reduce.getSource() != fragment || reduce.getDim() != 1)
+        return false;
+      continue;
+    }
+    if (auto read = dyn_cast<ReadOp>(user); read && atParallelPoint(read, read.getIndices(), shape))
+      continue;
+    if (auto write = dyn_cast<WriteOp>(user);
+        write && write.getBuffer() == fragment && atParallelPoint(write, write.getIndices(), shape))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Every use of the rank-1 fragment `rows` (one value per accumulator row) is one the row
+/// layout supports: fill, the result or initial value of a row reduce, element access in a
+/// `tile.parallel` over the rows, or a read of the point's row in one over an accumulator.
+static bool rowFragmentUsesFit(Value rows) {
+  auto shape = cast<BufferType>(rows.getType()).getShape();
+  for (OpOperand &use : rows.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<FillOp>(user))
+      continue;
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      if (reduce.getSource() == rows)
+        return false;
+      continue;
+    }
+    if (auto write = dyn_cast<WriteOp>(user);
+        write && write.getValue() != rows && atParallelPoint(write, write.getIndices(), shape))
+      continue;
+    auto read = dyn_cast<ReadOp>(user);
+    if (!read)
+      return false;
+    if (atParallelPoint(read, read.getIndices(), shape))
+      continue;
+    auto parallel = dyn_cast<ParallelOp>(read->getParentOp());
+    if (!parallel || parallel.getShape().size() != 2 || parallel.getShape()[0] != shape[0] ||
+        !atParallelPoint(read, read.getIndices(), parallel.getShape(), /*rowOnly=*/true) ||
+        !hasFragmentDomain(parallel))
+      return false;
+  }
+  return true;
+}
+
+/// The register strategy, for kernels whose gemms are not a pipelined main loop (attention):
+/// every fragment of the kernel lives in registers in mma.sync's layout on warps stacked along
+/// M (each warp owns whole rows, so row reductions stay inside a quad of lanes and a
+/// product's accumulator can be the A operand of the next gemm), the gemms run ldmatrix +
+/// mma.sync from swizzled shared tiles, and the copies that fill those tiles are cp.async
+/// chunks. All or nothing: a kernel with any fragment or gemm that does not fit keeps the
+/// generic strategy.
+static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
+  SmallVector<GemmOp> gemms;
+  kernel.getBody().walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+  if (gemms.empty())
+    return false;
+  // A pipelined loop of copies and products alone is a main loop that did not fit the ring
+  // (tile-software-pipeline would take it for one): leave such kernels generic.
+  WalkResult mainLoop = kernel.getBody().walk([](scf::ForOp loop) {
+    if (!loop->hasAttr(kStagesAttr))
+      return WalkResult::advance();
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (!isa<CopyOp, GemmOp, BlockIdOp, DimOp>(op) &&
+          op.getDialect()->getNamespace() != "arith")
+        return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (mainLoop.wasInterrupted())
+    return false;
+  SmallVector<AllocOp> accumulators, rows;
+  int64_t bm = 0, registers = 0;
+  for (auto alloc : kernel.getBody().getOps<AllocOp>()) {
+    BufferType type = alloc.getBuffer().getType();
+    if (!type.isFragment())
+      continue;
+    auto shape = type.getShape();
+    Type elem = type.getElementType();
+    if (bm && shape[0] != bm)
+      return false;
+    bm = shape[0];
+    if (shape.size() == 2) {
+      if (shape[1] % 16 != 0 || !(elem.isF32() || isWgmmaInput(elem)))
+        return false;
+      accumulators.push_back(alloc);
+      registers += shape[0] * shape[1] * elem.getIntOrFloatBitWidth() / 32;
+    } else if (shape.size() == 1 && elem.isF32()) {
+      rows.push_back(alloc);
+    } else {
+      return false;
+    }
+  }
+  if (!bm || bm % (16 * warps) != 0)
+    return false;
+  // Beyond about 160 registers of fragments per thread the operands no longer fit beside them.
+  if (registers / (32 * warps) > 160)
+    return false;
+
+  SmallVector<CopyOp> copies;
+  for (GemmOp gemm : gemms) {
+    auto aType = gemm.getA().getType();
+    auto bType = gemm.getB().getType();
+    auto cType = gemm.getC().getType();
+    Type elem = bType.getElementType();
+    if (!cType.isFragment() || !cType.getElementType().isF32() || gemm.getTransposeA() ||
+        !bType.isShared() || !isWgmmaInput(elem) || aType.getElementType() != elem ||
+        !(aType.isShared() || aType.isFragment()))
+      return false;
+    auto a = aType.getShape(), b = bType.getShape();
+    if (a[1] % 16 != 0 || (aType.isShared() && !layout::chooseSwizzle(a[0], a[1], 2)) ||
+        !layout::chooseSwizzle(b[0], b[1], 2))
+      return false;
+    for (Value operand : {gemm.getA(), gemm.getB()}) {
+      if (!cast<BufferType>(operand.getType()).isShared())
+        continue;
+      // Shared operands: filled by copies of tensor tiles, read by mma.sync gemms only.
+      for (Operation *user : operand.getUsers()) {
+        if (auto other = dyn_cast<GemmOp>(user)) {
+          if (other.getC() == operand)
+            return false;
+          continue;
+        }
+        auto copy = dyn_cast<CopyOp>(user);
+        auto tensor = copy ? dyn_cast<tile::TensorType>(copy.getSource().getType())
+                           : tile::TensorType();
+        if (!tensor || copy.getDest() != operand || tensor.getRank() < 2 ||
+            tensor.getElementType() != elem)
+          return false;
+        if (!llvm::is_contained(copies, copy))
+          copies.push_back(copy);
+      }
+    }
+  }
+  for (AllocOp alloc : accumulators)
+    if (!registerFragmentUsesFit(alloc.getBuffer()))
+      return false;
+  for (AllocOp alloc : rows)
+    if (!rowFragmentUsesFit(alloc.getBuffer()))
+      return false;
+
+  MLIRContext *ctx = kernel.getContext();
+  Builder b(ctx);
+  for (AllocOp alloc : accumulators) {
+    AccLayout layout;
+    layout.kind = AccLayout::Kind::MmaSync;
+    layout.mma = layout::MmaSyncAccLayout{bm, alloc.getBuffer().getType().getShape()[1], warps, 1};
+    alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
+  }
+  for (AllocOp alloc : rows) {
+    AccLayout layout;
+    layout.kind = AccLayout::Kind::MmaSyncRows;
+    layout.mma = layout::MmaSyncAccLayout{bm, 16, warps, 1};
+    alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
+  }
+  for (GemmOp gemm : gemms)
+    gemm->setAttr(kMmaAttr, b.getStringAttr("mma_sync"));
+  for (CopyOp copy : copies)
+    copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
+  LLVM_DEBUG(llvm::dbgs() << "register strategy for " << kernel.getSymName() << "\n");
+  return true;
+}
+
 namespace {
 struct AssignMmaLayoutsPass
     : public tlc::tile::impl::TileAssignMmaLayoutsBase<AssignMmaLayoutsPass> {
@@ -132,20 +349,25 @@ struct AssignMmaLayoutsPass
       return;
     KernelOp kernel = getOperation();
     auto threads = kernel.getThreads();
-    int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
-    if (threads[1] != 1 || threads[2] != 1 || threads[0] % group != 0 ||
-        threads[0] > (kind == AccLayout::Kind::Wgmma ? 512 : 1024))
+    if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0)
       return;
-    int64_t warpgroups = threads[0] / group;
-    SmallVector<scf::ForOp> loops;
-    kernel.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("tile.stages"))
-        loops.push_back(loop);
-    });
-    // One producer warpgroup serves one main loop: the first that fits.
-    for (scf::ForOp loop : loops)
-      if (assign(kernel, loop, warpgroups))
-        return;
+    int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
+    if (threads[0] % group == 0 &&
+        threads[0] <= (kind == AccLayout::Kind::Wgmma ? 512 : 1024)) {
+      int64_t warpgroups = threads[0] / group;
+      SmallVector<scf::ForOp> loops;
+      kernel.getBody().walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kStagesAttr))
+          loops.push_back(loop);
+      });
+      // One producer warpgroup serves one main loop: the first that fits.
+      for (scf::ForOp loop : loops)
+        if (assign(kernel, loop, warpgroups))
+          return;
+    }
+    // No pipelined main loop: the register strategy (mma.sync, on sm_90a too).
+    if (threads[0] <= 1024)
+      assignRegisterStrategy(kernel, threads[0] / 32);
   }
 
   AccLayout::Kind kind = AccLayout::Kind::Wgmma;

@@ -114,7 +114,8 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   IRMapping mapping;
   Block &body = op.getBody().front();
   mapping.map(body.getArgument(0), row);
-  mapping.map(body.getArgument(1), col);
+  if (body.getNumArguments() == 2)
+    mapping.map(body.getArgument(1), col);
   for (Operation &inner : body.without_terminator()) {
     auto atPoint = [&](ValueRange indices) { return llvm::equal(indices, body.getArguments()); };
     if (auto read = dyn_cast<ReadOp>(inner); read && getAccLayout(read.getBuffer()) &&
@@ -123,6 +124,20 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
                                        mapping.lookupOrDefault(read.getBuffer()), slot);
       mapping.map(read.getResult(), value);
       continue;
+    }
+    // A row value beside an mma.sync accumulator, read at the point's row: the row slot of
+    // this accumulator slot.
+    if (auto read = dyn_cast<ReadOp>(inner);
+        read && layout.kind == AccLayout::Kind::MmaSync && read.getIndices().size() == 1 &&
+        read.getIndices()[0] == body.getArgument(0)) {
+      auto rows = getAccLayout(read.getBuffer());
+      if (rows && rows->kind == AccLayout::Kind::MmaSyncRows) {
+        Value value = ReadSlotOp::create(b, read.getLoc(), read.getType(),
+                                         mapping.lookupOrDefault(read.getBuffer()),
+                                         buildRowSlot(b, read.getLoc(), layout, slot));
+        mapping.map(read.getResult(), value);
+        continue;
+      }
     }
     if (auto write = dyn_cast<WriteOp>(inner); write && getAccLayout(write.getBuffer()) &&
                                                atPoint(write.getIndices())) {

@@ -1,7 +1,7 @@
 //===- SharedMemoryLayout.cpp - Swizzle, place and check shared buffers ---===//
 //
-// For kernels with a pipelined main loop (tile-software-pipeline: the sm_90a strategy's TMA ring
-// or the mma.sync strategy's cp.async ring):
+// For kernels of a tensor-core strategy (a pipelined main loop: the sm_90a strategy's TMA ring
+// or the mma.sync strategy's cp.async ring; or the register strategy's cp.async copies):
 //   - each shared buffer a TMA or cp.async copy fills gets the widest swizzle (128/64/32 B) whose
 //     atom the TMA box, the wgmma descriptor and ldmatrix all accept (`tile.swizzle`; XOR of
 //     16-byte chunks with the row, conflict-free for cp.async writes and ldmatrix reads);
@@ -54,9 +54,12 @@ struct SharedMemoryLayoutPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    bool pipelined = false;
-    kernel.walk([&](scf::ForOp loop) { pipelined |= loop->hasAttr(kPipelineAttr); });
-    if (!pipelined)
+    // Kernels of a tensor-core strategy: a pipelined main loop, or the register strategy's
+    // cp.async copies.
+    bool tensorCores = false;
+    kernel.walk([&](scf::ForOp loop) { tensorCores |= loop->hasAttr(kPipelineAttr); });
+    kernel.walk([&](CopyOp copy) { tensorCores |= copy->hasAttr(kCpAsyncAttr); });
+    if (!tensorCores)
       return;
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();

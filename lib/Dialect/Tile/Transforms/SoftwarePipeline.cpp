@@ -44,6 +44,10 @@ static StringRef pipelineKind(scf::ForOp loop) {
       wgmma &= mma && mma.getValue() == "wgmma";
       mmaSync &= mma && mma.getValue() == "mma_sync";
       anyGemm = true;
+    } else if (!isa<BlockIdOp, DimOp>(op) && op.getDialect()->getNamespace() != "arith") {
+      // Only a loop of copies and products is a main loop (the register strategy marks copies
+      // and gemms of other loops too).
+      return "";
     }
   }
   if (!anyCopy || !anyGemm)

@@ -16,29 +16,36 @@ DictionaryAttr AccLayout::toAttr(MLIRContext *ctx) const {
          b.getNamedAttr("warpgroups",
                         b.getDenseI64ArrayAttr({wgmma.warpgroupsM, wgmma.warpgroupsN}))});
   return b.getDictionaryAttr(
-      {b.getNamedAttr("kind", b.getStringAttr("mma_sync")),
+      {b.getNamedAttr("kind", b.getStringAttr(kind == Kind::MmaSync ? "mma_sync"
+                                                                    : "mma_sync_rows")),
        b.getNamedAttr("warps", b.getDenseI64ArrayAttr({mma.warpsM, mma.warpsN}))});
 }
 
 std::optional<AccLayout> AccLayout::fromAttr(DictionaryAttr attr, ArrayRef<int64_t> shape) {
   auto kind = attr.getAs<StringAttr>("kind");
-  if (!kind || shape.size() != 2)
+  if (!kind)
     return std::nullopt;
   AccLayout layout;
   if (kind.getValue() == "wgmma") {
     auto groups = attr.getAs<DenseI64ArrayAttr>("warpgroups");
-    if (!groups || groups.size() != 2)
+    if (!groups || groups.size() != 2 || shape.size() != 2)
       return std::nullopt;
     layout.kind = Kind::Wgmma;
     layout.wgmma = layout::WgmmaAccLayout{shape[0], shape[1], groups[0], groups[1]};
     return layout;
   }
-  if (kind.getValue() == "mma_sync") {
-    auto warps = attr.getAs<DenseI64ArrayAttr>("warps");
-    if (!warps || warps.size() != 2)
-      return std::nullopt;
+  auto warps = attr.getAs<DenseI64ArrayAttr>("warps");
+  if (!warps || warps.size() != 2)
+    return std::nullopt;
+  if (kind.getValue() == "mma_sync" && shape.size() == 2) {
     layout.kind = Kind::MmaSync;
     layout.mma = layout::MmaSyncAccLayout{shape[0], shape[1], warps[0], warps[1]};
+    return layout;
+  }
+  if (kind.getValue() == "mma_sync_rows" && shape.size() == 1 && warps[1] == 1) {
+    // Beside an accumulator of any width: the rows alone decide the slots.
+    layout.kind = Kind::MmaSyncRows;
+    layout.mma = layout::MmaSyncAccLayout{shape[0], 16, warps[0], 1};
     return layout;
   }
   return std::nullopt;
@@ -54,40 +61,61 @@ std::optional<AccLayout> tlc::tile::getAccLayout(Value buffer) {
   return AccLayout::fromAttr(dict, alloc.getBuffer().getType().getShape());
 }
 
+namespace {
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value div(Value a, int64_t d) { return arith::DivUIOp::create(b, loc, a, cst(d)); }
+  Value rem(Value a, int64_t d) { return arith::RemUIOp::create(b, loc, a, cst(d)); }
+  Value mul(Value a, int64_t m) { return arith::MulIOp::create(b, loc, a, cst(m)); }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+};
+} // namespace
+
 std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
                                                   const AccLayout &layout, Value tid,
                                                   Value slot) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  auto div = [&](Value a, int64_t d) { return arith::DivUIOp::create(b, loc, a, cst(d)).getResult(); };
-  auto rem = [&](Value a, int64_t d) { return arith::RemUIOp::create(b, loc, a, cst(d)).getResult(); };
-  auto mul = [&](Value a, int64_t m) { return arith::MulIOp::create(b, loc, a, cst(m)).getResult(); };
-  auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
-  Value lane = rem(tid, 32);
+  IndexMath m{b, loc};
+  Value lane = m.rem(tid, 32);
+  if (layout.kind == AccLayout::Kind::MmaSyncRows) {
+    // Row slot r: 16 (r / 2) + lane / 4 + 8 (r % 2) in the warp's rows.
+    const layout::MmaSyncAccLayout &l = layout.mma;
+    Value row = m.add(m.add(m.mul(m.div(tid, 32), l.warpRows()), m.mul(m.div(slot, 2), 16)),
+                      m.add(m.div(lane, 4), m.mul(m.rem(slot, 2), 8)));
+    return {row, m.cst(0)};
+  }
   // Inside an m16n8 fragment: element e of lane l is at (l / 4 + 8 (e / 2), 2 (l % 4) + e % 2).
-  Value e = rem(slot, 4);
-  Value inRow = add(div(lane, 4), mul(div(e, 2), 8));
-  Value inCol = add(mul(rem(lane, 4), 2), rem(e, 2));
-  Value fragment = div(slot, 4);
+  Value e = m.rem(slot, 4);
+  Value inRow = m.add(m.div(lane, 4), m.mul(m.div(e, 2), 8));
+  Value inCol = m.add(m.mul(m.rem(lane, 4), 2), m.rem(e, 2));
+  Value fragment = m.div(slot, 4);
   if (layout.kind == AccLayout::Kind::Wgmma) {
     const layout::WgmmaAccLayout &l = layout.wgmma;
-    Value warpgroup = div(tid, 128);
-    Value warp = div(rem(tid, 128), 32);
-    Value wgM = rem(warpgroup, l.warpgroupsM);
-    Value wgN = div(warpgroup, l.warpgroupsM);
+    Value warpgroup = m.div(tid, 128);
+    Value warp = m.div(m.rem(tid, 128), 32);
+    Value wgM = m.rem(warpgroup, l.warpgroupsM);
+    Value wgN = m.div(warpgroup, l.warpgroupsM);
     int64_t perTile = l.instrN() / 8; // fragments per 64-row tile
-    Value mTile = div(fragment, perTile);
-    Value q = rem(fragment, perTile);
-    Value row = add(add(mul(wgM, l.warpgroupRows()), mul(mTile, 64)), add(mul(warp, 16), inRow));
-    Value col = add(add(mul(wgN, l.instrN()), mul(q, 8)), inCol);
+    Value mTile = m.div(fragment, perTile);
+    Value q = m.rem(fragment, perTile);
+    Value row = m.add(m.add(m.mul(wgM, l.warpgroupRows()), m.mul(mTile, 64)),
+                      m.add(m.mul(warp, 16), inRow));
+    Value col = m.add(m.add(m.mul(wgN, l.instrN()), m.mul(q, 8)), inCol);
     return {row, col};
   }
   const layout::MmaSyncAccLayout &l = layout.mma;
-  Value warp = div(tid, 32);
-  Value wm = div(warp, l.warpsN);
-  Value wn = rem(warp, l.warpsN);
-  Value mi = div(fragment, l.nTiles());
-  Value ni = rem(fragment, l.nTiles());
-  Value row = add(add(mul(wm, l.warpRows()), mul(mi, 16)), inRow);
-  Value col = add(add(mul(wn, l.warpCols()), mul(ni, 8)), inCol);
+  Value warp = m.div(tid, 32);
+  Value wm = m.div(warp, l.warpsN);
+  Value wn = m.rem(warp, l.warpsN);
+  Value mi = m.div(fragment, l.nTiles());
+  Value ni = m.rem(fragment, l.nTiles());
+  Value row = m.add(m.add(m.mul(wm, l.warpRows()), m.mul(mi, 16)), inRow);
+  Value col = m.add(m.add(m.mul(wn, l.warpCols()), m.mul(ni, 8)), inCol);
   return {row, col};
+}
+
+Value tlc::tile::buildRowSlot(OpBuilder &b, Location loc, const AccLayout &layout, Value slot) {
+  IndexMath m{b, loc};
+  return m.add(m.mul(m.div(slot, 4 * layout.mma.nTiles()), 2), m.div(m.rem(slot, 4), 2));
 }

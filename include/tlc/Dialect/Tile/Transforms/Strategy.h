@@ -40,15 +40,24 @@ inline constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
 
 /// The register layout of an accumulator fragment: wgmma's (`{kind = "wgmma", warpgroups =
 /// [m, n]}`) or mma.sync's (`{kind = "mma_sync", warps = [m, n]}`). Both are stacks of m16n8
-/// fragments per warp; slot s of thread t holds element coord(t, s).
+/// fragments per warp; slot s of thread t holds element coord(t, s). A rank-1 fragment of row
+/// values beside an mma.sync accumulator (`{kind = "mma_sync_rows", warps = [m, 1]}`: attention's
+/// row maximum and sum) holds in slot r of thread t the row coord(t, r).first, replicated over
+/// the four lanes of a quad; `mma` then describes the accumulator it sits beside.
 struct AccLayout {
-  enum class Kind { Wgmma, MmaSync };
+  enum class Kind { Wgmma, MmaSync, MmaSyncRows };
   Kind kind = Kind::Wgmma;
   layout::WgmmaAccLayout wgmma;
   layout::MmaSyncAccLayout mma;
 
-  int64_t slots() const { return kind == Kind::Wgmma ? wgmma.slots() : mma.slots(); }
+  int64_t slots() const {
+    if (kind == Kind::MmaSyncRows)
+      return mma.rowSlots();
+    return kind == Kind::Wgmma ? wgmma.slots() : mma.slots();
+  }
   std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const {
+    if (kind == Kind::MmaSyncRows)
+      return {mma.rowOf(thread, slot), 0};
     return kind == Kind::Wgmma ? wgmma.coord(thread, slot) : mma.coord(thread, slot);
   }
   /// The `tile.layout` attribute describing it.
@@ -66,6 +75,11 @@ std::optional<AccLayout> getAccLayout(mlir::Value buffer);
 std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Location loc,
                                                    const AccLayout &layout, mlir::Value tid,
                                                    mlir::Value slot);
+
+/// The row slot (an index) of a "mma_sync_rows" fragment holding the row of slot `slot` of the
+/// "mma_sync" accumulator layout `layout` (mirrors MmaSyncAccLayout::rowSlotOf).
+mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
+                         mlir::Value slot);
 
 } // namespace tlc::tile
 

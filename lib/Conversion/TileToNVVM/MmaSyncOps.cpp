@@ -1,0 +1,537 @@
+//===- MmaSyncOps.cpp - cp.async tiles, ldmatrix + mma.sync, row reductions -===//
+//
+// The building blocks of the mma.sync strategies (sm_80 and later), and the patterns of the
+// register strategy that use them outside a pipelined main loop:
+//   - a tile copy from a tensor is 16-byte cp.async.cg chunks into the tile's swizzled place
+//     (zero-filled past the tensor's edges), or, for tensors cp.async cannot read 16 bytes at a
+//     time, masked element copies into the same place (chosen at run time, uniformly);
+//   - a gemm is, per 16-wide k step, ldmatrix.x4 of the warp's A rows (or A from registers: an
+//     accumulator-layout fragment is already m16n8k16's A layout, two n8 tiles per k16) and B
+//     columns, then mma.sync m16n8k16 into the accumulator registers;
+//   - a reduce of an accumulator along its rows combines a thread's slots of each row, then the
+//     four lanes of the quad holding the row (two xor shuffles), then the initial value.
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsImpl.h"
+
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace tlc;
+
+namespace {
+/// Constants and arithmetic at one location.
+struct Math {
+  OpBuilder &b;
+  Location loc;
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, constLike(x, y)) : x; }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) { return mul(x, constLike(x, y)); }
+  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, constLike(x, y)); }
+  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, constLike(x, y)); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value toI32(Value x) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), x); }
+  Value toI64(Value x) { return arith::IndexCastOp::create(b, loc, b.getI64Type(), x); }
+  Value constLike(Value x, int64_t v) {
+    if (x.getType().isIndex())
+      return index(v);
+    return arith::ConstantIntOp::create(b, loc, x.getType(), v);
+  }
+  Value sharedPtr(Value smemBase, Value offset) {
+    return LLVM::GEPOp::create(b, loc, smemBase.getType(), b.getI8Type(), smemBase,
+                               ValueRange{offset});
+  }
+};
+} // namespace
+
+Value tlc::buildSwizzledOffset(OpBuilder &b, Location loc, const layout::SwizzledTile &tile,
+                               Value row, Value col) {
+  Math m{b, loc};
+  int64_t chunks = tile.swizzleBytes / 16;
+  Value chunk = m.div(col, 8);
+  Value block = m.div(chunk, chunks);
+  Value inBlock = m.rem(chunk, chunks);
+  Value linear = m.add(m.mul(row, tile.swizzleBytes), m.mul(inBlock, 16));
+  Value bits = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, linear, m.i32(7)),
+                                     m.i32(chunks - 1));
+  Value swizzled =
+      arith::XOrIOp::create(b, loc, linear, arith::ShLIOp::create(b, loc, bits, m.i32(4)));
+  return m.add(m.mul(block, tile.blockBytes()), swizzled);
+}
+
+Value tlc::buildCpAsyncReadable(OpBuilder &b, Location loc, const TensorValues &t,
+                                int64_t elemBytes) {
+  Math m{b, loc};
+  auto eq = arith::CmpIPredicate::eq;
+  size_t last = t.strides.size() - 1;
+  Value ok = m.cmp(eq, t.strides[last], m.i64(1));
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
+  ok = m.land(ok, m.cmp(eq, m.land(address, m.i64(15)), m.i64(0)));
+  for (size_t d = 0; d < last; ++d)
+    ok = m.land(ok, m.cmp(eq, m.land(m.mul(t.strides[d], elemBytes), m.i64(15)), m.i64(0)));
+  return ok;
+}
+
+void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
+                        const TensorValues &t, ValueRange offsets,
+                        const layout::SwizzledTile &tile, Value destBase, Type elemType,
+                        bool vector) {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  size_t rank = offsets.size();
+  // The leading dimensions are fixed: they move the base and must be inside the tensor.
+  Value lead = m.i64(0);
+  Value leadIn = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    Value at = m.toI64(offsets[d]);
+    lead = m.add(lead, m.mul(at, t.strides[d]));
+    leadIn = m.land(leadIn, m.land(m.cmp(P::sge, at, m.i64(0)), m.cmp(P::slt, at, t.sizes[d])));
+  }
+  Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
+  Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
+  Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
+  auto ext = [&](Value v) { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); };
+
+  if (!vector) {
+    // Element by element, masked, into the same swizzled place: a compact loop (for tensors
+    // cp.async cannot read 16 bytes at a time; it need not be fast).
+    auto elements = scf::ForOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), tid32),
+        m.index(tile.rows * tile.cols), m.index(threads));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(elements.getBody());
+    Value e = m.toI32(elements.getInductionVar());
+    Value r = m.div(e, tile.cols);
+    Value c = m.rem(e, tile.cols);
+    Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, m.mul(m.div(c, 8), 8)),
+                                     m.mul(m.rem(c, 8), tile.elemBytes)));
+    Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
+    Value in = m.land(leadIn, m.land(m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)),
+                                     m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols))));
+    auto load = scf::IfOp::create(b, loc, TypeRange{elemType}, in, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(load.thenBlock());
+      Value offset = m.add(lead, m.add(m.mul(grow, rowStride), m.mul(gcol, colStride)));
+      Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+      scf::YieldOp::create(b, loc, LLVM::LoadOp::create(b, loc, elemType, ptr).getResult());
+      b.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType))
+                                       .getResult());
+    }
+    LLVM::StoreOp::create(b, loc, load.getResult(0), m.sharedPtr(smemBase, at));
+    return;
+  }
+
+  int64_t chunksPerRow = tile.cols / 8;
+  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t elemBytes = tile.elemBytes;
+  for (int64_t first = 0; first < chunks; first += threads) {
+    Value chunk = m.add(tid32, first);
+    OpBuilder::InsertionGuard outer(b);
+    if (first + threads > chunks) {
+      auto guard = scf::IfOp::create(b, loc, m.cmp(P::ult, chunk, m.i32(chunks)),
+                                     /*withElseRegion=*/false);
+      b.setInsertionPointToStart(guard.thenBlock());
+    }
+    Value r = m.div(chunk, chunksPerRow);
+    Value c = m.mul(m.rem(chunk, chunksPerRow), 8);
+    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    Value grow = m.add(row0, ext(r));
+    Value gcol = m.add(col0, ext(c));
+    // 16 bytes, cut at the tensor's last column; nothing from rows outside it.
+    Value rowIn = m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
+    Value left = arith::SubIOp::create(b, loc, cols, gcol);
+    left = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)),
+                                  m.i64(16 / elemBytes));
+    Value colIn = m.cmp(P::sge, gcol, m.i64(0));
+    Value valid = arith::SelectOp::create(b, loc, m.land(rowIn, colIn), left, m.i64(0));
+    Value bytes = arith::TruncIOp::create(b, loc, b.getI32Type(), m.mul(valid, elemBytes));
+    // The source must be a valid address even when no byte is read: the tensor's base then.
+    Value any = m.cmp(P::sgt, valid, m.i64(0));
+    Value offset = arith::SelectOp::create(b, loc, any, m.add(lead, m.add(m.mul(grow, rowStride), gcol)),
+                                           m.i64(0));
+    Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
+                            NVVM::LoadCacheModifierKindAttr::get(
+                                b.getContext(), NVVM::LoadCacheModifierKind::CG),
+                            bytes);
+  }
+}
+
+void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
+                       const layout::MmaSyncAccLayout &acc, const MmaOperandA &a, Value bBase,
+                       const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                       SmallVectorImpl<Value> &c) {
+  Math m{b, loc};
+  MLIRContext *ctx = b.getContext();
+  auto i32 = b.getI32Type();
+  auto f32 = b.getF32Type();
+  Value lane = m.rem(tid32, 32);
+  Value warp = m.div(tid32, 32);
+  Value wm = m.div(warp, acc.warpsN);
+  Value wn = m.rem(warp, acc.warpsN);
+  // Lane l gives the row address of matrix l / 8, row l % 8, of an ldmatrix.x4.
+  Value matrix = m.div(lane, 8);
+  Value inMatrix = m.rem(lane, 8);
+  Value low = m.mul(m.rem(matrix, 2), 8);
+  Value high = m.mul(m.div(matrix, 2), 8);
+  auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  auto ldmatrix = [&](Value offset, bool trans) {
+    Value regs = NVVM::LdMatrixOp::create(
+        b, loc, x4, m.sharedPtr(smemBase, offset), b.getI32IntegerAttr(4),
+        NVVM::MMALayoutAttr::get(ctx, trans ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+        NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, regs, i));
+    return out;
+  };
+  // Addresses: each lane's swizzled offset is computed once (it depends on the lane only, and
+  // LLVM hoists it out of loops); the k steps and tiles then only add or XOR constants. Moving
+  // by a multiple of 8 rows keeps the swizzle (it XORs with row bits below 8), so it adds
+  // rows * swizzle bytes; moving by 16 columns inside a swizzle block flips bits above the lane's
+  // 16-byte chunk, so it XORs (k % blockCols) * 2 into the in-row part.
+  auto kMove = [&](Value laneBase, const layout::SwizzledTile &tile, int64_t k0) -> Value {
+    int64_t block = k0 / tile.blockCols();
+    int64_t within = (k0 % tile.blockCols()) * tile.elemBytes;
+    Value moved = within ? arith::XOrIOp::create(b, loc, laneBase, m.i32(within)).getResult()
+                         : laneBase;
+    return m.add(moved, block * tile.blockBytes());
+  };
+  auto ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  Type half = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
+  auto pairType = VectorType::get({2}, half);
+  auto operand = [&](Value reg) -> Value {
+    if (bf16)
+      return reg;
+    return LLVM::BitcastOp::create(b, loc, pairType, reg);
+  };
+  // Two register slots (neighbouring columns of one row) as one operand register.
+  auto pack = [&](Value lo, Value hi) -> Value {
+    Value v = LLVM::UndefOp::create(b, loc, pairType);
+    v = LLVM::InsertElementOp::create(b, loc, v, lo, m.i32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, hi, m.i32(1));
+    return bf16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
+  };
+
+  Value warpRow = m.mul(wm, acc.warpRows());
+  Value warpCol = m.mul(wn, acc.warpCols());
+  int64_t bk = a.inRegisters() ? a.registers.cols : a.tile.cols;
+  // A, K-major: lane row warpRow + (matrix % 2) * 8 + l % 8, column chunk (matrix / 2) * 8.
+  Value aLane;
+  if (!a.inRegisters())
+    aLane = buildSwizzledOffset(b, loc, a.tile, m.add(warpRow, m.add(low, inMatrix)), high);
+  // B^T, K-major: lane row warpCol + (matrix / 2) * 8 + l % 8, column chunk (matrix % 2) * 8.
+  // B, row-major (loaded transposed): lane row (matrix % 2) * 8 + l % 8, column
+  // warpCol + 16 p + (matrix / 2) * 8 for the p-th pair of n8 tiles.
+  Value bLane;
+  SmallVector<Value> bPairs;
+  if (transB) {
+    bLane = buildSwizzledOffset(b, loc, tileB, m.add(warpCol, m.add(high, inMatrix)), low);
+  } else {
+    for (int64_t ni = 0; ni < acc.nTiles(); ni += 2)
+      bPairs.push_back(buildSwizzledOffset(b, loc, tileB, m.add(low, inMatrix),
+                                           m.add(warpCol, m.add(high, 8 * ni))));
+  }
+  auto result = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  for (int64_t k0 = 0; k0 < bk; k0 += 16) {
+    // A: x4 = rows +0/+8 (matrix % 2), k +0/+8 (matrix / 2): a0..a3 of m16n8k16.
+    SmallVector<SmallVector<Value>> aFrags;
+    if (a.inRegisters()) {
+      // Tiles 2kk and 2kk + 1 of the fragment: (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8).
+      int64_t nA = a.registers.nTiles();
+      for (int64_t mi = 0; mi < acc.mTiles(); ++mi) {
+        int64_t s0 = (mi * nA + k0 / 8) * 4, s1 = s0 + 4;
+        aFrags.push_back({pack(a.slots[s0], a.slots[s0 + 1]), pack(a.slots[s0 + 2], a.slots[s0 + 3]),
+                          pack(a.slots[s1], a.slots[s1 + 1]), pack(a.slots[s1 + 2], a.slots[s1 + 3])});
+      }
+    } else {
+      Value aK = m.add(a.base, kMove(aLane, a.tile, k0));
+      for (int64_t mi = 0; mi < acc.mTiles(); ++mi) {
+        SmallVector<Value> regs = ldmatrix(m.add(aK, 16 * mi * a.tile.swizzleBytes), false);
+        for (Value &reg : regs)
+          reg = operand(reg);
+        aFrags.push_back(regs);
+      }
+    }
+    // B, two n8 tiles per x4: b0, b1 of tile ni, then of ni + 1.
+    SmallVector<std::pair<Value, Value>> bFrags;
+    for (int64_t ni = 0; ni < acc.nTiles(); ni += 2) {
+      Value offset;
+      if (transB)
+        offset = m.add(m.add(bBase, kMove(bLane, tileB, k0)), 8 * ni * tileB.swizzleBytes);
+      else
+        offset = m.add(m.add(bBase, bPairs[ni / 2]), k0 * tileB.swizzleBytes);
+      SmallVector<Value> regs = ldmatrix(offset, /*trans=*/!transB);
+      bFrags.push_back({operand(regs[0]), operand(regs[1])});
+      bFrags.push_back({operand(regs[2]), operand(regs[3])});
+    }
+    for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
+      for (int64_t ni = 0; ni < acc.nTiles(); ++ni) {
+        int64_t s0 = (mi * acc.nTiles() + ni) * 4;
+        Value d = NVVM::MmaOp::create(
+            b, loc, result, aFrags[mi], ValueRange{bFrags[ni].first, bFrags[ni].second},
+            ValueRange{c[s0], c[s0 + 1], c[s0 + 2], c[s0 + 3]}, ArrayRef<int64_t>{16, 8, 16},
+            std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+        for (int64_t e = 0; e < 4; ++e)
+          c[s0 + e] = LLVM::ExtractValueOp::create(b, loc, d, e);
+      }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The register strategy
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` or an op nested in it uses `value`.
+static bool usesValue(Operation *op, Value value) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    return llvm::is_contained(inner->getOperands(), value) ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+static bool isCpAsyncCopy(Operation *op) {
+  return isa<tile::CopyOp>(op) && op->hasAttr(tile::kCpAsyncAttr);
+}
+
+void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
+  SmallVector<tile::CopyOp> copies;
+  func.walk([&](tile::CopyOp copy) {
+    if (copy->hasAttr(tile::kCpAsyncAttr))
+      copies.push_back(copy);
+  });
+  // Where each wait goes (before that op; null: the end of the copy's block) and the most
+  // groups it may leave pending.
+  llvm::MapVector<std::pair<Block *, Operation *>, int64_t> waits;
+  for (tile::CopyOp copy : copies) {
+    Block *block = copy->getBlock();
+    int64_t later = 0;
+    bool exact = true;
+    Operation *at = nullptr;
+    for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+      if (op->hasTrait<OpTrait::IsTerminator>())
+        break;
+      if (usesValue(op, copy.getDest())) {
+        at = op;
+        break;
+      }
+      if (isCpAsyncCopy(op)) {
+        ++later;
+        continue;
+      }
+      // Groups committed inside nested regions may or may not be: count none.
+      op->walk([&](tile::CopyOp inner) { exact &= !inner->hasAttr(tile::kCpAsyncAttr); });
+    }
+    int64_t pending = exact && at ? later : 0;
+    auto key = std::make_pair(block, at);
+    auto [it, inserted] = waits.try_emplace(key, pending);
+    if (!inserted)
+      it->second = std::min(it->second, pending);
+  }
+  for (auto [key, pending] : waits) {
+    auto [block, at] = key;
+    OpBuilder b(func.getContext());
+    if (at)
+      b.setInsertionPoint(at);
+    else
+      b.setInsertionPoint(block->getTerminator());
+    Location loc = at ? at->getLoc() : block->getTerminator()->getLoc();
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+    gpu::BarrierOp::create(b, loc);
+  }
+  // Before a run of copies: every thread has finished reading the tiles they overwrite.
+  for (tile::CopyOp copy : copies) {
+    Operation *prev = copy->getPrevNode();
+    if (prev && isCpAsyncCopy(prev))
+      continue;
+    OpBuilder b(copy);
+    gpu::BarrierOp::create(b, copy.getLoc());
+  }
+}
+
+namespace {
+
+/// The swizzled tile and byte offset of a shared buffer placed by tile-shared-memory-layout
+/// (allocateBlockBuffers keeps both on the buffer's cast).
+static std::optional<std::pair<layout::SwizzledTile, int64_t>> getSwizzledTile(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!castOp)
+    return std::nullopt;
+  auto swizzle = castOp->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr);
+  auto offset = castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr);
+  if (!swizzle || !offset)
+    return std::nullopt;
+  auto type = cast<tile::BufferType>(buffer.getType());
+  layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1],
+                            type.getElementType().getIntOrFloatBitWidth() / 8, swizzle.getInt()};
+  return std::make_pair(tile, offset.getInt());
+}
+
+static int64_t blockThreads(Operation *op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  return func.getKnownBlockSizeAttr()[0];
+}
+
+/// copy(T[...], S) marked cp.async: this thread's chunks of the tile as one cp.async group.
+struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
+  CpAsyncTileCopy(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    if (!op->hasAttr(tile::kCpAsyncAttr))
+      return failure();
+    auto tile = getSwizzledTile(op.getDest());
+    auto t = getTensorValues(op.getSource());
+    if (!tile || !t)
+      return failure();
+    Location loc = op.getLoc();
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    Value smem = buildSharedBase(rewriter, loc, func);
+    Value tid32 = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Type elemType = tile::getStorageType(cast<tile::BufferType>(op.getDest().getType()).getElementType());
+    Value base = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), tile->second);
+    SmallVector<Value> offsets(op.getSourceOffsets());
+    // Both versions are compact; the block takes one uniformly.
+    Value readable = buildCpAsyncReadable(rewriter, loc, *t, tile->first.elemBytes);
+    auto versions = scf::IfOp::create(rewriter, loc, readable, /*withElseRegion=*/true);
+    for (bool vector : {true, false}) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(vector ? versions.thenBlock() : versions.elseBlock());
+      buildTileCopy(rewriter, loc, smem, tid32, blockThreads(op), *t, offsets, tile->first, base,
+                    elemType, vector);
+    }
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// gemm marked mma_sync outside a pipelined loop: the accumulator's registers, A from a shared
+/// tile or from a register fragment, B from a shared tile.
+struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
+  MmaSyncGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
+    auto mma = op->getAttrOfType<StringAttr>(tile::kMmaAttr);
+    auto accLayout = getRegisterLayout(op.getC());
+    auto bTile = getSwizzledTile(op.getB());
+    if (!mma || mma.getValue() != "mma_sync" || !accLayout || !bTile)
+      return failure();
+    Location loc = op.getLoc();
+    MmaOperandA a;
+    if (auto aLayout = getRegisterLayout(op.getA())) {
+      Value memref = getBufferMemref(op.getA());
+      for (int64_t s = 0; s < aLayout->slots(); ++s)
+        a.slots.push_back(memref::LoadOp::create(
+            rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)}));
+      a.registers = aLayout->mma;
+    } else if (auto aTile = getSwizzledTile(op.getA())) {
+      a.tile = aTile->first;
+      a.base = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), aTile->second);
+    } else {
+      return failure();
+    }
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    Value smem = buildSharedBase(rewriter, loc, func);
+    Value tid32 = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Value accMemref = getBufferMemref(op.getC());
+    SmallVector<Value> c;
+    Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
+    for (int64_t s = 0; s < accLayout->slots(); ++s)
+      c.push_back(op.getClear() ? zero
+                                : memref::LoadOp::create(rewriter, loc, accMemref,
+                                                         ValueRange{arith::ConstantIndexOp::create(
+                                                             rewriter, loc, s)})
+                                      .getResult());
+    Value bBase = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), bTile->second);
+    bool bf16 = op.getB().getType().getElementType().isBF16();
+    buildWarpMma(rewriter, loc, smem, tid32, accLayout->mma, a, bBase, bTile->first,
+                 op.getTransposeB(), bf16, c);
+    for (int64_t s = 0; s < accLayout->slots(); ++s)
+      memref::StoreOp::create(rewriter, loc, c[s], accMemref,
+                              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// reduce(acc, rows, dim = 1): per row slot, the thread's slots of that row, then the quad.
+struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
+  ReduceRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
+    auto src = getRegisterLayout(op.getSource());
+    auto dst = getRegisterLayout(op.getDest());
+    if (!src || !dst || src->kind != tile::AccLayout::Kind::MmaSync ||
+        dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1)
+      return failure();
+    Location loc = op.getLoc();
+    Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());
+    Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
+    StringRef kind = op.getKind();
+    auto combine = [&](Value x, Value y) -> Value {
+      if (kind == "sum")
+        return arith::AddFOp::create(rewriter, loc, x, y);
+      if (kind == "max")
+        return arith::MaximumFOp::create(rewriter, loc, x, y);
+      return arith::MinimumFOp::create(rewriter, loc, x, y);
+    };
+    auto slot = [&](Value memref, int64_t s) -> Value {
+      return memref::LoadOp::create(rewriter, loc, memref,
+                                    ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+    };
+    const layout::MmaSyncAccLayout &l = src->mma;
+    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+      int64_t mi = r / 2, half = r % 2;
+      Value v;
+      for (int64_t ni = 0; ni < l.nTiles(); ++ni)
+        for (int64_t e = 2 * half; e < 2 * half + 2; ++e) {
+          Value x = slot(srcMemref, (mi * l.nTiles() + ni) * 4 + e);
+          v = v ? combine(v, x) : x;
+        }
+      // The quad: lanes 4g .. 4g + 3 hold row g's columns.
+      for (int64_t mask : {1, 2}) {
+        Value offset = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), mask);
+        Value width = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 32);
+        Value other =
+            gpu::ShuffleOp::create(rewriter, loc, v, offset, width, gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+        v = combine(v, other);
+      }
+      if (op.getAccumulate())
+        v = combine(slot(dstMemref, r), v);
+      else if (initMemref)
+        v = combine(slot(initMemref, r), v);
+      memref::StoreOp::create(rewriter, loc, v, dstMemref,
+                              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, r)});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tlc::populateMmaSyncPatterns(RewritePatternSet &patterns) {
+  patterns.add<CpAsyncTileCopy, MmaSyncGemm, ReduceRows>(patterns.getContext());
+}
