@@ -324,6 +324,8 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
   // groups it may leave pending.
   llvm::MapVector<std::pair<Block *, Operation *>, int64_t> waits;
   for (tile::CopyOp copy : copies) {
+    if (copy->hasAttr(tile::kStagesAttr))
+      continue; // a ring's copy: buildRegisterRing placed its waits
     Block *block = copy->getBlock();
     int64_t later = 0;
     bool exact = true;
@@ -371,12 +373,21 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
 
 namespace {
 
-/// The swizzled tile and byte offset of a shared buffer placed by tile-shared-memory-layout
-/// (allocateBlockBuffers keeps both on the buffer's cast).
-static std::optional<std::pair<layout::SwizzledTile, int64_t>> getSwizzledTile(Value buffer) {
+/// The swizzled tile and byte offset (i32, built at the builder's position) of a shared buffer
+/// placed by tile-shared-memory-layout (allocateBlockBuffers keeps both on the buffer's cast),
+/// or of one stage of it (a stage view of buildRegisterRing).
+static std::optional<std::pair<layout::SwizzledTile, Value>>
+getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
   if (!castOp)
     return std::nullopt;
+  if (castOp->hasAttr(kStageViewAttr)) {
+    auto whole = getSwizzledTile(b, loc, castOp.getInputs()[0]);
+    if (!whole)
+      return std::nullopt;
+    whole->second = arith::AddIOp::create(b, loc, whole->second, castOp.getInputs()[1]);
+    return whole;
+  }
   auto swizzle = castOp->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr);
   auto offset = castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr);
   if (!swizzle || !offset)
@@ -384,7 +395,18 @@ static std::optional<std::pair<layout::SwizzledTile, int64_t>> getSwizzledTile(V
   auto type = cast<tile::BufferType>(buffer.getType());
   layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1],
                             type.getElementType().getIntOrFloatBitWidth() / 8, swizzle.getInt()};
-  return std::make_pair(tile, offset.getInt());
+  return std::make_pair(tile, Value(arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                                 offset.getInt())));
+}
+
+/// Whether getSwizzledTile knows `buffer` (checked before a pattern builds anything).
+static bool isSwizzledTile(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!castOp)
+    return false;
+  if (castOp->hasAttr(kStageViewAttr))
+    return isSwizzledTile(castOp.getInputs()[0]);
+  return castOp->hasAttr(tile::kSwizzleAttr) && castOp->hasAttr(tile::kOffsetAttr);
 }
 
 static int64_t blockThreads(Operation *op) {
@@ -398,18 +420,18 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
     if (!op->hasAttr(tile::kCpAsyncAttr))
       return failure();
-    auto tile = getSwizzledTile(op.getDest());
     auto t = getTensorValues(op.getSource());
-    if (!tile || !t)
+    if (!isSwizzledTile(op.getDest()) || !t)
       return failure();
     Location loc = op.getLoc();
+    auto tile = getSwizzledTile(rewriter, loc, op.getDest());
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smem = buildSharedBase(rewriter, loc, func);
     Value tid32 = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI32Type(),
         gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
     Type elemType = tile::getStorageType(cast<tile::BufferType>(op.getDest().getType()).getElementType());
-    Value base = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), tile->second);
+    Value base = tile->second;
     SmallVector<Value> offsets(op.getSourceOffsets());
     // Both versions are compact; the block takes one uniformly.
     Value readable = buildCpAsyncReadable(rewriter, loc, *t, tile->first.elemBytes);
@@ -433,22 +455,23 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
     auto mma = op->getAttrOfType<StringAttr>(tile::kMmaAttr);
     auto accLayout = getRegisterLayout(op.getC());
-    auto bTile = getSwizzledTile(op.getB());
-    if (!mma || mma.getValue() != "mma_sync" || !accLayout || !bTile)
+    auto aLayout = getRegisterLayout(op.getA());
+    if (!mma || mma.getValue() != "mma_sync" || !accLayout || !isSwizzledTile(op.getB()) ||
+        !(aLayout || isSwizzledTile(op.getA())))
       return failure();
     Location loc = op.getLoc();
+    auto bTile = getSwizzledTile(rewriter, loc, op.getB());
     MmaOperandA a;
-    if (auto aLayout = getRegisterLayout(op.getA())) {
+    if (aLayout) {
       Value memref = getBufferMemref(op.getA());
       for (int64_t s = 0; s < aLayout->slots(); ++s)
         a.slots.push_back(memref::LoadOp::create(
             rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)}));
       a.registers = aLayout->mma;
-    } else if (auto aTile = getSwizzledTile(op.getA())) {
-      a.tile = aTile->first;
-      a.base = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), aTile->second);
     } else {
-      return failure();
+      auto aTile = getSwizzledTile(rewriter, loc, op.getA());
+      a.tile = aTile->first;
+      a.base = aTile->second;
     }
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smem = buildSharedBase(rewriter, loc, func);
@@ -464,7 +487,7 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
                                                          ValueRange{arith::ConstantIndexOp::create(
                                                              rewriter, loc, s)})
                                       .getResult());
-    Value bBase = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), bTile->second);
+    Value bBase = bTile->second;
     bool bf16 = op.getB().getType().getElementType().isBF16();
     buildWarpMma(rewriter, loc, smem, tid32, accLayout->mma, a, bBase, bTile->first,
                  op.getTransposeB(), bf16, c);
@@ -534,4 +557,85 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
 
 void tlc::populateMmaSyncPatterns(RewritePatternSet &patterns) {
   patterns.add<CpAsyncTileCopy, MmaSyncGemm, ReduceRows>(patterns.getContext());
+}
+
+void tlc::buildRegisterRing(scf::ForOp loop, OpBuilder &b, IRMapping &mapping) {
+  Location loc = loop.getLoc();
+  Math m{b, loc};
+  int64_t stages = loop->getAttrOfType<IntegerAttr>(tile::kStagesAttr).getInt();
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+  Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+  Value step = mapping.lookupOrDefault(loop.getStep());
+  SmallVector<tile::CopyOp> copies;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto copy = dyn_cast<tile::CopyOp>(op))
+      copies.push_back(copy);
+  int64_t groups = static_cast<int64_t>(copies.size());
+
+  // Stage `stage` (index) of a staged buffer: the buffer and the stage's byte offset.
+  auto view = [&](Value buffer, Value stage) -> Value {
+    auto type = cast<tile::BufferType>(buffer.getType());
+    Value offset = m.mul(m.toI32(stage), type.getSizeInBytes());
+    auto castOp = UnrealizedConversionCastOp::create(b, loc, type,
+                                                     ValueRange{mapping.lookup(buffer), offset});
+    castOp->setAttr(kStageViewAttr, b.getUnitAttr());
+    return castOp.getResult(0);
+  };
+  // The copies of the iteration at `iv` into stage `stage`, one cp.async group each. Copies of
+  // iterations past the end read only inside the tensors (masked): harmless, and they keep every
+  // thread's group count in step.
+  auto issue = [&](Value iv, Value stage) {
+    IRMapping copyMapping = mapping;
+    copyMapping.map(loop.getInductionVar(), iv);
+    for (tile::CopyOp copy : copies) {
+      for (Value offset : copy.getSourceOffsets())
+        rematerialize(b, offset, copyMapping, {});
+      copyMapping.map(copy.getDest(), view(copy.getDest(), stage));
+      Operation *issued = b.clone(*copy, copyMapping);
+      // Its waits are placed here, not by placeCpAsyncWaits.
+      issued->setAttr(tile::kStagesAttr, b.getI64IntegerAttr(stages));
+    }
+  };
+  for (int64_t p = 0; p + 1 < stages; ++p)
+    issue(m.add(lb, m.mul(step, p)), m.index(p));
+
+  // At the first use of copy k's buffer in iteration i: the groups issued after copy k of
+  // iteration i (the rest of its set, then the sets of i + 1 .. i + S - 1) may be pending.
+  llvm::DenseMap<Operation *, int64_t> waits;
+  for (auto [k, copy] : llvm::enumerate(copies)) {
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<tile::CopyOp>(op) || !usesValue(&op, copy.getDest()))
+        continue;
+      int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
+      auto [it, inserted] = waits.try_emplace(&op, pending);
+      if (!inserted)
+        it->second = std::min(it->second, pending);
+      break;
+    }
+  }
+
+  auto ring = scf::ForOp::create(b, loc, lb, ub, step);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ring.getBody());
+    Value iv = ring.getInductionVar();
+    Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
+    issue(m.add(iv, m.mul(step, stages - 1)), m.rem(m.add(i, stages - 1), stages));
+    IRMapping bodyMapping = mapping;
+    bodyMapping.map(loop.getInductionVar(), iv);
+    Value stage = m.rem(i, stages);
+    for (tile::CopyOp copy : copies)
+      bodyMapping.map(copy.getDest(), view(copy.getDest(), stage));
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<tile::CopyOp>(op))
+        continue;
+      if (auto it = waits.find(&op); it != waits.end()) {
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(it->second));
+        gpu::BarrierOp::create(b, loc);
+      }
+      b.clone(op, bodyMapping);
+    }
+  }
+  // No copy may still be landing when the block moves on or exits.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -179,6 +180,14 @@ void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
 /// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each
 /// run of copies (the tiles they overwrite may still be read).
 void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
+
+/// The register strategy's pipelined loop (`tile.pipeline = "cp_async_regs"`, a loop of the
+/// kernel's body), at the builder's position in the gpu.func: its copies issued S - 1 iterations
+/// ahead into S stages of their buffers (stage views: casts of the buffer and the stage's byte
+/// offset, marked kStageViewAttr), the waits placed before their tiles' first uses, the rest of
+/// the body cloned in place with `mapping`.
+void buildRegisterRing(mlir::scf::ForOp loop, mlir::OpBuilder &b, mlir::IRMapping &mapping);
+inline constexpr llvm::StringLiteral kStageViewAttr = "tlc.stage_view";
 
 /// cp.async copies, mma.sync gemms and row reductions of the register strategy.
 void populateMmaSyncPatterns(mlir::RewritePatternSet &patterns);

@@ -147,6 +147,12 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
         mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
         continue;
       }
+      auto loop = dyn_cast<scf::ForOp>(op);
+      auto kind = loop ? loop->getAttrOfType<StringAttr>(tile::kPipelineAttr) : StringAttr();
+      if (kind && kind.getValue() == "cp_async_regs") {
+        buildRegisterRing(loop, b, mapping);
+        continue;
+      }
       b.clone(op, mapping);
     }
     placeCpAsyncWaits(func);
@@ -265,10 +271,15 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     });
     if (left.wasInterrupted())
       return signalPassFailure();
-    gpuModule.walk([](UnrealizedConversionCastOp cast) {
-      if (isa<tile::TensorType, tile::BufferType>(cast.getType(0)) && cast->use_empty())
-        cast.erase();
+    // Last first: a stage view is a cast of a buffer's cast.
+    SmallVector<UnrealizedConversionCastOp> casts;
+    gpuModule.walk([&](UnrealizedConversionCastOp cast) {
+      if (isa<tile::TensorType, tile::BufferType>(cast.getType(0)))
+        casts.push_back(cast);
     });
+    for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
+      if (cast->use_empty())
+        cast.erase();
   }
 };
 

@@ -10,7 +10,11 @@
 // A loop of cp.async copies and mma.sync gemms (sm_80 to sm_90) gets the same ring, marked
 // "cp_async_mma", without a producer: every thread issues its 16-byte chunks S - 1 iterations
 // ahead in cp.async groups and waits for the oldest group before the block multiplies it.
-// Other pipelined loops are left to the generic strategy, which runs them in order.
+// In a kernel of the register strategy (attention), a pipelined loop of the kernel's body whose
+// cp.async copies feed only that loop is marked "cp_async_regs": its buffers get S stages and
+// the conversion issues each iteration's copies S - 1 iterations ahead (the rest of the body,
+// softmax included, stays in place). Other pipelined loops are left to the generic strategy,
+// which runs them in order.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -59,6 +63,58 @@ static StringRef pipelineKind(scf::ForOp loop) {
   return "";
 }
 
+/// Whether `value` is built from constants, kernel arguments, block ids, tensor sizes and `iv`
+/// with pure arithmetic (a copy's offsets recomputed for a later iteration).
+static bool isRecomputable(Value value, KernelOp kernel, Value iv) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || v == iv)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &kernel.getBody().front())
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith")
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}
+
+/// A loop of the register strategy (attention: copies, products and element-wise work) whose
+/// copies can run ahead: a loop of the kernel's body whose cp.async copies write buffers used in
+/// this loop only, from offsets recomputable for a later iteration.
+static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
+  if (loop->getParentOp() != kernel.getOperation() || loop.getNumResults() != 0)
+    return false;
+  bool anyCopy = false;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy)
+      continue;
+    if (!copy->hasAttr(kCpAsyncAttr))
+      return false;
+    anyCopy = true;
+    for (Operation *user : copy.getDest().getUsers())
+      if (!loop->isProperAncestor(user))
+        return false;
+    for (Value offset : copy.getSourceOffsets())
+      if (!isRecomputable(offset, kernel, loop.getInductionVar()))
+        return false;
+  }
+  // Copies nested deeper would be issued out of order with the ring's groups.
+  WalkResult nested = loop.getBody()->walk([&](CopyOp copy) {
+    return copy->getParentOp() != loop.getOperation() && copy->hasAttr(kCpAsyncAttr)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return anyCopy && !nested.wasInterrupted();
+}
+
 namespace {
 struct SoftwarePipelinePass
     : public tlc::tile::impl::TileSoftwarePipelineBase<SoftwarePipelinePass> {
@@ -72,8 +128,19 @@ struct SoftwarePipelinePass
     });
     // One producer warpgroup serves one ring; kernels with several main loops keep the
     // generic strategy for all but the first.
-    if (loops.empty())
+    if (loops.empty()) {
+      // The register strategy: copies S - 1 iterations ahead into S stages of their buffers.
+      kernel.getBody().walk([&](scf::ForOp loop) {
+        auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
+        if (!stages || stages.getInt() < 2 || !isRegisterRing(loop, kernel))
+          return;
+        loop->setAttr(kPipelineAttr, b.getStringAttr("cp_async_regs"));
+        for (Operation &op : loop.getBody()->without_terminator())
+          if (auto copy = dyn_cast<CopyOp>(op))
+            copy.getDest().getDefiningOp()->setAttr(kStagesAttr, stages);
+      });
       return;
+    }
     scf::ForOp loop = loops.front();
     int64_t stages = std::max<int64_t>(
         1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
