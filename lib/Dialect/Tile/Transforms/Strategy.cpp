@@ -117,5 +117,7 @@ std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
 
 Value tlc::tile::buildRowSlot(OpBuilder &b, Location loc, const AccLayout &layout, Value slot) {
   IndexMath m{b, loc};
-  return m.add(m.mul(m.div(slot, 4 * layout.mma.nTiles()), 2), m.div(m.rem(slot, 4), 2));
+  Value tile = m.mul(m.div(slot, 4 * layout.mma.nTiles()), 2);
+  Value half = m.div(m.rem(slot, 4), 2);
+  return m.add(tile, half);
 }
