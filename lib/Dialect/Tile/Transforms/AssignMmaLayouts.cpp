@@ -265,7 +265,7 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
   if (!bm || bm % (16 * warps) != 0)
     return false;
   // Beyond about 160 registers of fragments per thread the operands no longer fit beside them.
-  if (registers / (32 * warps) > 160)
+  if (registers / (32 * warps) > 200)
     return false;
 
   SmallVector<CopyOp> copies;
