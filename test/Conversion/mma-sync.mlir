@@ -8,11 +8,19 @@
 // CHECK:         memref.alloca() : memref<64xf32>
 // Two versions of the ring: 16-byte cp.async chunks when every tensor allows them, element
 // copies otherwise. Prologue: stages 0 and 1 (4 + 4 chunks per thread: 128x64 and 64x128
-// bf16 in 16-byte chunks over 256 threads), one group each, zero-filled at the edges through
-// the source size operand.
+// bf16 in 16-byte chunks over 256 threads), one group each. A tile wholly inside its tensor
+// takes whole chunks without checks; an edge tile cuts them at the tensor's edge through the
+// source size operand (zero fill).
 // CHECK:         scf.if
 // CHECK:           scf.if
-// CHECK-COUNT-8:     nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK:             scf.if
+// CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:             } else {
+// CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK:             scf.if
+// CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:             } else {
+// CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK:             nvvm.cp.async.commit.group
 // Steady state: wait for the oldest group (S - 2 = 1 may stay pending), sync, then per k16 step
 // four ldmatrix.x4 of A, two transposed ldmatrix.x4 of B (row-major), 16 mma.sync m16n8k16.

@@ -140,37 +140,62 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   int64_t chunksPerRow = tile.cols / 8;
   int64_t chunks = tile.rows * chunksPerRow;
   int64_t elemBytes = tile.elemBytes;
-  for (int64_t first = 0; first < chunks; first += threads) {
-    Value chunk = m.add(tid32, first);
-    OpBuilder::InsertionGuard outer(b);
-    if (first + threads > chunks) {
-      auto guard = scf::IfOp::create(b, loc, m.cmp(P::ult, chunk, m.i32(chunks)),
-                                     /*withElseRegion=*/false);
-      b.setInsertionPointToStart(guard.thenBlock());
+  auto cacheGlobal =
+      NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CG);
+  // Calls `body` with this thread's chunks (row r, column c of the tile; i32).
+  auto forEachChunk = [&](llvm::function_ref<void(Value r, Value c)> body) {
+    for (int64_t first = 0; first < chunks; first += threads) {
+      Value chunk = m.add(tid32, first);
+      OpBuilder::InsertionGuard outer(b);
+      if (first + threads > chunks) {
+        auto guard = scf::IfOp::create(b, loc, m.cmp(P::ult, chunk, m.i32(chunks)),
+                                       /*withElseRegion=*/false);
+        b.setInsertionPointToStart(guard.thenBlock());
+      }
+      body(m.div(chunk, chunksPerRow), m.mul(m.rem(chunk, chunksPerRow), 8));
     }
-    Value r = m.div(chunk, chunksPerRow);
-    Value c = m.mul(m.rem(chunk, chunksPerRow), 8);
-    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
-    Value grow = m.add(row0, ext(r));
-    Value gcol = m.add(col0, ext(c));
-    // 16 bytes, cut at the tensor's last column; nothing from rows outside it.
-    Value rowIn = m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
-    Value left = arith::SubIOp::create(b, loc, cols, gcol);
-    left = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)),
-                                  m.i64(16 / elemBytes));
-    Value colIn = m.cmp(P::sge, gcol, m.i64(0));
-    Value valid = arith::SelectOp::create(b, loc, m.land(rowIn, colIn), left, m.i64(0));
-    Value bytes = arith::TruncIOp::create(b, loc, b.getI32Type(), m.mul(valid, elemBytes));
-    // The source must be a valid address even when no byte is read: the tensor's base then.
-    Value any = m.cmp(P::sgt, valid, m.i64(0));
-    Value offset = arith::SelectOp::create(b, loc, any, m.add(lead, m.add(m.mul(grow, rowStride), gcol)),
-                                           m.i64(0));
-    Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                    ArrayRef<LLVM::GEPArg>{offset});
-    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
-                            NVVM::LoadCacheModifierKindAttr::get(
-                                b.getContext(), NVVM::LoadCacheModifierKind::CG),
-                            bytes);
+  };
+  // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:
+  // beside the cp.async, one add per chunk (the rest is the same in every iteration of a loop and
+  // LLVM hoists it).
+  Value inside = m.land(leadIn, m.land(m.land(m.cmp(P::sge, row0, m.i64(0)),
+                                              m.cmp(P::sle, m.add(row0, m.i64(tile.rows)), rows)),
+                                       m.land(m.cmp(P::sge, col0, m.i64(0)),
+                                              m.cmp(P::sle, m.add(col0, m.i64(tile.cols)), cols))));
+  auto whole = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard branch(b);
+    b.setInsertionPointToStart(whole.thenBlock());
+    Value tileStart = m.add(lead, m.add(m.mul(row0, rowStride), col0));
+    forEachChunk([&](Value r, Value c) {
+      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+      Value offset = m.add(tileStart, m.add(m.mul(ext(r), rowStride), ext(c)));
+      Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, Value());
+    });
+    b.setInsertionPointToStart(whole.elseBlock());
+    forEachChunk([&](Value r, Value c) {
+      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+      Value grow = m.add(row0, ext(r));
+      Value gcol = m.add(col0, ext(c));
+      // 16 bytes, cut at the tensor's last column; nothing from rows outside it.
+      Value rowIn =
+          m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
+      Value left = arith::SubIOp::create(b, loc, cols, gcol);
+      left = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)),
+                                    m.i64(16 / elemBytes));
+      Value colIn = m.cmp(P::sge, gcol, m.i64(0));
+      Value valid = arith::SelectOp::create(b, loc, m.land(rowIn, colIn), left, m.i64(0));
+      Value bytes = arith::TruncIOp::create(b, loc, b.getI32Type(), m.mul(valid, elemBytes));
+      // The source must be a valid address even when no byte is read: the tensor's base then.
+      Value any = m.cmp(P::sgt, valid, m.i64(0));
+      Value offset = arith::SelectOp::create(
+          b, loc, any, m.add(lead, m.add(m.mul(grow, rowStride), gcol)), m.i64(0));
+      Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, bytes);
+    });
   }
 }
 
