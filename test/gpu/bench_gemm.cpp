@@ -5,6 +5,7 @@
 #include "GpuTest.h"
 #include "gemm.h"
 #include "gemm_sm_90.h"
+#include "gemm_sm_90_w16.h"
 
 #include <cstdlib>
 
@@ -40,6 +41,17 @@ int main(int argc, char **argv) {
                 (long long)s.m, (long long)s.n, (long long)s.k, msMma,
                 2.0 * s.m * s.n * s.k / (msMma * 1e-3) / 1e12,
                 tlc::gemm_sm_90::gemm::select(s.m, s.k, s.n));
+    // ... and with 16 warps per block (-D WARPS=16: half the registers per thread, twice the
+    // warps issuing mma.sync per multiprocessor).
+    double msW16 = medianMs(gpu, 5, 20, [&] {
+      CHECK_TLC(tlc::gemm_sm_90_w16::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m,
+                                                  s.k, s.n));
+    });
+    std::printf("BENCH gemm-mma.sync(sm_90, 16 warps) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f "
+                "variant=%d\n",
+                (long long)s.m, (long long)s.n, (long long)s.k, msW16,
+                2.0 * s.m * s.n * s.k / (msW16 * 1e-3) / 1e12,
+                tlc::gemm_sm_90_w16::gemm::select(s.m, s.k, s.n));
   }
   return 0;
 }
