@@ -67,3 +67,61 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K
   tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
   tile.yield
 }
+
+// -----
+
+// stages = 1: the TMA ring keeps one stage (the producer waits for it to be empty); the cp.async
+// ring refills the stage the previous iteration read, so it takes two.
+// CHECK-LABEL: tile.kernel @one_stage
+// CHECK:         } {tile.pipeline = "tma_wgmma", tile.stages = 1 : i64}
+// SM80-LABEL: tile.kernel @one_stage
+// SM80:         tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
+// SM80:         } {tile.pipeline = "cp_async_mma", tile.stages = 2 : i64}
+// GENERIC-LABEL: tile.kernel @one_stage
+// GENERIC:         } {tile.stages = 1 : i64}
+tile.kernel @one_stage threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[0] : !tile.tensor<bf16, 2>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%row, %col] to %as : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.stages = 1 : i64}
+  tile.parallel [128, 128] {
+  ^bb0(%r: index, %col: index):
+    %v = tile.read %acc[%r, %col] : !tile.buffer<fragment 128x128xf32>
+    %z = arith.constant 0.0 : f32
+    %w = arith.maximumf %v, %z : f32
+    tile.write %w, %acc[%r, %col] : !tile.buffer<fragment 128x128xf32>
+  }
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}

@@ -41,6 +41,15 @@ int main(int argc, char **argv) {
                 (long long)s.m, (long long)s.n, (long long)s.k, msMma,
                 2.0 * s.m * s.n * s.k / (msMma * 1e-3) / 1e12,
                 tlc::gemm_sm_90::gemm::select(s.m, s.k, s.n));
+    // ... its 128x128 configuration whatever the dispatcher chose (fragments loaded a k step
+    // ahead; the 128x256 one has no registers for that) ...
+    double msV1 = medianMs(gpu, 5, 20, [&] {
+      CHECK_TLC(tlc::gemm_sm_90::gemm::variant1::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(),
+                                                        s.m, s.k, s.n));
+    });
+    std::printf("BENCH gemm-mma.sync(sm_90, 128x128) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f\n",
+                (long long)s.m, (long long)s.n, (long long)s.k, msV1,
+                2.0 * s.m * s.n * s.k / (msV1 * 1e-3) / 1e12);
     // ... and with 16 warps per block (-D WARPS=16: half the registers per thread, twice the
     // warps issuing mma.sync per multiprocessor).
     double msW16 = medianMs(gpu, 5, 20, [&] {

@@ -199,14 +199,11 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   }
 }
 
-void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
-                       const layout::MmaSyncAccLayout &acc, const MmaOperandA &a, Value bBase,
-                       const layout::SwizzledTile &tileB, bool transB, bool bf16,
-                       SmallVectorImpl<Value> &c) {
+WarpMma::WarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
+                 const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
+                 const layout::SwizzledTile &tileB, bool transB, bool bf16)
+    : b(b), loc(loc), smemBase(smemBase), acc(acc), tileB(tileB), transB(transB), bf16(bf16) {
   Math m{b, loc};
-  MLIRContext *ctx = b.getContext();
-  auto i32 = b.getI32Type();
-  auto f32 = b.getF32Type();
   Value lane = m.rem(tid32, 32);
   Value warp = m.div(tid32, 32);
   Value wm = m.div(warp, acc.warpsN);
@@ -216,58 +213,18 @@ void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   Value inMatrix = m.rem(lane, 8);
   Value low = m.mul(m.rem(matrix, 2), 8);
   Value high = m.mul(m.div(matrix, 2), 8);
-  auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-  auto ldmatrix = [&](Value offset, bool trans) {
-    Value regs = NVVM::LdMatrixOp::create(
-        b, loc, x4, m.sharedPtr(smemBase, offset), b.getI32IntegerAttr(4),
-        NVVM::MMALayoutAttr::get(ctx, trans ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
-        NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
-    SmallVector<Value> out;
-    for (int64_t i = 0; i < 4; ++i)
-      out.push_back(LLVM::ExtractValueOp::create(b, loc, regs, i));
-    return out;
-  };
-  // Addresses: each lane's swizzled offset is computed once (it depends on the lane only, and
-  // LLVM hoists it out of loops); the k steps and tiles then only add or XOR constants. Moving
-  // by a multiple of 8 rows keeps the swizzle (it XORs with row bits below 8), so it adds
-  // rows * swizzle bytes; moving by 16 columns inside a swizzle block flips bits above the lane's
-  // 16-byte chunk, so it XORs (k % blockCols) * 2 into the in-row part.
-  auto kMove = [&](Value laneBase, const layout::SwizzledTile &tile, int64_t k0) -> Value {
-    int64_t block = k0 / tile.blockCols();
-    int64_t within = (k0 % tile.blockCols()) * tile.elemBytes;
-    Value moved = within ? arith::XOrIOp::create(b, loc, laneBase, m.i32(within)).getResult()
-                         : laneBase;
-    return m.add(moved, block * tile.blockBytes());
-  };
-  auto ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  Type half = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
-  auto pairType = VectorType::get({2}, half);
-  auto operand = [&](Value reg) -> Value {
-    if (bf16)
-      return reg;
-    return LLVM::BitcastOp::create(b, loc, pairType, reg);
-  };
-  // Two register slots (neighbouring columns of one row) as one operand register.
-  auto pack = [&](Value lo, Value hi) -> Value {
-    Value v = LLVM::UndefOp::create(b, loc, pairType);
-    v = LLVM::InsertElementOp::create(b, loc, v, lo, m.i32(0));
-    v = LLVM::InsertElementOp::create(b, loc, v, hi, m.i32(1));
-    return bf16 ? LLVM::BitcastOp::create(b, loc, i32, v).getResult() : v;
-  };
-
   Value warpRow = m.mul(wm, acc.warpRows());
   Value warpCol = m.mul(wn, acc.warpCols());
-  int64_t bk = a.inRegisters() ? a.registers.cols : a.tile.cols;
+  aInRegisters = a.inRegisters();
+  aRegisters = a.registers;
+  tileA = a.tile;
+  kDepth = aInRegisters ? a.registers.cols : a.tile.cols;
   // A, K-major: lane row warpRow + (matrix % 2) * 8 + l % 8, column chunk (matrix / 2) * 8.
-  Value aLane;
-  if (!a.inRegisters())
-    aLane = buildSwizzledOffset(b, loc, a.tile, m.add(warpRow, m.add(low, inMatrix)), high);
+  if (!aInRegisters)
+    aLane = buildSwizzledOffset(b, loc, tileA, m.add(warpRow, m.add(low, inMatrix)), high);
   // B^T, K-major: lane row warpCol + (matrix / 2) * 8 + l % 8, column chunk (matrix % 2) * 8.
   // B, row-major (loaded transposed): lane row (matrix % 2) * 8 + l % 8, column
   // warpCol + 16 p + (matrix / 2) * 8 for the p-th pair of n8 tiles.
-  Value bLane;
-  SmallVector<Value> bPairs;
   if (transB) {
     bLane = buildSwizzledOffset(b, loc, tileB, m.add(warpCol, m.add(high, inMatrix)), low);
   } else {
@@ -275,51 +232,107 @@ void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
       bPairs.push_back(buildSwizzledOffset(b, loc, tileB, m.add(low, inMatrix),
                                            m.add(warpCol, m.add(high, 8 * ni))));
   }
-  auto result = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  for (int64_t k0 = 0; k0 < bk; k0 += 16) {
-    // A: x4 = rows +0/+8 (matrix % 2), k +0/+8 (matrix / 2): a0..a3 of m16n8k16.
-    SmallVector<SmallVector<Value>> aFrags;
-    if (a.inRegisters()) {
-      // Tiles 2kk and 2kk + 1 of the fragment: (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8).
-      int64_t nA = a.registers.nTiles();
-      for (int64_t mi = 0; mi < acc.mTiles(); ++mi) {
-        int64_t s0 = (mi * nA + k0 / 8) * 4, s1 = s0 + 4;
-        aFrags.push_back({pack(a.slots[s0], a.slots[s0 + 1]), pack(a.slots[s0 + 2], a.slots[s0 + 3]),
-                          pack(a.slots[s1], a.slots[s1 + 1]), pack(a.slots[s1 + 2], a.slots[s1 + 3])});
-      }
-    } else {
-      Value aK = m.add(a.base, kMove(aLane, a.tile, k0));
-      for (int64_t mi = 0; mi < acc.mTiles(); ++mi) {
-        SmallVector<Value> regs = ldmatrix(m.add(aK, 16 * mi * a.tile.swizzleBytes), false);
-        for (Value &reg : regs)
-          reg = operand(reg);
-        aFrags.push_back(regs);
-      }
-    }
-    // B, two n8 tiles per x4: b0, b1 of tile ni, then of ni + 1.
-    SmallVector<std::pair<Value, Value>> bFrags;
-    for (int64_t ni = 0; ni < acc.nTiles(); ni += 2) {
-      Value offset;
-      if (transB)
-        offset = m.add(m.add(bBase, kMove(bLane, tileB, k0)), 8 * ni * tileB.swizzleBytes);
-      else
-        offset = m.add(m.add(bBase, bPairs[ni / 2]), k0 * tileB.swizzleBytes);
-      SmallVector<Value> regs = ldmatrix(offset, /*trans=*/!transB);
-      bFrags.push_back({operand(regs[0]), operand(regs[1])});
-      bFrags.push_back({operand(regs[2]), operand(regs[3])});
-    }
-    for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
-      for (int64_t ni = 0; ni < acc.nTiles(); ++ni) {
-        int64_t s0 = (mi * acc.nTiles() + ni) * 4;
-        Value d = NVVM::MmaOp::create(
-            b, loc, result, aFrags[mi], ValueRange{bFrags[ni].first, bFrags[ni].second},
-            ValueRange{c[s0], c[s0 + 1], c[s0 + 2], c[s0 + 3]}, ArrayRef<int64_t>{16, 8, 16},
-            std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-        for (int64_t e = 0; e < 4; ++e)
-          c[s0 + e] = LLVM::ExtractValueOp::create(b, loc, d, e);
-      }
+}
+
+SmallVector<Value> WarpMma::ldmatrix(Value offset, bool trans) {
+  MLIRContext *ctx = b.getContext();
+  auto i32 = b.getI32Type();
+  auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  Math m{b, loc};
+  Value regs = NVVM::LdMatrixOp::create(
+      b, loc, x4, m.sharedPtr(smemBase, offset), b.getI32IntegerAttr(4),
+      NVVM::MMALayoutAttr::get(ctx, trans ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+      NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value reg = LLVM::ExtractValueOp::create(b, loc, regs, i);
+    // bf16 pairs travel as i32, f16 pairs as vector<2xf16>.
+    out.push_back(bf16 ? reg
+                       : LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()), reg)
+                             .getResult());
   }
+  return out;
+}
+
+/// Addresses: each lane's swizzled offset is computed once (it depends on the lane only); the k
+/// steps and tiles then only add or XOR constants. Moving by a multiple of 8 rows keeps the
+/// swizzle (it XORs with row bits below 8), so it adds rows * swizzle bytes; moving by 16
+/// columns inside a swizzle block flips bits above the lane's 16-byte chunk, so it XORs
+/// (k % blockCols) * 2 into the in-row part.
+Value WarpMma::kMove(Value laneBase, const layout::SwizzledTile &tile, int64_t k0) {
+  Math m{b, loc};
+  int64_t block = k0 / tile.blockCols();
+  int64_t within = (k0 % tile.blockCols()) * tile.elemBytes;
+  Value moved =
+      within ? arith::XOrIOp::create(b, loc, laneBase, m.i32(within)).getResult() : laneBase;
+  return m.add(moved, block * tile.blockBytes());
+}
+
+SmallVector<Value> WarpMma::load(const MmaOperandA &a, Value bBase, int64_t step) {
+  Math m{b, loc};
+  int64_t k0 = 16 * step;
+  Type half = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
+  auto pairType = VectorType::get({2}, half);
+  // Two register slots (neighbouring columns of one row) as one operand register.
+  auto pack = [&](Value lo, Value hi) -> Value {
+    Value v = LLVM::UndefOp::create(b, loc, pairType);
+    v = LLVM::InsertElementOp::create(b, loc, v, lo, m.i32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, hi, m.i32(1));
+    return bf16 ? LLVM::BitcastOp::create(b, loc, b.getI32Type(), v).getResult() : v;
+  };
+  SmallVector<Value> frags;
+  // A: x4 = rows +0/+8 (matrix % 2), k +0/+8 (matrix / 2): a0..a3 of m16n8k16.
+  if (aInRegisters) {
+    // Tiles 2kk and 2kk + 1 of the fragment: (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8).
+    int64_t nA = aRegisters.nTiles();
+    for (int64_t mi = 0; mi < acc.mTiles(); ++mi) {
+      int64_t s0 = (mi * nA + k0 / 8) * 4, s1 = s0 + 4;
+      for (int64_t s : {s0, s0 + 2, s1, s1 + 2})
+        frags.push_back(pack(a.slots[s], a.slots[s + 1]));
+    }
+  } else {
+    Value aK = m.add(a.base, kMove(aLane, tileA, k0));
+    for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
+      llvm::append_range(frags, ldmatrix(m.add(aK, 16 * mi * tileA.swizzleBytes), false));
+  }
+  // B, two n8 tiles per x4: b0, b1 of tile ni, then of ni + 1.
+  for (int64_t ni = 0; ni < acc.nTiles(); ni += 2) {
+    Value offset;
+    if (transB)
+      offset = m.add(m.add(bBase, kMove(bLane, tileB, k0)), 8 * ni * tileB.swizzleBytes);
+    else
+      offset = m.add(m.add(bBase, bPairs[ni / 2]), k0 * tileB.swizzleBytes);
+    llvm::append_range(frags, ldmatrix(offset, /*trans=*/!transB));
+  }
+  return frags;
+}
+
+void WarpMma::multiply(ArrayRef<Value> frags, SmallVectorImpl<Value> &c) {
+  auto f32 = b.getF32Type();
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  auto ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  ArrayRef<Value> bFrags = frags.drop_front(4 * acc.mTiles());
+  for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
+    for (int64_t ni = 0; ni < acc.nTiles(); ++ni) {
+      int64_t s0 = (mi * acc.nTiles() + ni) * 4;
+      Value d = NVVM::MmaOp::create(
+          b, loc, result, frags.slice(4 * mi, 4), bFrags.slice(2 * ni, 2),
+          ValueRange{c[s0], c[s0 + 1], c[s0 + 2], c[s0 + 3]}, ArrayRef<int64_t>{16, 8, 16},
+          std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+      for (int64_t e = 0; e < 4; ++e)
+        c[s0 + e] = LLVM::ExtractValueOp::create(b, loc, d, e);
+    }
+}
+
+void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
+                       const layout::MmaSyncAccLayout &acc, const MmaOperandA &a, Value bBase,
+                       const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                       SmallVectorImpl<Value> &c) {
+  WarpMma warp(b, loc, smemBase, tid32, acc, a, tileB, transB, bf16);
+  for (int64_t step = 0; step < warp.kSteps(); ++step)
+    warp.multiply(warp.load(a, bBase, step), c);
 }
 
 //===----------------------------------------------------------------------===//

@@ -145,6 +145,9 @@ struct SoftwarePipelinePass
     int64_t stages = std::max<int64_t>(
         1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
     StringRef kind = pipelineKind(loop);
+    // The cp.async ring refills the stage the previous iteration read: it needs two at least.
+    if (kind == "cp_async_mma")
+      stages = std::max<int64_t>(stages, 2);
     loop->setAttr(kPipelineAttr, b.getStringAttr(kind));
     loop->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
     for (Operation &op : loop.getBody()->without_terminator())
