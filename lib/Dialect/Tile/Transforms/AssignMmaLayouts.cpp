@@ -33,28 +33,6 @@ using namespace tlc::tile;
 
 static bool isWgmmaInput(Type type) { return type.isBF16() || type.isF16(); }
 
-/// Whether `value` can be recomputed anywhere in the kernel: built from constants, kernel
-/// arguments, block ids, tensor sizes and `extraRoots` with pure arithmetic.
-static bool isRematerializable(Value value, KernelOp kernel, ArrayRef<Value> extraRoots) {
-  SmallVector<Value> work{value};
-  llvm::SmallPtrSet<Value, 16> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second || llvm::is_contained(extraRoots, v))
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() != &kernel.getBody().front())
-        return false;
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith")
-      return false;
-    llvm::append_range(work, def->getOperands());
-  }
-  return true;
-}
-
 /// Shared buffer `buffer` is written only by `copy` and read only by wgmma gemms in `loop`.
 static bool onlyFedBy(Value buffer, CopyOp copy, scf::ForOp loop) {
   for (Operation *user : buffer.getUsers()) {
@@ -385,9 +363,9 @@ struct AssignMmaLayoutsPass
       else if (!isa<BlockIdOp, DimOp>(op) && op.getDialect()->getNamespace() != "arith")
         return false;
     }
-    if (gemms.empty() || !isRematerializable(loop.getLowerBound(), kernel, {}) ||
-        !isRematerializable(loop.getUpperBound(), kernel, {}) ||
-        !isRematerializable(loop.getStep(), kernel, {}))
+    if (gemms.empty() || !isRecomputable(loop.getLowerBound(), kernel, {}) ||
+        !isRecomputable(loop.getUpperBound(), kernel, {}) ||
+        !isRecomputable(loop.getStep(), kernel, {}))
       return false;
 
     Value acc;
@@ -438,7 +416,7 @@ struct AssignMmaLayoutsPass
         if (!copy || !onlyFedBy(operand, copy, loop) || !operand.getDefiningOp<AllocOp>())
           return false;
         for (Value offset : copy.getSourceOffsets())
-          if (!isRematerializable(offset, kernel, {loop.getInductionVar()}))
+          if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
             return false;
       }
     }

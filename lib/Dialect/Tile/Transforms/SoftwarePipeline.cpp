@@ -63,28 +63,6 @@ static StringRef pipelineKind(scf::ForOp loop) {
   return "";
 }
 
-/// Whether `value` is built from constants, kernel arguments, block ids, tensor sizes and `iv`
-/// with pure arithmetic (a copy's offsets recomputed for a later iteration).
-static bool isRecomputable(Value value, KernelOp kernel, Value iv) {
-  SmallVector<Value> work{value};
-  llvm::SmallPtrSet<Value, 16> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second || v == iv)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() != &kernel.getBody().front())
-        return false;
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith")
-      return false;
-    llvm::append_range(work, def->getOperands());
-  }
-  return true;
-}
-
 /// A loop of the register strategy (attention: copies, products and element-wise work) whose
 /// copies can run ahead: a loop of the kernel's body whose cp.async copies write buffers used in
 /// this loop only, from offsets recomputable for a later iteration.
@@ -103,7 +81,7 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
       if (!loop->isProperAncestor(user))
         return false;
     for (Value offset : copy.getSourceOffsets())
-      if (!isRecomputable(offset, kernel, loop.getInductionVar()))
+      if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
         return false;
   }
   // Copies nested deeper would be issued out of order with the ring's groups.

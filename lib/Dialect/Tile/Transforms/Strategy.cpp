@@ -121,3 +121,23 @@ Value tlc::tile::buildRowSlot(OpBuilder &b, Location loc, const AccLayout &layou
   Value half = m.div(m.rem(slot, 4), 2);
   return m.add(tile, half);
 }
+
+bool tlc::tile::isRecomputable(Value value, KernelOp kernel, ArrayRef<Value> extraRoots) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || llvm::is_contained(extraRoots, v))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &kernel.getBody().front())
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith")
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}

@@ -81,6 +81,11 @@ std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Loc
 mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
                          mlir::Value slot);
 
+/// Whether `value` can be recomputed anywhere in `kernel`: built from constants, kernel
+/// arguments, block ids, tensor sizes and `extraRoots` (a loop's induction variable) with pure
+/// arithmetic.
+bool isRecomputable(mlir::Value value, KernelOp kernel, llvm::ArrayRef<mlir::Value> extraRoots);
+
 } // namespace tlc::tile
 
 #endif // TLC_DIALECT_TILE_TRANSFORMS_STRATEGY_H
