@@ -39,6 +39,16 @@ smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_ldgsts.sum,\
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
       "$bindir/bench_gemm" 4096 4096 4096 2>&1 | grep -E "gemm__|l1tex|smsp|sm__|ERR"
   fi
+  # Attention on the register strategy (bench_tiles' first attention launch): tensor pipe,
+  # registers, shared-memory bank conflicts.
+  if command -v ncu > /dev/null && [ -x "$bindir/bench_tiles" ]; then
+    echo "== ncu: attention (register strategy, mma.sync) B=4 H=32 S=4096 D=128"
+    ncu --clock-control none --kernel-name regex:'^attention_fwd$' -c 1 --metrics \
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,\
+launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,\
+sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
+      "$bindir/bench_tiles" 2>&1 | grep -E "attention_fwd|l1tex|launch__|sm__|ERR"
+  fi
   # The sm_90a GEMM entries run on Hopper's own units: wgmma (HGMMA) fed by TMA (UTMALDG).
   for f in build/kernels/gemm.fatbin build/kernels/gemm_bias_gelu.fatbin; do
     echo "== cuobjdump -sass $f: tensor-core and TMA instructions"

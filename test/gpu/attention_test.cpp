@@ -1,24 +1,32 @@
 // GPU test of kernels/attention.tile (FlashAttention forward, bf16 in/out, f32 softmax and
 // accumulation), full and causal (the same source compiled with -D CAUSAL=true), for sm_90a
 // (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver); both take the register
-// strategy (mma.sync). Tensors starting one element past a 16-byte boundary take its element-copy
-// version instead of cp.async chunks.
+// strategy (mma.sync); and with f16 tensors and head dimension 64 (-D T=f16 -D D=64). Tensors
+// starting one element past a 16-byte boundary take its element-copy version instead of cp.async
+// chunks.
 
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_causal.h"
+#include "attention_f16_d64.h"
 #include "attention_sm_80.h"
 
 #include <cstring>
 
 using namespace tlc::gputest;
 
-enum class Variant { Full, Causal, CausalSm80 };
+enum class Variant { Full, Causal, CausalSm80, F16D64 };
 
 static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h, int64_t s,
                     uint32_t seed, bool misaligned = false) {
-  const int64_t d = 128;
-  bool causal = variant != Variant::Full;
+  // F16D64: f16 tensors, head dimension 64 (-D T=f16 -D D=64).
+  bool f16 = variant == Variant::F16D64;
+  const int64_t d = f16 ? 64 : 128;
+  bool causal = variant == Variant::Causal || variant == Variant::CausalSm80;
+  auto round = [&](float x, uint16_t &bits) {
+    bits = f16 ? toF16(x) : toBf16(x);
+    return f16 ? fromF16(bits) : fromBf16(bits);
+  };
   size_t n = size_t(b * h * s * d);
   // A misaligned case shifts every tensor by one element (2 bytes).
   size_t shift = misaligned ? 1 : 0;
@@ -28,9 +36,9 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   randomFill(v, seed + 2);
   std::vector<uint16_t> qh(n), kh(n), vh(n);
   for (size_t i = 0; i < n; ++i) {
-    q[i] = fromBf16(qh[i] = toBf16(q[i]));
-    k[i] = fromBf16(kh[i] = toBf16(k[i]));
-    v[i] = fromBf16(vh[i] = toBf16(v[i]));
+    q[i] = round(q[i], qh[i]);
+    k[i] = round(k[i], kh[i]);
+    v[i] = round(v[i], vh[i]);
   }
   DeviceBuffer dq((n + shift) * 2), dk((n + shift) * 2), dv((n + shift) * 2),
       dout((n + GuardElements) * 2);
@@ -45,6 +53,8 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
     CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else if (variant == Variant::CausalSm80)
     CHECK_TLC(tlc::attention_sm_80::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (f16)
+    CHECK_TLC(tlc::attention_f16_d64::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else
     CHECK_TLC(tlc::attention::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   gpu.synchronize();
@@ -78,16 +88,18 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
         size_t idx = size_t((bh * s + i) * d + c);
         ref[idx] = acc / sum;
         magnitude[idx] = mag / sum;
-        got[idx] = fromBf16(oh[idx]);
+        got[idx] = f16 ? fromF16(oh[idx]) : fromBf16(oh[idx]);
       }
     }
   }
   // bf16 P and bf16 output: errors of a few 1e-3 relative to the magnitude of the terms.
   Comparison cmp = compare(got, ref, magnitude, 2e-2);
-  char name[96];
-  std::snprintf(name, sizeof(name), "attention%s%s%s B=%lld H=%lld S=%lld D=128",
-                causal ? " causal" : "", variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
-                misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s);
+  char name[112];
+  std::snprintf(name, sizeof(name), "attention%s%s%s%s B=%lld H=%lld S=%lld D=%lld",
+                f16 ? " f16" : "", causal ? " causal" : "",
+                variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
+                misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s,
+                (long long)d);
   return report(name, cmp, got, ref, clobberedGuardBytes(dout, n * 2));
 }
 
@@ -110,6 +122,8 @@ int main(int argc, char **argv) {
   ok &= runCase(gpu, Variant::Full, 1, 2, 300, 71, /*misaligned=*/true);
   ok &= runCase(gpu, Variant::CausalSm80, 2, 3, 1000, 73);
   ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::F16D64, 2, 3, 1000, 77);
+  ok &= runCase(gpu, Variant::F16D64, 1, 2, 100, 79, /*misaligned=*/true);
   std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
