@@ -1005,9 +1005,42 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
       return failure();
     return genSelect(expr.loc, args[0], args[1], args[2]);
   }
+  if (name == "fma") {
+    // a * b + c rounded once (PTX fma.rn): the operands share one float type.
+    if (failed(arity(3)) || failed(genArgs()))
+      return failure();
+    // The type of the non-constant arguments (all the same), f32 when all are constants.
+    Type type = Float32Type::get(ctx);
+    for (size_t i = 0, first = 3; i < 3; ++i) {
+      if (args[i].isConst())
+        continue;
+      if (first == 3) {
+        first = i;
+        type = args[i].value.getType();
+      } else if (args[i].value.getType() != type) {
+        error(expr.loc) << "type mismatch in 'fma': '" << typeName(type) << "' and '"
+                        << typeName(args[i].value.getType()) << "'; convert one argument, as in "
+                        << typeName(type) << "(...)";
+        return failure();
+      }
+    }
+    if (!isa<FloatType>(type) || type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type)) {
+      error(expr.loc) << "'fma' needs f16, bf16, f32 or f64 arguments, found '"
+                      << typeName(type) << "'";
+      return failure();
+    }
+    SmallVector<Value, 3> values;
+    for (auto [operand, arg] : llvm::zip(expr.operands, args)) {
+      auto v = materialize(operand->loc, arg, type, "argument");
+      if (failed(v))
+        return failure();
+      values.push_back(*v);
+    }
+    return TValue::typed(math::FmaOp::create(builder, l, values[0], values[1], values[2]));
+  }
   error(expr.loc) << "unknown function '" << name
-                  << "'; available: cdiv, min, max, abs, select, exp, exp2, log, log2, sqrt, "
-                  << "rsqrt, tanh, erf and casts such as f32(x)";
+                  << "'; available: cdiv, min, max, abs, select, fma, exp, exp2, log, log2, "
+                  << "sqrt, rsqrt, tanh, erf and casts such as f32(x)";
   return failure();
 }
 
@@ -1537,8 +1570,8 @@ LogicalResult Generator::genTileCall(const Stmt &stmt) {
   if (!known) {
     const Symbol *symbol = lookup(name);
     static const llvm::StringLiteral valueFunctions[] = {
-        "cdiv", "min", "max", "abs", "select", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-        "tanh", "erf"};
+        "cdiv", "min", "max", "abs", "select", "fma", "exp", "exp2", "log", "log2", "sqrt",
+        "rsqrt", "tanh", "erf"};
     if (symbol || builtinType(name) || llvm::is_contained(valueFunctions, name))
       error(call.loc) << "the value of '" << name << "(...)' is unused; bind it with 'let'";
     else
