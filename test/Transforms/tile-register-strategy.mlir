@@ -320,3 +320,43 @@
     tile.copy %2 to %arg2[%8, %c0_3] : !tile.buffer<fragment 32x32xf32> to !tile.tensor<f32, 2>
     tile.yield
   }
+
+// -----
+
+// A row reduce into a shared buffer: row values outside registers do not fit the row layout,
+// the kernel keeps the generic strategy.
+// CHECK-LABEL: tile.kernel @reduce_shared
+// CHECK-NOT:     tile.layout
+// CHECK:         tile.yield
+  tile.kernel @reduce_shared threads [64, 1, 1] args ["Q", "K", "O"] dims [["S", "32"], ["S", "32"], ["S"]] params {} grid {
+  ^bb0(%arg0: !tile.tensor<bf16, 2>, %arg1: !tile.tensor<bf16, 2>, %arg2: !tile.tensor<f32, 1>):
+    %0 = tile.dim %arg0[0] : !tile.tensor<bf16, 2>
+    %c32 = arith.constant 32 : index
+    %1 = arith.ceildivsi %0, %c32 : index
+    %c1 = arith.constant 1 : index
+    %c1_0 = arith.constant 1 : index
+    tile.yield %1, %c1, %c1_0 : index, index, index
+  } body {
+  ^bb0(%arg0: !tile.tensor<bf16, 2>, %arg1: !tile.tensor<bf16, 2>, %arg2: !tile.tensor<f32, 1>):
+    %0 = tile.alloc : !tile.buffer<shared 32x32xbf16>
+    %1 = tile.alloc : !tile.buffer<shared 32x32xbf16>
+    %2 = tile.alloc : !tile.buffer<fragment 32x32xf32>
+    %3 = tile.alloc : !tile.buffer<shared 32xf32>
+    %4 = tile.block_id 0
+    %c32 = arith.constant 32 : index
+    %5 = arith.muli %4, %c32 : index
+    %c0 = arith.constant 0 : index
+    tile.copy %arg0[%5, %c0] to %0 : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+    %6 = tile.block_id 0
+    %c32_0 = arith.constant 32 : index
+    %7 = arith.muli %6, %c32_0 : index
+    %c0_1 = arith.constant 0 : index
+    tile.copy %arg1[%7, %c0_1] to %1 : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+    tile.gemm %0, %1, %2 {clear, transpose_b} : !tile.buffer<shared 32x32xbf16>, !tile.buffer<shared 32x32xbf16>, !tile.buffer<fragment 32x32xf32>
+    tile.reduce %2, %3 {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 32x32xf32> to !tile.buffer<shared 32xf32>
+    %8 = tile.block_id 0
+    %c32_2 = arith.constant 32 : index
+    %9 = arith.muli %8, %c32_2 : index
+    tile.copy %3 to %arg2[%9] : !tile.buffer<shared 32xf32> to !tile.tensor<f32, 1>
+    tile.yield
+  }

@@ -148,7 +148,10 @@ static bool registerFragmentUsesFit(Value fragment) {
       continue;
     }
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
-      if (reduce.getSource() != fragment || reduce.getDim() != 1)
+      // Into a fragment of row values (which then takes the row layout), from one too.
+      auto isFragment = [](Value v) { return cast<BufferType>(v.getType()).isFragment(); };
+      if (reduce.getSource() != fragment || reduce.getDim() != 1 ||
+          !isFragment(reduce.getDest()) || (reduce.getInit() && !isFragment(reduce.getInit())))
         return false;
       continue;
     }
