@@ -176,7 +176,9 @@ TEST_CASE("cp.async writes and ldmatrix reads of swizzled tiles are conflict-fre
   struct Tile {
     int64_t rows, cols;
   };
-  for (Tile t : {Tile{128, 64}, Tile{128, 32}, Tile{64, 128}, Tile{32, 256}, Tile{64, 256}}) {
+  // The GEMM tiles, and attention's Q [128, 128], K and V [32, 128] (D = 128) or [32, 64].
+  for (Tile t : {Tile{128, 64}, Tile{128, 32}, Tile{64, 128}, Tile{32, 256}, Tile{64, 256},
+                 Tile{128, 128}, Tile{32, 128}, Tile{32, 64}}) {
     int64_t swizzle = *chooseSwizzle(t.rows, t.cols, 2);
     SwizzledTile tile{t.rows, t.cols, 2, swizzle};
     int64_t chunksPerRow = t.cols / 8;
