@@ -119,8 +119,9 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
     Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, m.mul(m.div(c, 8), 8)),
                                      m.mul(m.rem(c, 8), tile.elemBytes)));
     Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
-    Value in = m.land(leadIn, m.land(m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)),
-                                     m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols))));
+    Value rowIn = m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows));
+    Value colIn = m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols));
+    Value in = m.land(leadIn, m.land(rowIn, colIn));
     auto load = scf::IfOp::create(b, loc, TypeRange{elemType}, in, /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard branch(b);
@@ -468,7 +469,8 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
     Value tid32 = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI32Type(),
         gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
-    Type elemType = tile::getStorageType(cast<tile::BufferType>(op.getDest().getType()).getElementType());
+    Type elemType =
+        tile::getStorageType(cast<tile::BufferType>(op.getDest().getType()).getElementType());
     Value base = tile->second;
     SmallVector<Value> offsets(op.getSourceOffsets());
     // Both versions are compact; the block takes one uniformly.

@@ -54,8 +54,8 @@ private:
   }
   /// Byte offset (i32) of stage `stage` of ring buffer `buffer`.
   Value stageBase(Value buffer, Value stage) {
-    return arith::AddIOp::create(b, loc, cst32(attrInt(buffer, tile::kOffsetAttr)),
-                                 arith::MulIOp::create(b, loc, stage, cst32(tileOf(buffer).bytes())));
+    Value stageOffset = arith::MulIOp::create(b, loc, stage, cst32(tileOf(buffer).bytes()));
+    return arith::AddIOp::create(b, loc, cst32(attrInt(buffer, tile::kOffsetAttr)), stageOffset);
   }
 
   void issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, Value stage);
@@ -168,7 +168,8 @@ void MmaSyncBuilder::buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Va
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value iv = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, cstIndex(p), step));
+      Value offset = arith::MulIOp::create(b, loc, cstIndex(p), step);
+      Value iv = arith::AddIOp::create(b, loc, lb, offset);
       issueCopies(loop, mapping, iv, cst32(p));
     }
     // The then-branch committed its group; an empty one keeps every thread's count in step.
