@@ -110,6 +110,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   PassManager pm(&context);
   PipelineOptions pipelineOptions;
   pipelineOptions.arch = arch.str();
+  pipelineOptions.explain = options.explain;
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();

@@ -37,6 +37,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // (or over register slots), pipelining, shared-memory layout.
   tile::TileAssignMmaLayoutsOptions assignOptions;
   assignOptions.arch = options.tensorCoreStrategy ? options.arch : "generic";
+  assignOptions.explain = options.explain && options.tensorCoreStrategy;
   pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());

@@ -45,6 +45,8 @@ int main(int argc, char **argv) {
   app.add_option("--namespace", options.launcherNamespace,
                  "C++ namespace of the generated launchers (default tlc::<output file stem>)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
+  app.add_flag("--explain", options.explain,
+               "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
                "check expected-error annotations in the input");
   app.add_flag("--split-input-file", options.splitInputFile,

@@ -27,6 +27,9 @@ struct CompileOptions {
   std::string cudaPath, cudaPathEnv;
   /// Parse and check only.
   bool checkOnly = false;
+  /// Remark, for each kernel with gemms and each architecture, which strategy it takes (or, for
+  /// the generic one, the first op that keeps it off the tensor cores, and why).
+  bool explain = false;
   /// Check `expected-error` annotations instead of printing diagnostics.
   bool verifyDiagnostics = false;
   /// Treat `// -----` as separating independent inputs.

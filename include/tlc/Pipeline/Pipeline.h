@@ -17,6 +17,8 @@ struct PipelineOptions {
   /// every kernel takes the generic strategy: tlc compiles sm_90a kernels both ways so that
   /// launchers can fall back when TMA's alignment rules do not hold (docs/abi.md).
   bool tensorCoreStrategy = true;
+  /// Remarks on the strategy each kernel with gemms takes (tile-assign-mma-layouts explain).
+  bool explain = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -99,6 +99,20 @@ static bool accumulatorUsesFit(Value acc, ArrayRef<GemmOp> gemms) {
 }
 
 
+/// Why a kernel keeps the generic strategy: the first op whose use or shape did not fit, and the
+/// rule it broke (`tlc --explain` reports it there).
+struct Misfit {
+  Operation *op = nullptr;
+  std::string reason;
+  bool operator()(Operation *at, const Twine &text) {
+    if (!op) {
+      op = at;
+      reason = text.str();
+    }
+    return false;
+  }
+};
+
 /// Whether `op` accesses a buffer directly in the body of a `tile.parallel` of `shape` at
 /// exactly the point (`rowOnly`: at the point's first coordinate).
 static bool atParallelPoint(Operation *op, ValueRange indices, ArrayRef<int64_t> shape,
@@ -131,7 +145,7 @@ static bool hasFragmentDomain(ParallelOp parallel) {
 /// Every use of the rank-2 fragment `fragment` is one its register layout supports: fill, gemm
 /// (accumulator or A operand), copy to a tensor, reduce along rows, element access at the point
 /// of a `tile.parallel` over its shape.
-static bool registerFragmentUsesFit(Value fragment) {
+static bool registerFragmentUsesFit(Value fragment, Misfit &why) {
   auto shape = cast<BufferType>(fragment.getType()).getShape();
   for (OpOperand &use : fragment.getUses()) {
     Operation *user = use.getOwner();
@@ -139,12 +153,12 @@ static bool registerFragmentUsesFit(Value fragment) {
       continue;
     if (auto gemm = dyn_cast<GemmOp>(user)) {
       if (gemm.getB() == fragment)
-        return false;
+        return why(user, "a fragment cannot be a gemm's B operand (B comes from shared memory)");
       continue;
     }
     if (auto copy = dyn_cast<CopyOp>(user)) {
       if (copy.getSource() != fragment || !isa<tile::TensorType>(copy.getDest().getType()))
-        return false;
+        return why(user, "a fragment in registers can only be copied to a tensor");
       continue;
     }
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
@@ -152,7 +166,8 @@ static bool registerFragmentUsesFit(Value fragment) {
       auto isFragment = [](Value v) { return cast<BufferType>(v.getType()).isFragment(); };
       if (reduce.getSource() != fragment || reduce.getDim() != 1 ||
           !isFragment(reduce.getDest()) || (reduce.getInit() && !isFragment(reduce.getInit())))
-        return false;
+        return why(user, "a fragment in registers is reduced along its rows (dim = 1) into a "
+                         "rank-1 fragment");
       continue;
     }
     if (auto read = dyn_cast<ReadOp>(user); read && atParallelPoint(read, read.getIndices(), shape))
@@ -160,7 +175,8 @@ static bool registerFragmentUsesFit(Value fragment) {
     if (auto write = dyn_cast<WriteOp>(user);
         write && write.getBuffer() == fragment && atParallelPoint(write, write.getIndices(), shape))
       continue;
-    return false;
+    return why(user, "a fragment in registers is accessed only at the point of a 'parallel' over "
+                     "its shape");
   }
   return true;
 }
@@ -168,7 +184,7 @@ static bool registerFragmentUsesFit(Value fragment) {
 /// Every use of the rank-1 fragment `rows` (one value per accumulator row) is one the row
 /// layout supports: fill, the result or initial value of a row reduce, element access in a
 /// `tile.parallel` over the rows, or a read of the point's row in one over an accumulator.
-static bool rowFragmentUsesFit(Value rows) {
+static bool rowFragmentUsesFit(Value rows, Misfit &why) {
   auto shape = cast<BufferType>(rows.getType()).getShape();
   for (OpOperand &use : rows.getUses()) {
     Operation *user = use.getOwner();
@@ -176,22 +192,24 @@ static bool rowFragmentUsesFit(Value rows) {
       continue;
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
       if (reduce.getSource() == rows)
-        return false;
+        return why(user, "a fragment of row values cannot be reduced further in registers");
       continue;
     }
     if (auto write = dyn_cast<WriteOp>(user);
         write && write.getValue() != rows && atParallelPoint(write, write.getIndices(), shape))
       continue;
     auto read = dyn_cast<ReadOp>(user);
+    const char *rowAccess = "a fragment of row values is accessed at the point of a 'parallel' "
+                            "over its rows, or read at the row of one over a fragment";
     if (!read)
-      return false;
+      return why(user, rowAccess);
     if (atParallelPoint(read, read.getIndices(), shape))
       continue;
     auto parallel = dyn_cast<ParallelOp>(read->getParentOp());
     if (!parallel || parallel.getShape().size() != 2 || parallel.getShape()[0] != shape[0] ||
         !atParallelPoint(read, read.getIndices(), parallel.getShape(), /*rowOnly=*/true) ||
         !hasFragmentDomain(parallel))
-      return false;
+      return why(user, rowAccess);
   }
   return true;
 }
@@ -203,24 +221,29 @@ static bool rowFragmentUsesFit(Value rows) {
 /// mma.sync from swizzled shared tiles, and the copies that fill those tiles are cp.async
 /// chunks. All or nothing: a kernel with any fragment or gemm that does not fit keeps the
 /// generic strategy.
-static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
+static bool assignRegisterStrategy(KernelOp kernel, int64_t warps, Misfit &why) {
   SmallVector<GemmOp> gemms;
   kernel.getBody().walk([&](GemmOp gemm) { gemms.push_back(gemm); });
   if (gemms.empty())
     return false;
   // A pipelined loop of copies and products alone is a main loop that did not fit the ring
   // (tile-software-pipeline would take it for one): leave such kernels generic.
-  WalkResult mainLoop = kernel.getBody().walk([](scf::ForOp loop) {
+  scf::ForOp unfit;
+  WalkResult mainLoop = kernel.getBody().walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kStagesAttr))
       return WalkResult::advance();
     for (Operation &op : loop.getBody()->without_terminator())
       if (!isa<CopyOp, GemmOp, BlockIdOp, DimOp>(op) &&
           op.getDialect()->getNamespace() != "arith")
         return WalkResult::advance();
+    unfit = loop;
     return WalkResult::interrupt();
   });
   if (mainLoop.wasInterrupted())
-    return false;
+    return why(unfit, "this pipelined loop only copies and multiplies tiles, but they do not fit "
+                      "the tensor-core main loop (rank-2 bf16/f16 tiles of whole swizzle atoms, "
+                      "an f32 accumulator of whole instruction tiles, bounds and offsets from "
+                      "block ids, sizes and arguments)");
   SmallVector<AllocOp> accumulators, rows;
   int64_t bm = 0, registers = 0;
   for (auto alloc : kernel.getBody().getOps<AllocOp>()) {
@@ -230,24 +253,32 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
     auto shape = type.getShape();
     Type elem = type.getElementType();
     if (bm && shape[0] != bm)
-      return false;
+      return why(alloc, "fragments of different row counts cannot share one register layout");
     bm = shape[0];
     if (shape.size() == 2) {
       if (shape[1] % 16 != 0 || !(elem.isF32() || isWgmmaInput(elem)))
-        return false;
+        return why(alloc, "a fragment in registers has a multiple of 16 columns and type f32, "
+                          "bf16 or f16");
       accumulators.push_back(alloc);
       registers += shape[0] * shape[1] * elem.getIntOrFloatBitWidth() / 32;
     } else if (shape.size() == 1 && elem.isF32()) {
       rows.push_back(alloc);
     } else {
-      return false;
+      return why(alloc, "only rank-2 fragments and rank-1 f32 fragments of row values can live in "
+                        "registers");
     }
   }
-  if (!bm || bm % (16 * warps) != 0)
-    return false;
-  // Beyond about 160 registers of fragments per thread the operands no longer fit beside them.
+  if (!bm)
+    return why(gemms.front(), "the gemm's accumulator is not a fragment");
+  if (bm % (16 * warps) != 0)
+    return why(gemms.front(), "the " + Twine(bm) + " rows of the fragments do not split into " +
+                                  Twine(warps) + " warps of 16-row tiles (a multiple of " +
+                                  Twine(16 * warps) + " rows is needed)");
+  // Beyond about 200 registers of fragments per thread the operands no longer fit beside them.
   if (registers / (32 * warps) > 200)
-    return false;
+    return why(gemms.front(), "the fragments need " + Twine(registers / (32 * warps)) +
+                                  " registers per thread (at most 200): fewer rows per warp or "
+                                  "narrower fragments");
 
   SmallVector<CopyOp> copies;
   for (GemmOp gemm : gemms) {
@@ -258,11 +289,14 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
     if (!cType.isFragment() || !cType.getElementType().isF32() || gemm.getTransposeA() ||
         !bType.isShared() || !isWgmmaInput(elem) || aType.getElementType() != elem ||
         !(aType.isShared() || aType.isFragment()))
-      return false;
+      return why(gemm, "a tensor-core gemm takes bf16 or f16 operands, A from shared memory or a "
+                       "fragment, B from shared memory, an f32 fragment accumulator and no "
+                       "transpose_a");
     auto a = aType.getShape(), b = bType.getShape();
     if (a[1] % 16 != 0 || (aType.isShared() && !layout::chooseSwizzle(a[0], a[1], 2)) ||
         !layout::chooseSwizzle(b[0], b[1], 2))
-      return false;
+      return why(gemm, "the gemm's k extent must be a multiple of 16 and its shared tiles whole "
+                       "swizzle atoms");
     for (Value operand : {gemm.getA(), gemm.getB()}) {
       if (!cast<BufferType>(operand.getType()).isShared())
         continue;
@@ -270,7 +304,8 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
       for (Operation *user : operand.getUsers()) {
         if (auto other = dyn_cast<GemmOp>(user)) {
           if (other.getC() == operand)
-            return false;
+            return why(other, "a shared buffer cannot be both a tensor-core operand and an "
+                              "accumulator");
           continue;
         }
         auto copy = dyn_cast<CopyOp>(user);
@@ -278,17 +313,18 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps) {
                            : tile::TensorType();
         if (!tensor || copy.getDest() != operand || tensor.getRank() < 2 ||
             tensor.getElementType() != elem)
-          return false;
+          return why(user, "a tensor-core operand in shared memory is only filled by copies of "
+                           "tensor tiles of its type and read by gemms");
         if (!llvm::is_contained(copies, copy))
           copies.push_back(copy);
       }
     }
   }
   for (AllocOp alloc : accumulators)
-    if (!registerFragmentUsesFit(alloc.getBuffer()))
+    if (!registerFragmentUsesFit(alloc.getBuffer(), why))
       return false;
   for (AllocOp alloc : rows)
-    if (!rowFragmentUsesFit(alloc.getBuffer()))
+    if (!rowFragmentUsesFit(alloc.getBuffer(), why))
       return false;
 
   MLIRContext *ctx = kernel.getContext();
@@ -319,19 +355,43 @@ struct AssignMmaLayoutsPass
   using TileAssignMmaLayoutsBase::TileAssignMmaLayoutsBase;
 
   void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    Misfit why;
+    std::string chosen = choose(kernel, why);
+    // --explain: kernels with gemms say which strategy they take, or where the generic one
+    // begins to be needed.
+    bool hasGemm = false;
+    kernel.getBody().walk([&](GemmOp) { hasGemm = true; });
+    if (!explain || !hasGemm)
+      return;
+    std::string head = ("kernel '" + kernel.getSymName() + "' for " + arch + ": ").str();
+    if (!chosen.empty()) {
+      kernel.emitRemark() << head << chosen;
+      return;
+    }
+    Operation *at = why.op ? why.op : kernel.getOperation();
+    at->emitRemark() << head << "generic strategy (no tensor cores): "
+                     << (why.reason.empty() ? "no tensor-core strategy for this target"
+                                            : why.reason);
+  }
+
+  /// Tries the strategies for `arch` and returns the one taken, in words (empty: generic; `why`
+  /// then holds the first misfit).
+  std::string choose(KernelOp kernel, Misfit &why) {
     // sm_90a: wgmma on warpgroups; sm_80 and later otherwise: mma.sync on warps.
     StringRef archName = arch;
     unsigned sm = 0;
     if (!archName.starts_with("sm_") ||
         archName.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm))
-      return;
+      return "";
     kind = archName == "sm_90a" ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
     if (kind == AccLayout::Kind::MmaSync && sm < 80)
-      return;
-    KernelOp kernel = getOperation();
+      return "";
     auto threads = kernel.getThreads();
-    if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0)
-      return;
+    if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024) {
+      why.reason = "tensor-core strategies need threads(n) with n a multiple of 32, at most 1024";
+      return "";
+    }
     int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
     if (threads[0] % group == 0 &&
         threads[0] <= (kind == AccLayout::Kind::Wgmma ? 512 : 1024)) {
@@ -344,11 +404,17 @@ struct AssignMmaLayoutsPass
       // One producer warpgroup serves one main loop: the first that fits.
       for (scf::ForOp loop : loops)
         if (assign(kernel, loop, warpgroups))
-          return;
+          return kind == AccLayout::Kind::Wgmma
+                     ? "sm_90a strategy: the pipelined loop is a TMA + wgmma ring fed by a "
+                       "producer warpgroup"
+                     : "mma.sync strategy: the pipelined loop is a cp.async ring feeding "
+                       "ldmatrix + mma.sync";
     }
     // No pipelined main loop: the register strategy (mma.sync, on sm_90a too).
-    if (threads[0] <= 1024)
-      assignRegisterStrategy(kernel, threads[0] / 32);
+    if (assignRegisterStrategy(kernel, threads[0] / 32, why))
+      return "register strategy: fragments in registers on " + std::to_string(threads[0] / 32) +
+             " warps, gemms on ldmatrix + mma.sync, tile copies on cp.async";
+    return "";
   }
 
   AccLayout::Kind kind = AccLayout::Kind::Wgmma;

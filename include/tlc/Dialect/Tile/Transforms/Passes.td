@@ -7,15 +7,21 @@ include "mlir/Pass/PassBase.td"
 def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"> {
   let summary = "Map gemm tiles onto warpgroups and tensor-core instructions";
   let description = [{
-    The tiling decision of the sm_90a strategy. For the first `pipelined` loop whose body only
-    copies rank-2 tensor tiles into shared buffers and multiplies them (bf16/f16 in, f32
+    The tiling decision of the tensor-core strategies. For the first `pipelined` loop whose body
+    only copies rank-2 tensor tiles into shared buffers and multiplies them (bf16/f16 in, f32
     accumulator), it maps the accumulator [BM, BN] onto the kernel's warpgroups (threads / 128)
-    and wgmma m64nNk16 (64-row tiles along M first, then the rest along N, N <= 256), records that
-    register layout on the accumulator's alloc (`tile.layout = {kind = "wgmma", warpgroups =
-    [m, n]}`), and marks the gemms `tile.mma = "wgmma"` and the copies `tile.tma`. Loops,
-    shapes or uses that do not fit keep the generic strategy.
+    and wgmma m64nNk16 on sm_90a (64-row tiles along M first, then the rest along N, N <= 256),
+    or onto its warps and mma.sync m16n8k16 on sm_80 and later, records that register layout on
+    the accumulator's alloc (`tile.layout`), and marks the gemms `tile.mma` and the copies
+    `tile.tma` / `tile.cp_async`. A kernel without such a loop may take the register strategy
+    (every fragment in registers, mma.sync, cp.async tile copies: attention). Loops, shapes or
+    uses that do not fit keep the generic strategy; with `explain`, a remark says which.
   }];
-  let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
+  let options = [
+    Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">,
+    Option<"explain", "explain", "bool", "false",
+           "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
