@@ -8,6 +8,8 @@
 #include "gemm.h"
 #include "gemm_bias_gelu.h"
 #include "gemm_f16.h"
+#include "gemm_loop.h"
+#include "gemm_loop_sm_80.h"
 #include "gemm_sm_80.h"
 #include "gemm_sm_90.h"
 #include "gemm_f16_sm_90.h"
@@ -230,6 +232,16 @@ int main(int argc, char **argv) {
                  Case{"gemm sm_80 (PTX JIT) mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_80 (PTX JIT) unaligned rows", 257, 129, 65}})
     ok &= runCase(gpu, c, sm80, seed += 3);
+  // The register strategy on a GEMM with a plain loop (test/gpu/kernels/gemm_loop.tile): tiles
+  // copied and waited for at each step, A from shared memory, row-major B.
+  LaunchFn loop = plain(tlc::gemm_loop::gemm_loop::launch);
+  LaunchFn loopSm80 = plain(tlc::gemm_loop_sm_80::gemm_loop::launch);
+  for (Case c : {Case{"gemm_loop register strategy", 1000, 1112, 776},
+                 Case{"gemm_loop register strategy", 2048, 2048, 2048, 32},
+                 Case{"gemm_loop register strategy unaligned rows", 257, 129, 65}})
+    ok &= runCase(gpu, c, loop, seed += 3);
+  ok &= runCase(gpu, Case{"gemm_loop sm_80 (PTX JIT) register strategy", 1000, 1112, 776}, loopSm80,
+                seed += 3);
   std::printf("gemm_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
