@@ -7,6 +7,7 @@
 #include "attention.h"
 #include "attention_w8_bn64.h"
 #include "attention_s3.h"
+#include "attention_w2_bm64.h"
 #include "attention_w8_bm256.h"
 
 #include <cstring>
@@ -38,7 +39,8 @@ int main() {
   for (Variant variant : {Variant{"BM=128 BN=32 4 warps (shipped)", tlc::attention::launch},
                           Variant{"BM=128 BN=64 8 warps", tlc::attention_w8_bn64::launch},
                           Variant{"BM=128 BN=32 4 warps, 3 stages", tlc::attention_s3::launch},
-                          Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch}}) {
+                          Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
+                          Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}}) {
     poison(o, gpu.stream());
     CHECK_TLC(variant.launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B, H, S));
     gpu.synchronize();

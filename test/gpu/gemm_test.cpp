@@ -206,7 +206,8 @@ int main(int argc, char **argv) {
   LaunchFn sm90 = plain(tlc::gemm_sm_90::gemm::launch);
   LaunchFn sm90nt = plain(tlc::gemm_sm_90::gemm_nt::launch);
   LaunchFn sm80 = plain(tlc::gemm_sm_80::gemm::launch);
-  for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776}, Case{"gemm sm_90 mma.sync", 1, 1000, 304},
+  for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776},
+                 Case{"gemm sm_90 mma.sync", 1, 1000, 304},
                  Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
                  Case{"gemm sm_90 mma.sync", 4096, 4096, 4096, 16},
@@ -219,11 +220,13 @@ int main(int argc, char **argv) {
       plain(tlc::gemm_sm_90::gemm::variant2::launch)};
   for (int v = 0; v < 3; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
-  ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
+  ok &= runCase(gpu,
+                Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
                 sm90nt, seed += 3);
   LaunchFn f16sm90 = plain(tlc::gemm_f16_sm_90::gemm::launch);
   LaunchFn f16sm90nt = plain(tlc::gemm_f16_sm_90::gemm_nt::launch);
-  ok &= runCase(gpu, Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
+  ok &= runCase(gpu,
+                Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
                 f16sm90, seed += 3);
   ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync f16->f32", 777, 600, 1032, 0, DType::F16,
                           DType::F32, true},
