@@ -6,6 +6,7 @@
 #include "gemm.h"
 #include "gemm_sm_90.h"
 #include "gemm_sm_90_w16.h"
+#include "gemm_loop.h"
 
 #include <cstdlib>
 
@@ -50,6 +51,16 @@ int main(int argc, char **argv) {
     std::printf("BENCH gemm-mma.sync(sm_90, 128x128) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f\n",
                 (long long)s.m, (long long)s.n, (long long)s.k, msV1,
                 2.0 * s.m * s.n * s.k / (msV1 * 1e-3) / 1e12);
+    // ... the same product written with a plain loop (test/gpu/kernels/gemm_loop.tile, 128x128
+    // blocks): the register strategy, each step's tiles waited for before its mma.sync ...
+    double msLoop = medianMs(gpu, 5, 20, [&] {
+      CHECK_TLC(tlc::gemm_loop::gemm_loop::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m,
+                                                  s.k, s.n));
+    });
+    std::printf("BENCH gemm-loop(register strategy, sm_90a) bf16 %lldx%lldx%lld ms=%.4f "
+                "TFLOPs=%.1f\n",
+                (long long)s.m, (long long)s.n, (long long)s.k, msLoop,
+                2.0 * s.m * s.n * s.k / (msLoop * 1e-3) / 1e12);
     // ... and with 16 warps per block (-D WARPS=16: half the registers per thread, twice the
     // warps issuing mma.sync per multiprocessor).
     double msW16 = medianMs(gpu, 5, 20, [&] {
