@@ -366,7 +366,16 @@ struct AssignMmaLayoutsPass
       return;
     std::string head = ("kernel '" + kernel.getSymName() + "' for " + arch + ": ").str();
     if (!chosen.empty()) {
-      kernel.emitRemark() << head << chosen;
+      InFlightDiagnostic remark = kernel.emitRemark() << head << chosen;
+      // A loop that copies tiles without `pipelined` waits for them at every step.
+      kernel.getBody().walk([&](scf::ForOp loop) {
+        bool copies = llvm::any_of(loop.getBody()->getOps<CopyOp>(),
+                                   [](CopyOp copy) { return copy->hasAttr(kCpAsyncAttr); });
+        if (copies && !loop->hasAttr(kStagesAttr))
+          remark.attachNote(loop.getLoc())
+              << "hint: this loop waits for its tile copies at every step; "
+                 "'for k in pipelined(n, stages = 2)' copies the next step's tiles meanwhile";
+      });
       return;
     }
     Operation *at = why.op ? why.op : kernel.getOperation();
