@@ -22,56 +22,37 @@ int main(int argc, char **argv) {
   // Optional: one shape from the command line, M N K.
   if (argc == 4)
     shapes = {{std::atoll(argv[1]), std::atoll(argv[2]), std::atoll(argv[3])}};
+  using PlainLaunch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                                          int64_t, int64_t);
   for (const Shape &s : shapes) {
     DeviceBuffer a(size_t(s.m * s.k) * 2), b(size_t(s.k * s.n) * 2), c(size_t(s.m * s.n) * 2);
     randomBf16(a, size_t(s.m * s.k), 1);
     randomBf16(b, size_t(s.k * s.n), 2);
-    double ms = medianMs(gpu, 10, 50, [&] {
-      CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
-    });
-    double tflops = 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12;
-    std::printf("BENCH gemm bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f variant=%d\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, ms, tflops,
-                tlc::gemm::gemm::select(s.m, s.k, s.n));
-    // The same kernel compiled for sm_90 (mma.sync strategy), on the same GPU.
-    double msMma = medianMs(gpu, 5, 20, [&] {
-      CHECK_TLC(tlc::gemm_sm_90::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k,
-                                              s.n));
-    });
-    std::printf("BENCH gemm-mma.sync(sm_90) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f variant=%d\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, msMma,
-                2.0 * s.m * s.n * s.k / (msMma * 1e-3) / 1e12,
-                tlc::gemm_sm_90::gemm::select(s.m, s.k, s.n));
-    // ... its 128x128 configuration whatever the dispatcher chose (fragments loaded a k step
-    // ahead; the 128x256 one has no registers for that) ...
-    double msV1 = medianMs(gpu, 5, 20, [&] {
-      CHECK_TLC(tlc::gemm_sm_90::gemm::variant1::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(),
-                                                        s.m, s.k, s.n));
-    });
-    std::printf("BENCH gemm-mma.sync(sm_90, 128x128) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, msV1,
-                2.0 * s.m * s.n * s.k / (msV1 * 1e-3) / 1e12);
+    // One BENCH line: `label`, the shape, the median time and TFLOP/s (2 M N K / time), and the
+    // configuration the dispatcher chose when `variant` >= 0.
+    auto bench = [&](const char *label, int warmUps, int timed, PlainLaunch launch, int variant) {
+      double ms = medianMs(gpu, warmUps, timed, [&] {
+        CHECK_TLC(launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
+      });
+      std::printf("BENCH %s bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f", label, (long long)s.m,
+                  (long long)s.n, (long long)s.k, ms, 2.0 * s.m * s.n * s.k / (ms * 1e-3) / 1e12);
+      if (variant >= 0)
+        std::printf(" variant=%d", variant);
+      std::printf("\n");
+    };
+    bench("gemm", 10, 50, tlc::gemm::gemm::launch, tlc::gemm::gemm::select(s.m, s.k, s.n));
+    // The same kernel compiled for sm_90 (mma.sync strategy), on the same GPU ...
+    bench("gemm-mma.sync(sm_90)", 5, 20, tlc::gemm_sm_90::gemm::launch,
+          tlc::gemm_sm_90::gemm::select(s.m, s.k, s.n));
+    // ... its 128x128 configuration whatever the dispatcher chose ...
+    bench("gemm-mma.sync(sm_90, 128x128)", 5, 20, tlc::gemm_sm_90::gemm::variant1::launch, -1);
     // ... the same product written with a plain loop (test/gpu/kernels/gemm_loop.tile, 128x128
     // blocks): the register strategy, each step's tiles waited for before its mma.sync ...
-    double msLoop = medianMs(gpu, 5, 20, [&] {
-      CHECK_TLC(tlc::gemm_loop::gemm_loop::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m,
-                                                  s.k, s.n));
-    });
-    std::printf("BENCH gemm-loop(register strategy, sm_90a) bf16 %lldx%lldx%lld ms=%.4f "
-                "TFLOPs=%.1f\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, msLoop,
-                2.0 * s.m * s.n * s.k / (msLoop * 1e-3) / 1e12);
+    bench("gemm-loop(register strategy, sm_90a)", 5, 20, tlc::gemm_loop::gemm_loop::launch, -1);
     // ... and with 16 warps per block (-D WARPS=16: half the registers per thread, twice the
     // warps issuing mma.sync per multiprocessor).
-    double msW16 = medianMs(gpu, 5, 20, [&] {
-      CHECK_TLC(tlc::gemm_sm_90_w16::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m,
-                                                  s.k, s.n));
-    });
-    std::printf("BENCH gemm-mma.sync(sm_90, 16 warps) bf16 %lldx%lldx%lld ms=%.4f TFLOPs=%.1f "
-                "variant=%d\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, msW16,
-                2.0 * s.m * s.n * s.k / (msW16 * 1e-3) / 1e12,
-                tlc::gemm_sm_90_w16::gemm::select(s.m, s.k, s.n));
+    bench("gemm-mma.sync(sm_90, 16 warps)", 5, 20, tlc::gemm_sm_90_w16::gemm::launch,
+          tlc::gemm_sm_90_w16::gemm::select(s.m, s.k, s.n));
   }
   return 0;
 }
