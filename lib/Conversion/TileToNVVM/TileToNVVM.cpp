@@ -219,7 +219,9 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
                            << " bytes of shared memory for its buffers (the generic strategy "
                            << "keeps fragments in shared memory too); " << limit
-                           << " bytes is the limit for '" << arch << "'";
+                           << " bytes is the limit for '" << arch << "'; hint: smaller tiles, "
+                           << "or 'tlc --explain' to see what keeps the kernel off the tensor-core "
+                           << "strategies (they hold fragments in registers)";
         return signalPassFailure();
       }
       if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr)) {
