@@ -200,6 +200,41 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   }
 }
 
+namespace {
+/// One warp's share of c += A * op(B) on mma.sync (buildWarpMma), in two halves: the operand
+/// registers of a k step, then their products. The constructor computes the lane's swizzled
+/// addresses once, at the builder's position.
+class WarpMma {
+public:
+  WarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
+          const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
+          const layout::SwizzledTile &bTile, bool transB, bool bf16);
+  /// 16-wide k steps of one product.
+  int64_t kSteps() const { return kDepth / 16; }
+  /// The operand registers of k step `step`: A's (4 per m16 tile: ldmatrix.x4 from the shared
+  /// tile at a.base, or packed slot pairs of a register fragment), then B's (2 per n8 tile,
+  /// ldmatrix.x4 from the shared tile at `bBase`).
+  SmallVector<Value> load(const MmaOperandA &a, Value bBase, int64_t step);
+  /// c += the product of `frags` (from load), one mma.sync m16n8k16 per m16 x n8 tile.
+  void multiply(ArrayRef<Value> frags, SmallVectorImpl<Value> &c);
+
+private:
+  SmallVector<Value> ldmatrix(Value offset, bool trans);
+  Value kMove(Value laneBase, const layout::SwizzledTile &tile, int64_t k0);
+
+  OpBuilder &b;
+  Location loc;
+  Value smemBase;
+  layout::MmaSyncAccLayout acc;
+  layout::SwizzledTile tileA, tileB;
+  layout::MmaSyncAccLayout aRegisters;
+  bool transB, bf16, aInRegisters = false;
+  int64_t kDepth = 0;
+  Value aLane, bLane;
+  SmallVector<Value> bPairs;
+};
+} // namespace
+
 WarpMma::WarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                  const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
                  const layout::SwizzledTile &tileB, bool transB, bool bf16)

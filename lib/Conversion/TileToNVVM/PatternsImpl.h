@@ -166,39 +166,6 @@ struct MmaOperandA {
   bool inRegisters() const { return !slots.empty(); }
 };
 
-/// One warp's share of c += A * op(B) on mma.sync (buildWarpMma), in two halves: the operand
-/// registers of a k step, then their products. The constructor computes the lane's swizzled
-/// addresses once, at the builder's position.
-class WarpMma {
-public:
-  WarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase, mlir::Value tid32,
-          const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
-          const layout::SwizzledTile &bTile, bool transB, bool bf16);
-  /// 16-wide k steps of one product.
-  int64_t kSteps() const { return kDepth / 16; }
-  /// The operand registers of k step `step`: A's (4 per m16 tile: ldmatrix.x4 from the shared
-  /// tile at a.base, or packed slot pairs of a register fragment), then B's (2 per n8 tile,
-  /// ldmatrix.x4 from the shared tile at `bBase`).
-  llvm::SmallVector<mlir::Value> load(const MmaOperandA &a, mlir::Value bBase, int64_t step);
-  /// c += the product of `frags` (from load), one mma.sync m16n8k16 per m16 x n8 tile.
-  void multiply(llvm::ArrayRef<mlir::Value> frags, llvm::SmallVectorImpl<mlir::Value> &c);
-
-private:
-  llvm::SmallVector<mlir::Value> ldmatrix(mlir::Value offset, bool trans);
-  mlir::Value kMove(mlir::Value laneBase, const layout::SwizzledTile &tile, int64_t k0);
-
-  mlir::OpBuilder &b;
-  mlir::Location loc;
-  mlir::Value smemBase;
-  layout::MmaSyncAccLayout acc;
-  layout::SwizzledTile tileA, tileB;
-  layout::MmaSyncAccLayout aRegisters;
-  bool transB, bf16, aInRegisters = false;
-  int64_t kDepth = 0;
-  mlir::Value aLane, bLane;
-  llvm::SmallVector<mlir::Value> bPairs;
-};
-
 /// c += A * op(B) for the calling warp's part of accumulator layout `acc` (`c`: its f32 slot
 /// values, updated): per 16-wide k step, ldmatrix.x4 of A (unless in registers) and of B from the
 /// swizzled shared tile at byte `bBase` (B^T K-major when `transB`, else row-major through

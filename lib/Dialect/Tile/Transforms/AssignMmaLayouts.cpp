@@ -62,6 +62,17 @@ static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop) {
   return found;
 }
 
+/// Whether `op` accesses a buffer directly in the body of a `tile.parallel` of `shape` at
+/// exactly the point (`rowOnly`: at the point's first coordinate).
+static bool atParallelPoint(Operation *op, ValueRange indices, ArrayRef<int64_t> shape,
+                            bool rowOnly = false) {
+  auto parallel = dyn_cast_or_null<ParallelOp>(op->getParentOp());
+  if (!parallel || parallel.getShape() != shape)
+    return false;
+  auto args = parallel.getBody().getArguments();
+  return rowOnly ? indices.size() == 1 && indices[0] == args[0] : llvm::equal(indices, args);
+}
+
 /// Every use of the accumulator is one the register layout supports: fill, a wgmma gemm of
 /// `gemms`, a copy to a tensor, or an element access at exactly the point of an enclosing
 /// `tile.parallel` over the accumulator's shape.
@@ -81,23 +92,15 @@ static bool accumulatorUsesFit(Value acc, ArrayRef<GemmOp> gemms) {
         return false;
       continue;
     }
-    ValueRange indices;
-    if (auto read = dyn_cast<ReadOp>(user))
-      indices = read.getIndices();
-    else if (auto write = dyn_cast<WriteOp>(user))
-      indices = write.getIndices();
-    else
-      return false;
-    auto parallel = user->getParentOfType<ParallelOp>();
-    if (!parallel || user->getParentOp() != parallel.getOperation() ||
-        parallel.getShape() != shape)
-      return false;
-    if (!llvm::equal(indices, parallel.getBody().getArguments()))
-      return false;
+    if (auto read = dyn_cast<ReadOp>(user); read && atParallelPoint(read, read.getIndices(), shape))
+      continue;
+    if (auto write = dyn_cast<WriteOp>(user);
+        write && atParallelPoint(write, write.getIndices(), shape))
+      continue;
+    return false;
   }
   return true;
 }
-
 
 /// Why a kernel keeps the generic strategy: the first op whose use or shape did not fit, and the
 /// rule it broke (`tlc --explain` reports it there).
@@ -113,16 +116,6 @@ struct Misfit {
   }
 };
 
-/// Whether `op` accesses a buffer directly in the body of a `tile.parallel` of `shape` at
-/// exactly the point (`rowOnly`: at the point's first coordinate).
-static bool atParallelPoint(Operation *op, ValueRange indices, ArrayRef<int64_t> shape,
-                            bool rowOnly = false) {
-  auto parallel = dyn_cast_or_null<ParallelOp>(op->getParentOp());
-  if (!parallel || parallel.getShape() != shape)
-    return false;
-  auto args = parallel.getBody().getArguments();
-  return rowOnly ? indices.size() == 1 && indices[0] == args[0] : llvm::equal(indices, args);
-}
 
 /// Whether the body of `parallel` accesses some rank-2 fragment of its own shape at the point:
 /// the fragment whose register slots the body will run on.
