@@ -111,6 +111,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   PipelineOptions pipelineOptions;
   pipelineOptions.arch = arch.str();
   pipelineOptions.explain = options.explain;
+  pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();
@@ -180,21 +181,56 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   return success();
 }
 
+/// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
+/// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
+static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
+  bool read = false, written = false;
+  for (Operation *user : kernel.getBody().getArgument(index).getUsers()) {
+    if (isa<tile::LoadOp>(user)) {
+      read = true;
+    } else if (isa<tile::StoreOp>(user)) {
+      written = true;
+    } else if (isa<tile::AtomicAddOp>(user)) {
+      read = written = true;
+    } else if (auto copy = dyn_cast<tile::CopyOp>(user)) {
+      bool source = copy.getSource() == kernel.getBody().getArgument(index);
+      read |= source;
+      written |= !source;
+    }
+  }
+  return read && written ? "readwrite" : written ? "write" : read ? "read" : "none";
+}
+
+/// Whether both code generations of `kernel` compute the same arithmetic in the same order:
+/// no gemm, reduce or atomic_add, whose accumulation order depends on the lowering.
+static bool isExact(tile::KernelOp kernel) {
+  WalkResult found = kernel.getBody().walk([](Operation *op) {
+    return isa<tile::GemmOp, tile::ReduceOp, tile::AtomicAddOp>(op) ? WalkResult::interrupt()
+                                                                    : WalkResult::advance();
+  });
+  return !found.wasInterrupted();
+}
+
 std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &kernels,
                                   const std::vector<ArchOutput> &archs, ModuleOp module) const {
   llvm::json::Array kernelList;
   auto kernelOps = llvm::to_vector(module.getOps<tile::KernelOp>());
   for (auto [info, op] : llvm::zip(kernels, kernelOps)) {
     llvm::json::Array params;
-    for (const cuda::LaunchParam &p : info.params) {
+    for (auto [index, p] : llvm::enumerate(info.params)) {
       llvm::json::Array dims;
       for (const std::string &d : p.dims)
         dims.push_back(d);
-      params.push_back(llvm::json::Object{
-          {"name", p.name},
-          {"kind", p.kind == cuda::LaunchParam::Kind::Tensor ? "tensor" : "scalar"},
-          {"dtype", p.dtype},
-          {"dims", std::move(dims)}});
+      llvm::json::Object param{{"name", p.name},
+                               {"kind", p.kind == cuda::LaunchParam::Kind::Tensor ? "tensor" : "scalar"},
+                               {"dtype", p.dtype},
+                               {"dims", std::move(dims)}};
+      if (p.kind == cuda::LaunchParam::Kind::Tensor) {
+        if (!p.strides.empty())
+          param["strides"] = llvm::json::Array(p.strides);
+        param["access"] = tensorAccess(op, index);
+      }
+      params.push_back(std::move(param));
     }
     llvm::json::Object constants;
     for (NamedAttribute attr : op.getParams()) {
@@ -209,7 +245,27 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
     llvm::json::Array targets;
     for (const ArchOutput &arch : archs) {
       llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
+      // Every entry of this kernel in the architecture's image, with what a launch needs.
+      llvm::json::Array entries;
+      entries.push_back(llvm::json::Object{
+          {"name", info.name},
+          {"kind", "plain"},
+          {"threads", static_cast<int64_t>(info.threads[0]) * info.threads[1] * info.threads[2]},
+          {"dynamic_shared_bytes", arch.sharedBytes.lookup(info.name)}});
       auto tma = arch.tma.find(info.name);
+      if (tma != arch.tma.end()) {
+        llvm::json::Array maps;
+        for (const cuda::TensorMapInfo &map : tma->second.maps)
+          maps.push_back(llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
+                                            {"box_rows", map.boxRows},
+                                            {"box_cols", map.boxCols},
+                                            {"swizzle", map.swizzle}});
+        entries.push_back(llvm::json::Object{{"name", info.name + std::string(kTmaEntrySuffix)},
+                                             {"kind", "tma"},
+                                             {"threads", tma->second.threads},
+                                             {"dynamic_shared_bytes", tma->second.sharedBytes},
+                                             {"maps", std::move(maps)}});
+      }
       std::string entry = info.name;
       if (tma != arch.tma.end()) {
         entry += kTmaEntrySuffix;
@@ -219,6 +275,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         target["dynamic_shared_bytes"] = tma->second.sharedBytes;
         target["tensor_maps"] = static_cast<int64_t>(tma->second.maps.size());
       }
+      target["entries"] = std::move(entries);
       for (const cuda::PtxasKernelInfo &k : arch.ptxas.kernels) {
         if (k.name != entry)
           continue;
@@ -236,6 +293,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         {"threads", llvm::json::Array{info.threads[0], info.threads[1], info.threads[2]}},
         {"grid", llvm::json::Array{info.grid[0], info.grid[1], info.grid[2]}},
         {"size_symbols", llvm::json::Array(info.sizeSymbols)},
+        {"exact", isExact(op)},
         {"params", std::move(params)},
         {"constants", std::move(constants)},
         {"targets", std::move(targets)}};

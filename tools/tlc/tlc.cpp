@@ -47,6 +47,11 @@ int main(int argc, char **argv) {
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
   app.add_flag("--explain", options.explain,
                "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");
+  std::string codegen = "default";
+  app.add_option("--codegen", codegen,
+                 "code generation: default, or reference (every tile op on its generic lowering; "
+                 "the oracle of the differential tests)")
+      ->check(CLI::IsMember({"default", "reference"}));
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
                "check expected-error annotations in the input");
   app.add_flag("--split-input-file", options.splitInputFile,
@@ -69,6 +74,7 @@ int main(int argc, char **argv) {
     }
     options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
   }
+  options.referenceCodegen = codegen == "reference";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

@@ -32,6 +32,10 @@ struct CompileOptions {
   bool explain = false;
   /// Check `expected-error` annotations instead of printing diagnostics.
   bool verifyDiagnostics = false;
+  /// `--codegen=reference`: every tile op takes its generic lowering (no tensor cores, no
+  /// pipelining): the oracle the differential tests compare the normal code generation with.
+  /// Same entries, ABI and launchers as the normal build.
+  bool referenceCodegen = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means
