@@ -59,6 +59,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
+  pm.addNestedPass<gpu::GPUModuleOp>(createUnifyDynamicSharedMemory());
   pm.nest<gpu::GPUModuleOp>().addNestedPass<LLVM::LLVMFuncOp>(createMarkGridConstants());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());

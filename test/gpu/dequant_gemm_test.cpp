@@ -7,6 +7,7 @@
 #include "dequant_gemm_t.h"
 #include "dequant_gemm_t_ref.h"
 #include "dequant_gemm_t_sm_80.h"
+#include "dequant_gemm_t_w4.h"
 
 #include <cstring>
 #include <functional>
@@ -75,6 +76,25 @@ bool runCase(const GpuContext &gpu, const char *what, Launch launch, int64_t m, 
       got[i * n + j] = fromF16(ct[i * ldc + j]);
     }
   Comparison cmp = compare(got, ref, magnitude, 2e-3);
+  if (!cmp.pass) {
+    // Where the wrong elements are: by row of C^T (n) and column (m), in groups of 8.
+    std::vector<size_t> byN(16), byM(8);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double err = std::fabs(got[i * n + j] - ref[i * n + j]);
+        if (!(err <= 2e-3 * std::max(std::fabs(ref[i * n + j]), magnitude[i * n + j]) + 1e-30)) {
+          ++byN[(j % 128) / 8];
+          ++byM[(i % 64) / 8];
+        }
+      }
+    std::printf("  wrong by n %% 128 / 8:");
+    for (size_t v : byN)
+      std::printf(" %zu", v);
+    std::printf("\n  wrong by m %% 64 / 8:");
+    for (size_t v : byM)
+      std::printf(" %zu", v);
+    std::printf("\n");
+  }
   char name[128];
   std::snprintf(name, sizeof(name), "dequant_gemm_t %s M=%lld N=%lld K=%lld", what,
                 (long long)m, (long long)n, (long long)k);
@@ -88,6 +108,7 @@ int main() {
     const char *what;
     Launch launch;
   } builds[] = {{"sm_90a", tlc::dequant_gemm_t::launch},
+                {"sm_90a-4warps", tlc::dequant_gemm_t_w4::launch},
                 {"sm_80-jit", tlc::dequant_gemm_t_sm_80::launch},
                 {"reference", tlc::dequant_gemm_t_ref::launch}};
   struct Shape {

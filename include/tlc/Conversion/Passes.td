@@ -32,4 +32,20 @@ def MarkGridConstants : Pass<"tlc-mark-grid-constants", "mlir::LLVM::LLVMFuncOp"
   }];
 }
 
+def UnifyDynamicSharedMemory
+    : Pass<"tlc-unify-dynamic-shared-memory", "mlir::gpu::GPUModuleOp"> {
+  let summary = "One dynamic shared memory symbol per module: `tlc_smem`, 1024-byte aligned";
+  let description = [{
+    Runs after convert-gpu-to-nvvm. The generic lowering reaches dynamic shared memory through
+    `gpu.dynamic_shared_memory`, which upstream lowers to a global of its own
+    (`__dynamic_shmem__N`, 16-byte aligned); the tensor-core lowerings address it through
+    `tlc_smem` (1024-byte aligned, as 128-byte swizzle atoms need). Two symbols need not start
+    at the same address: ptxas placed the first as a static variable 1024 bytes below the second,
+    so a kernel mixing both lowerings had two views of its shared memory 1 KiB apart (issue 17:
+    generic stores into one buffer overwrote the last rows of a swizzled tile). Every address of
+    a zero-length shared array becomes `tlc_smem`'s, and the other symbols are erased.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TLC_CONVERSION_PASSES_TD

@@ -33,17 +33,20 @@ using namespace tlc;
 /// as the 128-byte swizzle atoms need).
 static constexpr llvm::StringLiteral kSmemSymbol = "tlc_smem";
 
-Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
-  auto module = func->getParentOfType<gpu::GPUModuleOp>();
-  if (!module.lookupSymbol(kSmemSymbol)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
+StringRef tlc::declareSharedSymbol(Operation *module, Location loc) {
+  if (!SymbolTable::lookupSymbolIn(module, kSmemSymbol)) {
+    OpBuilder b(module->getContext());
+    b.setInsertionPointToStart(&module->getRegion(0).front());
     LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
                            /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
                            Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
   }
-  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                   kSmemSymbol);
+  return kSmemSymbol;
+}
+
+Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
+  StringRef symbol = declareSharedSymbol(func->getParentOfType<gpu::GPUModuleOp>(), loc);
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), symbol);
 }
 
 SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
