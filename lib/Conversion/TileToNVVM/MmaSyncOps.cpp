@@ -61,7 +61,8 @@ Value tlc::buildSwizzledOffset(OpBuilder &b, Location loc, const layout::Swizzle
                                Value row, Value col) {
   Math m{b, loc};
   int64_t chunks = tile.swizzleBytes / 16;
-  Value chunk = m.div(col, 8);
+  // 16-byte chunks of 16 / elemBytes elements (8 for bf16/f16).
+  Value chunk = m.div(col, 16 / tile.elemBytes);
   Value block = m.div(chunk, chunks);
   Value inBlock = m.rem(chunk, chunks);
   Value linear = m.add(m.mul(row, tile.swizzleBytes), m.mul(inBlock, 16));
@@ -116,8 +117,10 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
     Value e = m.toI32(elements.getInductionVar());
     Value r = m.div(e, tile.cols);
     Value c = m.rem(e, tile.cols);
-    Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, m.mul(m.div(c, 8), 8)),
-                                     m.mul(m.rem(c, 8), tile.elemBytes)));
+    int64_t perChunk = 16 / tile.elemBytes;
+    Value at = m.add(destBase,
+                     m.add(buildSwizzledOffset(b, loc, tile, r, m.mul(m.div(c, perChunk), perChunk)),
+                           m.mul(m.rem(c, perChunk), tile.elemBytes)));
     Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
     Value rowIn = m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows));
     Value colIn = m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols));
@@ -138,7 +141,8 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
     return;
   }
 
-  int64_t chunksPerRow = tile.cols / 8;
+  int64_t perChunk = 16 / tile.elemBytes;
+  int64_t chunksPerRow = tile.cols / perChunk;
   int64_t chunks = tile.rows * chunksPerRow;
   int64_t elemBytes = tile.elemBytes;
   auto cacheGlobal =
@@ -153,7 +157,7 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                                        /*withElseRegion=*/false);
         b.setInsertionPointToStart(guard.thenBlock());
       }
-      body(m.div(chunk, chunksPerRow), m.mul(m.rem(chunk, chunksPerRow), 8));
+      body(m.div(chunk, chunksPerRow), m.mul(m.rem(chunk, chunksPerRow), perChunk));
     }
   };
   // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:
