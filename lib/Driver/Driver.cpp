@@ -167,7 +167,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   if (failed(ptx))
     return failure();
   out.ptx = std::move(*ptx);
-  if (options.emit == EmitKind::PTX || !toolkit)
+  if (options.emit == EmitKind::PTX || !toolkit || options.ptxOnly)
     return success();
 
   auto result = toolkit->assemble(out.ptx, arch);
@@ -379,7 +379,13 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     return failure();
 
   // The toolkit provides ptxas (cubins) and libdevice (math functions).
-  bool needCubin = options.emit == EmitKind::Cubin || options.emit == EmitKind::Fatbin;
+  if (options.ptxOnly && options.emit == EmitKind::Cubin) {
+    emitError(commandLineLoc())
+        << "'--ptx-only' writes no cubin: use '--emit=fatbin' or '--emit=ptx'";
+    return failure();
+  }
+  bool needCubin =
+      !options.ptxOnly && (options.emit == EmitKind::Cubin || options.emit == EmitKind::Fatbin);
   if (options.emit != EmitKind::MLIR) {
     auto found = cuda::CudaToolkit::find(options.cudaPath, options.cudaPathEnv);
     if (found) {

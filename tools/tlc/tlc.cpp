@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
                  "code generation: default, or reference (every tile op on its generic lowering; "
                  "the oracle of the differential tests)")
       ->check(CLI::IsMember({"default", "reference"}));
+  app.add_flag("--ptx-only", options.ptxOnly,
+               "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
                "check expected-error annotations in the input");
   app.add_flag("--split-input-file", options.splitInputFile,

@@ -36,6 +36,9 @@ struct CompileOptions {
   /// pipelining): the oracle the differential tests compare the normal code generation with.
   /// Same entries, ABI and launchers as the normal build.
   bool referenceCodegen = false;
+  /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
+  /// loads it (the toolkit is still used for libdevice when found).
+  bool ptxOnly = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

@@ -7,6 +7,8 @@
 #     <dir>/s<seed>_ref.{fatbin,json} (--codegen=reference). A file with a kernel that does not
 #     compile is rebuilt from the kernels that do (each regenerated alone); the kernels left out
 #     are counted (gen-compile-check.sh checks that such errors are located, not crashes).
+#     The fatbins carry PTX only (--ptx-only): ptxas is most of a compile on this 2-core machine,
+#     and the GPU machine's driver compiles the PTX on its many cores when the runner loads it.
 #     CAMPAIGN_JOBS (default 2) files at once.
 #   campaign.sh run <tlc-difftest> <dir> [jobs] [tlc-difftest arguments...]
 #     (on a GPU) runs every file's kernels fast vs. reference (4 cases each: sizes 1, 3, a tile
@@ -20,8 +22,8 @@ build_one() {
   local seed=$1 tlc=$2 gen=$3 dir=$4 per=$5
   local base=$dir/s$seed
   "$gen" --seed "$seed" --kernels "$per" > "$base.tile" || return 1
-  if ! { timeout 300 "$tlc" "$base.tile" --arch sm_90a -o "$base" &&
-         timeout 300 "$tlc" "$base.tile" --arch sm_90a --codegen=reference -o "${base}_ref"; } \
+  if ! { timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only -o "$base" &&
+         timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only --codegen=reference -o "${base}_ref"; } \
        > "$base.log" 2>&1; then
     # Keep the kernels that compile both ways.
     : > "$base.kept.tile"
@@ -40,8 +42,8 @@ build_one() {
     echo "s$seed: kept $kept of $per kernels" >> "$base.log"
     mv "$base.kept.tile" "$base.tile"
     [ "$kept" -gt 0 ] || return 0
-    timeout 300 "$tlc" "$base.tile" --arch sm_90a -o "$base" >> "$base.log" 2>&1 &&
-      timeout 300 "$tlc" "$base.tile" --arch sm_90a --codegen=reference -o "${base}_ref" \
+    timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only -o "$base" >> "$base.log" 2>&1 &&
+      timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only --codegen=reference -o "${base}_ref" \
         >> "$base.log" 2>&1 || return 1
   fi
   rm -f "$base.h" "$base.cpp" "${base}_ref.h" "${base}_ref.cpp"
