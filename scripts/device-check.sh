@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything one GPU session checks, in one call on the GPU machine (from the repository root):
 # the GPU tests and benchmarks (scripts/gpu-run.sh; peers.py measures the copy roofline, cuBLAS
-# and cuDNN/flash attention in the same run), compute-sanitizer memcheck and racecheck on the
-# smaller tests, and the fatbins' contents (cuobjdump). Build first, here: scripts/build.sh.
+# and cuDNN/flash attention in the same run), the differential tests (test/gpu/difftest),
+# compute-sanitizer memcheck and racecheck on the smaller tests, and the fatbins' contents
+# (cuobjdump). Build first, here: scripts/build.sh.
 set -u
 OUT=${OUT:-/tmp/tlc-device}
 mkdir -p "$OUT"
@@ -14,8 +15,19 @@ PEERS_ARGS="--copy --gemm 8192x8192x8192 --gemm 4096x4096x4096 --gemm 2048x2048x
 --gemm 4096x4096x4104 --gemm 1000x1112x776 --attn 4x32x4096x128 --causal" \
   scripts/gpu-run.sh "$bindir" || status=1
 
+# Differential tests (issue 17): every kernel of kernels/ and test/gpu/kernels, sm_90a and sm_80
+# builds against --codegen=reference; then the bounded random-kernel campaign of build/campaign.
+echo "== difftest: kernels (fast and sm_80 vs reference)"
+test/gpu/difftest/run-kernels.sh "$bindir/tlc-difftest" build/difftest > "$OUT/difftest-kernels.log" 2>&1 ||
+  status=1
+grep -E "^==|FAIL|FATAL|reproduce|^difftest:|run-kernels" "$OUT/difftest-kernels.log" | tail -60
+echo "== difftest: random-kernel campaign (build/campaign)"
+test/gpu/difftest/campaign.sh run "$bindir/tlc-difftest" build/campaign 8 --max-elements 262144 \
+  > "$OUT/difftest-campaign.log" 2>&1 || status=1
+tail -40 "$OUT/difftest-campaign.log"
+
 {
-  for t in softmax_test transpose_test col_sum_test "attention_test small" example_app_test "gemm_test small"; do
+  for t in softmax_test transpose_test col_sum_test dequant_gemm_test "attention_test small" example_app_test "gemm_test small"; do
     [ -x "$bindir/${t%% *}" ] || continue
     for tool in memcheck racecheck; do
       compute-sanitizer --tool "$tool" --error-exitcode 3 $bindir/$t > "$OUT/sanitizer.txt" 2>&1
