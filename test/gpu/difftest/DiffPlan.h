@@ -1440,8 +1440,9 @@ inline std::optional<ArchId> parseArch(const std::string &arch) {
 
 /// The target of \p k whose image the driver loads on a device of compute capability
 /// \p major.\p minor: a cubin for exactly this device ('a' preferred), else the newest cubin of
-/// the same major version not newer than the device (plain or 'f'), else the newest PTX not
-/// newer than the device (JIT). Null when none fits; \p why then says so.
+/// the same major version not newer than the device (plain or 'f'), else the newest PTX the
+/// driver can JIT-compile for it (plain PTX not newer than the device, 'a' PTX of exactly the
+/// device, 'f' PTX of its major version). Null when none fits; \p why then says so.
 inline const TargetInfo *selectTarget(const KernelInfo &k, int major, int minor, std::string &why) {
   const TargetInfo *best = nullptr;
   int bestScore = -1;
@@ -1457,8 +1458,13 @@ inline const TargetInfo *selectTarget(const KernelInfo &k, int major, int minor,
       else if (id->major == major && id->minor < minor && id->suffix != 'a')
         score = 2000 + version;
     }
-    if (score < 0 && version <= device && id->suffix == 0)
-      score = 1000 + version; // PTX, JIT-compiled by the driver
+    // PTX, JIT-compiled by the driver: plain PTX for any newer device, 'a' PTX for exactly its
+    // device, 'f' PTX for newer minor versions of its major.
+    bool jitFits = id->suffix == 0   ? version <= device
+                   : id->suffix == 'a' ? id->major == major && id->minor == minor
+                                       : id->major == major && id->minor <= minor;
+    if (score < 0 && jitFits)
+      score = 1000 + version;
     if (score > bestScore) {
       bestScore = score;
       best = &t;

@@ -275,6 +275,14 @@ static void testTargets() {
   CHECK(why.find("sm_75") != std::string::npos);
   // A PTX-only target is JIT-compiled on newer devices.
   CHECK_EQ(selectTarget(m.kernels[1], 9, 0, why)->arch, std::string("sm_80"));
+  // PTX of an 'a' target (tlc --ptx-only --arch sm_90a) is JIT-compiled for exactly its device.
+  KernelInfo ptxOnly = g;
+  ptxOnly.targets.resize(1);
+  ptxOnly.targets[0].arch = "sm_90a";
+  ptxOnly.targets[0].cubin = false;
+  CHECK(selectTarget(ptxOnly, 9, 0, why) == &ptxOnly.targets[0]);
+  CHECK(selectTarget(ptxOnly, 10, 0, why) == nullptr);
+  CHECK(selectTarget(ptxOnly, 8, 9, why) == nullptr);
   std::optional<ArchId> id = parseArch("sm_100a");
   CHECK(id && id->major == 10 && id->minor == 0 && id->suffix == 'a');
   id = parseArch("sm_120f");
