@@ -147,6 +147,35 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
     }
     b.clone(inner, mapping);
   }
+  // A row fragment's value is held by the four lanes of a quad: each of them runs the body for
+  // the row, so an atomic update would be applied four times. One lane of the quad does it.
+  if (layout.kind == AccLayout::Kind::MmaSyncRows) {
+    SmallVector<AtomicAddOp> atomics;
+    loop.getBody()->walk([&](AtomicAddOp atomic) { atomics.push_back(atomic); });
+    for (AtomicAddOp atomic : atomics) {
+      OpBuilder guardBuilder(atomic);
+      Location at = atomic.getLoc();
+      Value lane = arith::RemUIOp::create(guardBuilder, at, tid,
+                                          arith::ConstantIndexOp::create(guardBuilder, at, 4));
+      Value leader = arith::CmpIOp::create(guardBuilder, at, arith::CmpIPredicate::eq, lane,
+                                           arith::ConstantIndexOp::create(guardBuilder, at, 0));
+      auto guard = scf::IfOp::create(guardBuilder, at, leader, /*withElseRegion=*/false);
+      atomic->moveBefore(guard.thenBlock()->getTerminator());
+    }
+  }
+  // Registers are private, but the body may also write shared buffers (or shared-memory
+  // fragments) that other threads read next: synchronize after the loop then.
+  bool touchesSharedBuffers = false;
+  loop.getBody()->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (auto buffer = dyn_cast<BufferType>(operand.getType());
+          buffer && !buffer.isLocal() && !getAccLayout(operand))
+        touchesSharedBuffers = true;
+  });
+  if (touchesSharedBuffers) {
+    b.setInsertionPointAfter(loop);
+    BarrierOp::create(b, loc);
+  }
   op.erase();
 }
 
