@@ -80,7 +80,7 @@ run)
     grep -h '^SKIP' "$dir"/s*.diff | head -1
     exit 77
   fi
-  cat "$dir"/s*.diff | grep '^difftest:' |
+  cat "$dir"/s*.diff | grep '^difftest: .* kernels, ' |
     awk '{k += $2; e += $4; c += $6; f += $8} END {printf "campaign: %d kernels, %d entries, %d cases, %d failures\n", k, e, c, f; exit f > 0}'
   ;;
 *)
