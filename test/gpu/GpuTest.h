@@ -4,6 +4,7 @@
 #ifndef TLC_TEST_GPU_GPUTEST_H
 #define TLC_TEST_GPU_GPUTEST_H
 
+#include "HalfFloat.h"
 #include "tlc/Runtime/Runtime.h"
 
 #include <cuda.h>
@@ -266,77 +267,11 @@ double medianMs(const GpuContext &gpu, int warmUps, int timed, Launch launch) {
   return timed % 2 ? ms[timed / 2] : (ms[timed / 2 - 1] + ms[timed / 2]) / 2;
 }
 
-/// Round-to-nearest-even float -> bf16 bits.
-inline uint16_t toBf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7FFF + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-
-/// bf16 bits -> float (exact).
-inline float fromBf16(uint16_t h) {
-  uint32_t u = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-/// Round-to-nearest-even float -> IEEE half bits (finite inputs; overflow to infinity).
-inline uint16_t toF16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  uint32_t sign = (u >> 16) & 0x8000;
-  int32_t exp = static_cast<int32_t>((u >> 23) & 0xFF) - 127 + 15;
-  uint32_t mant = u & 0x7FFFFF;
-  if (exp >= 31)
-    return static_cast<uint16_t>(sign | 0x7C00);
-  if (exp <= 0) {
-    if (exp < -10)
-      return static_cast<uint16_t>(sign);
-    mant |= 0x800000;
-    uint32_t shift = static_cast<uint32_t>(14 - exp);
-    uint32_t half = mant >> shift;
-    uint32_t rest = mant & ((1u << shift) - 1);
-    uint32_t mid = 1u << (shift - 1);
-    if (rest > mid || (rest == mid && (half & 1)))
-      ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
-  uint32_t rest = mant & 0x1FFF;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
-    ++half;
-  return static_cast<uint16_t>(sign | half);
-}
-
-/// IEEE half bits -> float (exact).
-inline float fromF16(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
-  uint32_t exp = (h >> 10) & 0x1F;
-  uint32_t mant = h & 0x3FF;
-  uint32_t u;
-  if (exp == 0) {
-    if (mant == 0) {
-      u = sign;
-    } else {
-      exp = 1;
-      while (!(mant & 0x400)) {
-        mant <<= 1;
-        --exp;
-      }
-      mant &= 0x3FF;
-      u = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-  } else if (exp == 31) {
-    u = sign | 0x7F800000 | (mant << 13);
-  } else {
-    u = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+/// The conversions of HalfFloat.h under the names the tests use.
+inline uint16_t toBf16(float f) { return floatToBf16(f); }
+inline float fromBf16(uint16_t h) { return bf16ToFloat(h); }
+inline uint16_t toF16(float f) { return floatToF16(f); }
+inline float fromF16(uint16_t h) { return f16ToFloat(h); }
 
 /// Fills \p buffer with \p count random bf16 values in [-1, 1] (never zero).
 inline void randomBf16(const DeviceBuffer &buffer, size_t count, uint32_t seed) {
