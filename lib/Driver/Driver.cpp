@@ -221,11 +221,12 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       llvm::json::Array dims;
       for (const std::string &d : p.dims)
         dims.push_back(d);
+      bool tensor = p.kind == cuda::LaunchParam::Kind::Tensor;
       llvm::json::Object param{{"name", p.name},
-                               {"kind", p.kind == cuda::LaunchParam::Kind::Tensor ? "tensor" : "scalar"},
+                               {"kind", tensor ? "tensor" : "scalar"},
                                {"dtype", p.dtype},
                                {"dims", std::move(dims)}};
-      if (p.kind == cuda::LaunchParam::Kind::Tensor) {
+      if (tensor) {
         if (!p.strides.empty())
           param["strides"] = llvm::json::Array(p.strides);
         param["access"] = tensorAccess(op, index);
@@ -253,6 +254,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
           {"threads", static_cast<int64_t>(info.threads[0]) * info.threads[1] * info.threads[2]},
           {"dynamic_shared_bytes", arch.sharedBytes.lookup(info.name)}});
       auto tma = arch.tma.find(info.name);
+      std::string entry = info.name;
       if (tma != arch.tma.end()) {
         llvm::json::Array maps;
         for (const cuda::TensorMapInfo &map : tma->second.maps)
@@ -260,14 +262,11 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                             {"box_rows", map.boxRows},
                                             {"box_cols", map.boxCols},
                                             {"swizzle", map.swizzle}});
-        entries.push_back(llvm::json::Object{{"name", info.name + std::string(kTmaEntrySuffix)},
+        entries.push_back(llvm::json::Object{{"name", info.name + kTmaEntrySuffix.str()},
                                              {"kind", "tma"},
                                              {"threads", tma->second.threads},
                                              {"dynamic_shared_bytes", tma->second.sharedBytes},
                                              {"maps", std::move(maps)}});
-      }
-      std::string entry = info.name;
-      if (tma != arch.tma.end()) {
         entry += kTmaEntrySuffix;
         target["entry"] = entry;
         target["strategy"] = "sm90a: TMA + wgmma, warp-specialized";

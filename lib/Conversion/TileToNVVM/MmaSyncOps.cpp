@@ -118,9 +118,9 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
     Value r = m.div(e, tile.cols);
     Value c = m.rem(e, tile.cols);
     int64_t perChunk = 16 / tile.elemBytes;
-    Value at = m.add(destBase,
-                     m.add(buildSwizzledOffset(b, loc, tile, r, m.mul(m.div(c, perChunk), perChunk)),
-                           m.mul(m.rem(c, perChunk), tile.elemBytes)));
+    Value chunkCol = m.mul(m.div(c, perChunk), perChunk);
+    Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, chunkCol),
+                                     m.mul(m.rem(c, perChunk), tile.elemBytes)));
     Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
     Value rowIn = m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows));
     Value colIn = m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols));

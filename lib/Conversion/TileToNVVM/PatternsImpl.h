@@ -106,8 +106,12 @@ mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value value, mlir::IRMapping
 /// declared in `func`'s gpu.module on first use).
 mlir::Value buildSharedBase(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::GPUFuncOp func);
 
-/// Declares `tlc_smem`, the one dynamic shared memory symbol of a module (extern, 1024-byte
-/// aligned), in `module` unless it is there; returns its name.
+/// The one dynamic shared memory symbol of a module (1024-byte aligned, as the 128-byte swizzle
+/// atoms need).
+inline constexpr llvm::StringLiteral kSharedSymbol = "tlc_smem";
+
+/// Declares kSharedSymbol (extern, 1024-byte aligned) in `module` unless it is there; returns
+/// its name.
 llvm::StringRef declareSharedSymbol(mlir::Operation *module, mlir::Location loc);
 
 /// Emits the body of `kernel`, whose main loop is marked `tile.pipeline = "cp_async_mma"`, into

@@ -26,7 +26,7 @@ struct UnifyDynamicSharedMemoryPass
     gpu::GPUModuleOp module = getOperation();
     SmallVector<LLVM::GlobalOp> others;
     for (auto global : module.getOps<LLVM::GlobalOp>())
-      if (isDynamicShared(global) && global.getSymName() != "tlc_smem")
+      if (isDynamicShared(global) && global.getSymName() != kSharedSymbol)
         others.push_back(global);
     if (others.empty())
       return;

@@ -29,19 +29,15 @@
 using namespace mlir;
 using namespace tlc;
 
-/// Name of the dynamic shared memory symbol of the tensor-core strategies (1024-byte aligned,
-/// as the 128-byte swizzle atoms need).
-static constexpr llvm::StringLiteral kSmemSymbol = "tlc_smem";
-
 StringRef tlc::declareSharedSymbol(Operation *module, Location loc) {
-  if (!SymbolTable::lookupSymbolIn(module, kSmemSymbol)) {
+  if (!SymbolTable::lookupSymbolIn(module, kSharedSymbol)) {
     OpBuilder b(module->getContext());
     b.setInsertionPointToStart(&module->getRegion(0).front());
     LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+                           /*isConstant=*/false, LLVM::Linkage::External, kSharedSymbol,
                            Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
   }
-  return kSmemSymbol;
+  return kSharedSymbol;
 }
 
 Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
