@@ -33,24 +33,26 @@
 using namespace mlir;
 
 void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  // The target, once, for every pass that decides by architecture.
+  tile::TileSetTargetOptions targetOptions;
+  targetOptions.arch = options.arch;
+  pm.addPass(tile::createTileSetTarget(targetOptions));
   // Tile level: tiling onto warpgroups and instructions, element-wise bodies over the threads
-  // (or over register slots), pipelining, shared-memory layout.
-  tile::TileAssignMmaLayoutsOptions assignOptions;
-  assignOptions.arch = options.tensorCoreStrategy ? options.arch : "generic";
-  assignOptions.explain = options.explain && options.tensorCoreStrategy;
-  pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
+  // (or over register slots), pipelining, shared-memory layout. Without tensor cores (the
+  // reference code generation) every tile op keeps its generic lowering.
+  if (options.tensorCoreStrategy) {
+    tile::TileAssignMmaLayoutsOptions assignOptions;
+    assignOptions.explain = options.explain;
+    pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
+  }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());
-  tile::TileSharedMemoryLayoutOptions layoutOptions;
-  layoutOptions.arch = options.arch;
-  pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout(layoutOptions));
+  pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
   // Out of the tile dialect, into a gpu.module.
-  ConvertTileToNVVMOptions convertOptions;
-  convertOptions.arch = options.arch;
-  pm.addPass(createConvertTileToNVVM(convertOptions));
+  pm.addPass(createConvertTileToNVVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

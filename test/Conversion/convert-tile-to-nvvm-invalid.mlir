@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --convert-tile-to-nvvm --verify-diagnostics
+// RUN: tlc-opt %s --tile-set-target --convert-tile-to-nvvm --verify-diagnostics
 
 // tile.parallel has no lowering of its own: tile-partition-threads must run first.
 

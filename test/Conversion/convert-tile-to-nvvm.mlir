@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --split-input-file --convert-tile-to-nvvm | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --tile-set-target --convert-tile-to-nvvm | FileCheck %s
 
 // convert-tile-to-nvvm: every tile.kernel becomes a gpu.func kernel of gpu.module @tlc_kernels
 // with the parameters of docs/abi.md; the host-side grid region is dropped; sizes, indices and
@@ -152,7 +152,7 @@ tile.kernel @second threads [128, 8, 1] args [] dims [] params {} grid {
 // -----
 
 // A module without kernels is left alone.
-// CHECK-LABEL: module {
+// CHECK-LABEL: module attributes {tile.target = {{.+}}} {
 // CHECK-NEXT:    llvm.func @not_a_kernel()
 // CHECK-NOT:   gpu.module
 llvm.func @not_a_kernel()

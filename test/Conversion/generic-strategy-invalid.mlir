@@ -1,5 +1,5 @@
-// RUN: tlc-opt %s --split-input-file --convert-tile-to-nvvm --verify-diagnostics
-// RUN: not tlc-opt %s --split-input-file --convert-tile-to-nvvm="arch=sm_80" 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --split-input-file --tile-set-target --convert-tile-to-nvvm --verify-diagnostics
+// RUN: not tlc-opt %s --split-input-file --tile-set-target="arch=sm_80" --convert-tile-to-nvvm 2>&1 | FileCheck %s --check-prefix=SM80
 
 // What the generic strategy cannot compile: buffers of tf32, f8e4m3 and f8e5m2 (tensor-core
 // types without a strategy yet), located at the buffer and naming the architecture; and kernels

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --split-input-file --convert-tile-to-nvvm | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --tile-set-target --convert-tile-to-nvvm | FileCheck %s
 
 // The generic strategy of convert-tile-to-nvvm: shared and fragment buffers are views of the
 // block's dynamic shared memory, local buffers per-thread allocas; copy, fill, gemm and reduce
@@ -10,7 +10,7 @@
 // offsets in declaration order (3 x f16 = 6 bytes at 0, 2 x 5 x f32 = 40 bytes at 16, 7 x i8 at
 // 64, 16 x f64 at 80: 208 bytes); local buffers take no shared memory. The module records each
 // kernel's bytes in `tlc.shared_bytes`, 0 for kernels without block buffers.
-// CHECK-LABEL: module attributes {gpu.container_module, tlc.shared_bytes = {local_only = 0 : i64, no_buffers = 0 : i64, offsets = 208 : i64}}
+// CHECK-LABEL: module attributes {gpu.container_module, tile.target = {{.+}}, tlc.shared_bytes = {local_only = 0 : i64, no_buffers = 0 : i64, offsets = 208 : i64}}
 // CHECK-LABEL: gpu.func @offsets(
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index

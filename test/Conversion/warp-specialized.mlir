@@ -1,10 +1,10 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
 // RUN: tlc-opt %s --tlc-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose
 // parameters end with the TMA tensor maps (one per tensor and box: A in 128x64 boxes, B in 64x64
 // boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads).
-// CHECK: module attributes {gpu.container_module, tlc.shared_bytes = {gemm__tma = 98352 : i64}, tlc.tma_entries = {gemm = {entry = "gemm__tma"
+// CHECK: module attributes {gpu.container_module, tile.target = {{.+}}, tlc.shared_bytes = {gemm__tma = 98352 : i64}, tlc.tma_entries = {gemm = {entry = "gemm__tma"
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
 // CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr) kernel

@@ -1,6 +1,6 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts))' | FileCheck %s
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80}))' | FileCheck %s --check-prefix=SM80
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_75}))' | FileCheck %s --check-prefix=SM75
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_75},tile.kernel(tile-assign-mma-layouts))' | FileCheck %s --check-prefix=SM75
 
 // tile-assign-mma-layouts: the tiling decision of the sm_90a strategy. A pipelined loop that copies
 // tensor tiles into shared buffers and multiplies them gets the accumulator mapped onto the
@@ -8,20 +8,20 @@
 // wgmma gemms and TMA copies.
 
 // CHECK-LABEL: tile.kernel @gemm
-// CHECK:         tile.alloc {tile.layout = {kind = "wgmma", warpgroups = array<i64: 2, 1>}} : !tile.buffer<fragment 128x128xf32>
+// CHECK:         tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
 // CHECK:         scf.for
 // CHECK:           tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK:           tile.copy %{{.+}} to %{{.+}} {tile.tma}
-// CHECK:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = "wgmma"}
+// CHECK:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<wgmma>}
 // An element-wise epilogue at the accumulator's points keeps the layout.
 // CHECK:         tile.parallel
 // sm_80 to sm_90 (without 'a'): mma.sync m16n8k16 on the 8 warps, 2 x 4 blocks of 64 x 32,
 // and cp.async copies.
 // SM80-LABEL: tile.kernel @gemm
-// SM80:         tile.alloc {tile.layout = {kind = "mma_sync", warps = array<i64: 2, 4>}} : !tile.buffer<fragment 128x128xf32>
+// SM80:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 4]>} : !tile.buffer<fragment 128x128xf32>
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
-// SM80:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = "mma_sync"}
+// SM80:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
 // Before sm_80 there is no tensor-core strategy.
 // SM75-LABEL: tile.kernel @gemm
 // SM75-NOT:     tile.layout

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-partition-threads))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads))' | FileCheck %s
 
 // Side effects of a parallel body run over register slots (issue 17's differential campaign).
 // A row fragment's value is replicated over the four lanes of a quad: an atomic update from a

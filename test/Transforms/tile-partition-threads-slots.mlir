@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-partition-threads))' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads))' | FileCheck %s
 
 // tile-partition-threads over a register-layout fragment: a tile.parallel over the wgmma
 // accumulator runs over the calling thread's 64 slots (128x128 on two warpgroups: 64 rows x 128

@@ -1,5 +1,5 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout{arch=sm_80}))' | FileCheck %s
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_90a},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout{arch=sm_90a}))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_90a},tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
 
 // The register strategy (kernels/attention.tile at BM = 32, BN = 16, D = 32 on two warps): no
 // pipelined loop of copies and products alone, so every fragment goes to registers in mma.sync's
@@ -11,15 +11,15 @@
 // CHECK:         tile.alloc {tile.offset = 0 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 32x32xbf16>
 // CHECK:         tile.alloc {tile.offset = 2048 : i64, tile.stages = 2 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 16x32xbf16>
 // CHECK:         tile.alloc {tile.offset = 4096 : i64, tile.stages = 2 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 16x32xbf16>
-// CHECK:         tile.alloc {tile.layout = {kind = "mma_sync", warps = array<i64: 2, 1>}} : !tile.buffer<fragment 32x16xf32>
-// CHECK:         tile.alloc {tile.layout = {kind = "mma_sync", warps = array<i64: 2, 1>}} : !tile.buffer<fragment 32x16xbf16>
-// CHECK:         tile.alloc {tile.layout = {kind = "mma_sync", warps = array<i64: 2, 1>}} : !tile.buffer<fragment 32x32xf32>
-// CHECK-COUNT-3: tile.alloc {tile.layout = {kind = "mma_sync_rows", warps = array<i64: 2, 1>}} : !tile.buffer<fragment 32xf32>
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x16xf32>
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x16xbf16>
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK-COUNT-3: tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 2>} : !tile.buffer<fragment 32xf32>
 // CHECK:         tile.copy {{.+}} {tile.cp_async}
 // CHECK:         scf.for
 // CHECK:           tile.copy {{.+}} {tile.cp_async}
 // CHECK:           tile.copy {{.+}} {tile.cp_async}
-// CHECK:           tile.gemm {{.+}} {clear, tile.mma = "mma_sync", transpose_b}
+// CHECK:           tile.gemm {{.+}} {clear, tile.mma = #tile.mma<mma_sync>, transpose_b}
 // Element-wise bodies run on the thread's slots: 8 of S (32x16 on 2 warps), ...
 // CHECK:           scf.for %{{.+}} = %{{.+}} to %c8 step
 // CHECK:             tile.read_slot
@@ -37,8 +37,8 @@
 // ... and 2 of each row statistic (one m16 tile: rows l / 4 and l / 4 + 8).
 // CHECK:           scf.for %{{.+}} = %{{.+}} to %c2 step
 // CHECK:           tile.reduce {{.+}} {accumulate, dim = 1 : i64, kind = "sum"}
-// CHECK:           tile.gemm {{.+}} {tile.mma = "mma_sync"} : !tile.buffer<fragment 32x16xbf16>, !tile.buffer<shared 16x32xbf16>, !tile.buffer<fragment 32x32xf32>
-// CHECK:         } {tile.pipeline = "cp_async_regs", tile.stages = 2 : i64}
+// CHECK:           tile.gemm {{.+}} {tile.mma = #tile.mma<mma_sync>} : !tile.buffer<fragment 32x16xbf16>, !tile.buffer<shared 16x32xbf16>, !tile.buffer<fragment 32x32xf32>
+// CHECK:         } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
 // CHECK:         tile.copy {{.+}} : !tile.buffer<fragment 32x32xf32> to !tile.tensor<bf16, 4>
 
   tile.kernel @attention_fwd threads [64, 1, 1] args ["Q", "K", "V", "O", "scale"] dims [["B", "H", "S", "32"], ["B", "H", "S", "32"], ["B", "H", "S", "32"], ["B", "H", "S", "32"], []] params {BM = 32 : i64, BN = 16 : i64, CAUSAL = false, D = 32 : i64} grid {
@@ -269,7 +269,7 @@
 // run ahead into stages (no "cp_async_regs", no stages).
 // CHECK-LABEL: tile.kernel @read_after
 // CHECK:         tile.alloc {tile.offset = 2048 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 32x32xbf16>
-// CHECK:         tile.alloc {tile.layout = {kind = "mma_sync", warps = array<i64: 2, 1>}}
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>}
 // CHECK:         scf.for
 // CHECK-NOT:       tile.pipeline
 // CHECK:         } {tile.stages = 2 : i64}

@@ -1,4 +1,4 @@
-// RUN: not tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' 2>&1 | FileCheck %s
+// RUN: not tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' 2>&1 | FileCheck %s
 
 // Stages are lowered to fit (down to 2), but even two stages of 256x128 + 128x256 bf16 (128 KiB
 // each) do not fit in 227 KiB: a located error, a note per buffer and a hint.

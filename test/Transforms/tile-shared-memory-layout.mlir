@@ -1,6 +1,6 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-software-pipeline,tile-shared-memory-layout{arch=sm_80}))' | FileCheck %s --check-prefix=SM80
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_86},tile-software-pipeline,tile-shared-memory-layout{arch=sm_86}))' | FileCheck %s --check-prefix=SM86
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_86},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM86
 
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
 // wgmma descriptor (rows of 64 bf16 = 128 bytes), 1024-byte aligned offsets, three stages each
@@ -16,13 +16,13 @@
 // SM86-LABEL: tile.kernel @gemm
 // SM86-SAME:    tile.shared_bytes = 65536 : i64
 // SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64}
-// SM86:         } {tile.pipeline = "cp_async_mma", tile.stages = 2 : i64}
+// SM86:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
 
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK-SAME:    tile.shared_bytes = 98352 : i64
 // CHECK:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
 // CHECK-NEXT:    tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
-// CHECK:         } {tile.barriers = 98304 : i64, tile.pipeline = "tma_wgmma", tile.stages = 3 : i64}
+// CHECK:         } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
 tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

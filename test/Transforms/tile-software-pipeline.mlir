@@ -1,6 +1,6 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_80},tile-software-pipeline))' | FileCheck %s --check-prefix=SM80
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-assign-mma-layouts{arch=sm_75},tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_75},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
 
 // tile-software-pipeline: the pipelined TMA/wgmma loop becomes a 3-stage ring (each buffer its
 // copies fill is tripled), served by a producer warpgroup added to the kernel.
@@ -10,12 +10,12 @@
 // CHECK:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
 // CHECK-NEXT:    tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 64x128xbf16>
 // CHECK-NEXT:    tile.alloc {tile.layout = {{.+}}} : !tile.buffer<fragment 128x128xf32>
-// CHECK:         } {tile.pipeline = "tma_wgmma", tile.stages = 3 : i64}
+// CHECK:         } {tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
 // The mma.sync strategy: the same ring of cp.async copies, no producer warpgroup.
 // SM80-LABEL: tile.kernel @gemm
 // SM80-NOT:     tile.producer_threads
 // SM80:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
-// SM80:         } {tile.pipeline = "cp_async_mma", tile.stages = 3 : i64}
+// SM80:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 3 : i64}
 // Without a tensor-core mapping (here sm_75) the loop runs in order: no ring, no producer.
 // GENERIC-LABEL: tile.kernel @gemm
 // GENERIC-NOT:     tile.producer_threads
@@ -73,10 +73,10 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K
 // stages = 1: the TMA ring keeps one stage (the producer waits for it to be empty); the cp.async
 // ring refills the stage the previous iteration read, so it takes two.
 // CHECK-LABEL: tile.kernel @one_stage
-// CHECK:         } {tile.pipeline = "tma_wgmma", tile.stages = 1 : i64}
+// CHECK:         } {tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 1 : i64}
 // SM80-LABEL: tile.kernel @one_stage
 // SM80:         tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
-// SM80:         } {tile.pipeline = "cp_async_mma", tile.stages = 2 : i64}
+// SM80:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
 // GENERIC-LABEL: tile.kernel @one_stage
 // GENERIC:         } {tile.stages = 1 : i64}
 tile.kernel @one_stage threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {

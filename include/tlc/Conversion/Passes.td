@@ -10,16 +10,18 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
     Moves every `tile.kernel` into a `gpu.module` as a `gpu.func` kernel whose parameters follow the
     launch ABI of docs/abi.md (a tensor becomes a global pointer, its sizes and its strides), drops
     the host-side `grid` region, and lowers block/thread indices, sizes and masked element accesses
-    to `gpu`, `arith`, `scf` and `llvm` operations. `tile.parallel` must have been partitioned first.
-    The remaining upstream conversions (`convert-gpu-to-nvvm` and friends) finish the job.
+    to `gpu`, `arith`, `scf` and `llvm` operations. The remaining upstream conversions
+    (`convert-gpu-to-nvvm` and friends) finish the job.
+
+    Preconditions, each a located error when not met: the module's target (`tile-set-target`);
+    no `tile.parallel` left (`tile-partition-threads`); every instruction, copy and pipeline
+    decision legal for the target (wgmma and TMA on sm_90a, mma.sync and cp.async on sm_80 and
+    later); and in a kernel with tensor-core decisions, the shared-memory placement of
+    `tile-shared-memory-layout` (offsets, swizzles, barriers, `tile.shared_bytes`).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect"];
-  let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "Target architecture (for the operations a strategy supports)">
-  ];
 }
 
 def MarkGridConstants : Pass<"tlc-mark-grid-constants", "mlir::LLVM::LLVMFuncOp"> {

@@ -532,10 +532,9 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
 struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
   MmaSyncGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
-    auto mma = op->getAttrOfType<StringAttr>(tile::kMmaAttr);
     auto accLayout = getRegisterLayout(op.getC());
     auto aLayout = getRegisterLayout(op.getA());
-    if (!mma || mma.getValue() != "mma_sync" || !accLayout || !isSwizzledTile(op.getB()) ||
+    if (tile::getMmaKind(op) != tile::MmaKind::MmaSync || !accLayout || !isSwizzledTile(op.getB()) ||
         !(aLayout || isSwizzledTile(op.getA())))
       return failure();
     Location loc = op.getLoc();

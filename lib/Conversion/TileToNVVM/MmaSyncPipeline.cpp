@@ -1,6 +1,6 @@
 //===- MmaSyncPipeline.cpp - sm_80..sm_90: cp.async ring, ldmatrix, mma.sync -===//
 //
-// Materializes a main loop marked `tile.pipeline = "cp_async_mma"` (tile-software-pipeline) in a
+// Materializes a main loop marked `tile.pipeline = #tile.pipeline<cp_async_mma>` (tile-software-pipeline) in a
 // kernel of the mma.sync strategy:
 //
 //   prologue: the copies of iterations 0 .. S-2 into stages 0 .. S-2, one cp.async group each;

@@ -22,10 +22,8 @@ std::optional<tile::AccLayout> tlc::getRegisterLayout(Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
   if (!castOp)
     return std::nullopt;
-  auto dict = castOp->getAttrOfType<DictionaryAttr>(tile::kLayoutAttr);
-  if (!dict)
-    return std::nullopt;
-  return tile::AccLayout::fromAttr(dict, cast<tile::BufferType>(buffer.getType()).getShape());
+  return tile::AccLayout::fromAttr(castOp->getAttr(tile::kLayoutAttr),
+                                   cast<tile::BufferType>(buffer.getType()).getShape());
 }
 
 Value tlc::lowerRegisterFragment(OpBuilder &b, tile::AllocOp alloc, gpu::GPUFuncOp func) {

@@ -128,8 +128,7 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   }
   bool mmaSync = false;
   kernel.walk([&](scf::ForOp loop) {
-    auto kind = loop->getAttrOfType<StringAttr>(tile::kPipelineAttr);
-    mmaSync |= kind && kind.getValue() == "cp_async_mma";
+    mmaSync |= tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncMma;
   });
   if (producerThreads) {
     SmallVector<Value> mapArgs(entry.getArguments().drop_front(firstMap));
@@ -148,8 +147,7 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
         continue;
       }
       auto loop = dyn_cast<scf::ForOp>(op);
-      auto kind = loop ? loop->getAttrOfType<StringAttr>(tile::kPipelineAttr) : StringAttr();
-      if (kind && kind.getValue() == "cp_async_regs") {
+      if (loop && tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncRegs) {
         buildRegisterRing(loop, b, mapping);
         continue;
       }
@@ -183,6 +181,82 @@ static void useConsumerBarriers(gpu::GPUFuncOp func) {
   }
 }
 
+/// The decisions of the tile passes that `kernel` carries are legal for `target` and complete:
+/// a located error at the first that is not (the lowering would otherwise emit instructions the
+/// target lacks, or read placements that were never made).
+static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr target) {
+  StringRef arch = target.getArch();
+  auto wrongTarget = [&](Operation *op, StringRef what, StringRef needs) {
+    return op->emitError() << what << " needs " << needs << ", but the target is '" << arch
+                           << "'; hint: the tile passes ran for another target (run "
+                           << "tile-assign-mma-layouts and what follows for this one)";
+  };
+  auto unplaced = [&](Operation *op, StringRef what) {
+    return op->emitError() << what << " has no place in shared memory yet; hint: run "
+                           << "tile-shared-memory-layout before convert-tile-to-nvvm";
+  };
+  bool decided = kernel->hasAttr(tile::kProducerThreadsAttr);
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (isa<tile::ParallelOp>(op)) {
+      op->emitOpError("must be partitioned over threads first (run tile-partition-threads)");
+      return WalkResult::interrupt();
+    }
+    if (std::optional<tile::MmaKind> mma = tile::getMmaKind(op)) {
+      decided = true;
+      if (*mma == tile::MmaKind::Wgmma && !target.hasWgmma() &&
+          failed(wrongTarget(op, "a gemm assigned to wgmma", "sm_90a")))
+        return WalkResult::interrupt();
+      if (*mma == tile::MmaKind::MmaSync && !target.hasMmaSync() &&
+          failed(wrongTarget(op, "a gemm assigned to mma.sync", "sm_80 or later")))
+        return WalkResult::interrupt();
+    }
+    if (op->hasAttr(tile::kTmaAttr) && !target.hasWgmma() &&
+        failed(wrongTarget(op, "a TMA copy", "sm_90a")))
+      return WalkResult::interrupt();
+    if (op->hasAttr(tile::kCpAsyncAttr) && !target.hasMmaSync() &&
+        failed(wrongTarget(op, "a cp.async copy", "sm_80 or later")))
+      return WalkResult::interrupt();
+    decided |= op->hasAttr(tile::kTmaAttr) || op->hasAttr(tile::kCpAsyncAttr) ||
+               op->hasAttr(tile::kLayoutAttr);
+    if (std::optional<tile::PipelineKind> kind = tile::getPipelineKind(op)) {
+      decided = true;
+      if (*kind == tile::PipelineKind::TmaWgmma && !op->hasAttr(tile::kBarriersAttr) &&
+          failed(unplaced(op, "the mbarrier ring of this pipelined loop")))
+        return WalkResult::interrupt();
+      if (*kind == tile::PipelineKind::TmaWgmma && !kernel->hasAttr(tile::kProducerThreadsAttr)) {
+        op->emitError() << "this TMA + wgmma ring has no producer warpgroup "
+                        << "('tile.producer_threads' on the kernel); hint: run "
+                        << "tile-software-pipeline";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (!decided)
+    return success();
+  // Tensor-core decisions: every shared buffer and fragment outside registers is placed, and
+  // every buffer a TMA or cp.async copy fills is swizzled.
+  if (!kernel->hasAttr(tile::kSharedBytesAttr))
+    return unplaced(kernel, "kernel '" + kernel.getSymName().str() + "'");
+  for (auto alloc : kernel.getBody().getOps<tile::AllocOp>()) {
+    auto type = alloc.getBuffer().getType();
+    if (type.isLocal() || alloc->hasAttr(tile::kLayoutAttr))
+      continue;
+    if (!alloc->hasAttr(tile::kOffsetAttr))
+      return unplaced(alloc, "this buffer");
+    bool asyncDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+      return user->hasAttr(tile::kTmaAttr) || user->hasAttr(tile::kCpAsyncAttr);
+    });
+    if (asyncDest && !alloc->hasAttr(tile::kSwizzleAttr))
+      return alloc.emitError() << "this buffer is filled by TMA or cp.async copies but has no "
+                               << "swizzle; hint: run tile-shared-memory-layout before "
+                               << "convert-tile-to-nvvm";
+  }
+  return success();
+}
+
 struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
   using ConvertTileToNVVMBase::ConvertTileToNVVMBase;
   void runOnOperation() override {
@@ -190,16 +264,15 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     if (kernels.empty())
       return;
+    FailureOr<tile::TargetAttr> target = tile::requireTarget(module, "convert-tile-to-nvvm");
+    if (failed(target))
+      return signalPassFailure();
+    StringRef arch = target->getArch();
     if (failed(checkSupported(module, arch)))
       return signalPassFailure();
-    for (tile::KernelOp kernel : kernels) {
-      WalkResult found = kernel.walk([](tile::ParallelOp op) {
-        op.emitOpError("must be partitioned over threads first (run tile-partition-threads)");
-        return WalkResult::interrupt();
-      });
-      if (found.wasInterrupted())
+    for (tile::KernelOp kernel : kernels)
+      if (failed(checkPreconditions(kernel, *target)))
         return signalPassFailure();
-    }
 
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(&getContext()));
     OpBuilder b(module.getBodyRegion());
@@ -214,7 +287,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
       auto bytes = allocateBlockBuffers(func, kernel);
       if (failed(bytes))
         return signalPassFailure();
-      int64_t limit = tile::maxSharedBytes(arch);
+      int64_t limit = target->getSharedBytes();
       if (*bytes > limit) {
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
                            << " bytes of shared memory for its buffers (the generic strategy "

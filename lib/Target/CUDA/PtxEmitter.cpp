@@ -1,4 +1,5 @@
 //===- PtxEmitter.cpp - gpu.module to LLVM IR and PTX ---------------------===//
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Target/CUDA/PtxEmitter.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,15 +22,8 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
 
 unsigned tlc::cuda::ptxVersionFor(llvm::StringRef arch) {
-  unsigned sm = 0;
-  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
-  if (sm == 110)
-    return 90;
-  if (sm == 103 || sm == 121)
-    return 88;
-  if (sm == 101 || sm == 120)
-    return 87;
-  return 86;
+  // One table of architecture facts: the tile dialect's target.
+  return tile::TargetAttr::getPtxVersion(arch);
 }
 
 static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef arch,

@@ -25,6 +25,7 @@ void TileDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "tlc/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
       >();
+  registerAttributes();
 }
 
 LogicalResult tlc::tile::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -5,7 +5,7 @@
 //   - maps the accumulator [BM, BN] onto the kernel's warpgroups and the wgmma m64nNk16
 //     instruction (sm_90a), or onto its warps and mma.sync m16n8k16 (sm_80 and later),
 //     recording the register layout on the fragment's alloc (`tile.layout`);
-//   - marks the gemms `tile.mma = "wgmma"` / `"mma_sync"` and the copies `tile.tma` (TMA boxes)
+//   - marks the gemms `tile.mma = #tile.mma<wgmma>` / `<mma_sync>` and the copies `tile.tma` (TMA boxes)
 //     / `tile.cp_async` (16-byte chunks).
 // A kernel without such a loop may take the register strategy instead (attention: gemms inside
 // a loop with softmax between them, A operands from registers): every fragment in mma.sync's
@@ -335,7 +335,7 @@ static bool assignRegisterStrategy(KernelOp kernel, int64_t warps, Misfit &why) 
     alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
   }
   for (GemmOp gemm : gemms)
-    gemm->setAttr(kMmaAttr, b.getStringAttr("mma_sync"));
+    gemm->setAttr(kMmaAttr, MmaKindAttr::get(ctx, MmaKind::MmaSync));
   for (CopyOp copy : copies)
     copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
   LLVM_DEBUG(llvm::dbgs() << "register strategy for " << kernel.getSymName() << "\n");
@@ -349,15 +349,29 @@ struct AssignMmaLayoutsPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    FailureOr<TargetAttr> target = requireTarget(kernel, "tile-assign-mma-layouts");
+    if (failed(target))
+      return signalPassFailure();
+    // Decisions are made once: a second run would assign over the first.
+    WalkResult decided = kernel.walk([](Operation *op) {
+      return op->hasAttr(kMmaAttr) || op->hasAttr(kLayoutAttr) ? WalkResult::interrupt()
+                                                              : WalkResult::advance();
+    });
+    if (decided.wasInterrupted()) {
+      kernel.emitError() << "tile-assign-mma-layouts: kernel '" << kernel.getSymName()
+                         << "' already has tensor-core assignments (the pass runs once)";
+      return signalPassFailure();
+    }
     Misfit why;
-    std::string chosen = choose(kernel, why);
+    std::string chosen = choose(kernel, *target, why);
     // --explain: kernels with gemms say which strategy they take, or where the generic one
     // begins to be needed.
     bool hasGemm = false;
     kernel.getBody().walk([&](GemmOp) { hasGemm = true; });
     if (!explain || !hasGemm)
       return;
-    std::string head = ("kernel '" + kernel.getSymName() + "' for " + arch + ": ").str();
+    std::string head =
+        ("kernel '" + kernel.getSymName() + "' for " + target->getArch() + ": ").str();
     if (!chosen.empty()) {
       InFlightDiagnostic remark = kernel.emitRemark() << head << chosen;
       // A loop that copies tiles without `pipelined` waits for them at every step.
@@ -377,18 +391,13 @@ struct AssignMmaLayoutsPass
                                             : why.reason);
   }
 
-  /// Tries the strategies for `arch` and returns the one taken, in words (empty: generic; `why`
-  /// then holds the first misfit).
-  std::string choose(KernelOp kernel, Misfit &why) {
+  /// Tries the strategies for `target` and returns the one taken, in words (empty: generic;
+  /// `why` then holds the first misfit).
+  std::string choose(KernelOp kernel, TargetAttr target, Misfit &why) {
     // sm_90a: wgmma on warpgroups; sm_80 and later otherwise: mma.sync on warps.
-    StringRef archName = arch;
-    unsigned sm = 0;
-    if (!archName.starts_with("sm_") ||
-        archName.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm))
+    if (!target.hasWgmma() && !target.hasMmaSync())
       return "";
-    kind = archName == "sm_90a" ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
-    if (kind == AccLayout::Kind::MmaSync && sm < 80)
-      return "";
+    kind = target.hasWgmma() ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
     auto threads = kernel.getThreads();
     if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024) {
       why.reason = "tensor-core strategies need threads(n) with n a multiple of 32, at most 1024";
@@ -504,7 +513,8 @@ struct AssignMmaLayoutsPass
     auto alloc = acc.getDefiningOp<AllocOp>();
     alloc->setAttr(kLayoutAttr, accLayout.toAttr(kernel.getContext()));
     for (GemmOp gemm : gemms)
-      gemm->setAttr(kMmaAttr, b.getStringAttr(wgmma ? "wgmma" : "mma_sync"));
+      gemm->setAttr(kMmaAttr, MmaKindAttr::get(kernel.getContext(),
+                                               wgmma ? MmaKind::Wgmma : MmaKind::MmaSync));
     for (CopyOp copy : copies)
       copy->setAttr(wgmma ? kTmaAttr : kCpAsyncAttr, b.getUnitAttr());
     LLVM_DEBUG(llvm::dbgs() << (wgmma ? "wgmma" : "mma.sync") << " main loop at " << loop.getLoc()

@@ -32,16 +32,6 @@ using namespace tlc::tile;
 
 #define DEBUG_TYPE "tile-shared-memory-layout"
 
-int64_t tlc::tile::maxSharedBytes(StringRef arch) {
-  unsigned sm = 0;
-  arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
-  if (sm == 90 || sm == 100 || sm == 101 || sm == 103 || sm == 110)
-    return 232448;
-  if (sm == 80 || sm == 87)
-    return 166912;
-  return 101376;
-}
-
 namespace {
 struct Placement {
   AllocOp alloc;
@@ -61,6 +51,9 @@ struct SharedMemoryLayoutPass
     kernel.walk([&](CopyOp copy) { tensorCores |= copy->hasAttr(kCpAsyncAttr); });
     if (!tensorCores)
       return;
+    FailureOr<TargetAttr> target = requireTarget(kernel, "tile-shared-memory-layout");
+    if (failed(target))
+      return signalPassFailure();
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
     llvm::DenseMap<Operation *, int64_t> position;
@@ -75,7 +68,7 @@ struct SharedMemoryLayoutPass
 
     // `stages` is an upper bound: a ring that does not fit the architecture's shared memory
     // gets fewer stages (down to 2) before anything is placed.
-    int64_t limit = maxSharedBytes(arch);
+    int64_t limit = target->getSharedBytes();
     kernel.walk([&](scf::ForOp loop) {
       if (!loop->hasAttr(kPipelineAttr))
         return;
@@ -155,8 +148,7 @@ struct SharedMemoryLayoutPass
 
     // Two mbarriers (full, empty) per stage of each pipelined loop.
     kernel.walk([&](scf::ForOp loop) {
-      auto kind = loop->getAttrOfType<StringAttr>(kPipelineAttr);
-      if (!kind || kind.getValue() != "tma_wgmma")
+      if (getPipelineKind(loop) != PipelineKind::TmaWgmma)
         return;
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
       total = llvm::alignTo(total, 8);
@@ -168,7 +160,8 @@ struct SharedMemoryLayoutPass
     if (total > limit) {
       auto diag = kernel.emitError()
                   << "kernel '" << kernel.getSymName() << "' needs " << total
-                  << " bytes of shared memory; " << limit << " bytes is the limit for '" << arch
+                  << " bytes of shared memory; " << limit << " bytes is the limit for '"
+                  << target->getArch()
                   << "'";
       for (Placement &p : placements)
         diag.attachNote(p.alloc.getLoc())

@@ -2,7 +2,7 @@
 //
 // A `pipelined(n, stages = S)` loop whose copies are TMA boxes and whose gemms are wgmma
 // (tile-assign-mma-layouts) becomes an S-stage ring: each buffer its copies fill gets S copies
-// (`tile.stages = S` on its alloc), the loop is marked `tile.pipeline = "tma_wgmma"`, and the
+// (`tile.stages = S` on its alloc), the loop is marked `tile.pipeline = #tile.pipeline<tma_wgmma>`, and the
 // kernel gets a producer warpgroup (`tile.producer_threads = 128`) that issues the copies while
 // the kernel's own warpgroups consume the stages. The conversion materializes the ring: per
 // stage a "full" mbarrier (expect-tx, completed by TMA) and an "empty" one (arrived by the
@@ -34,8 +34,8 @@ using namespace tlc::tile;
 #define DEBUG_TYPE "tile-software-pipeline"
 
 /// How `loop` can be pipelined: "tma_wgmma" when every copy is a TMA copy and every gemm a
-/// wgmma, "cp_async_mma" when they are cp.async copies and mma.sync gemms; empty otherwise.
-static StringRef pipelineKind(scf::ForOp loop) {
+/// wgmma, "cp_async_mma" when they are cp.async copies and mma.sync gemms; nullopt otherwise.
+static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
   bool tma = true, cpAsync = true, wgmma = true, mmaSync = true;
   bool anyCopy = false, anyGemm = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -44,23 +44,23 @@ static StringRef pipelineKind(scf::ForOp loop) {
       cpAsync &= op.hasAttr(kCpAsyncAttr);
       anyCopy = true;
     } else if (isa<GemmOp>(op)) {
-      auto mma = op.getAttrOfType<StringAttr>(kMmaAttr);
-      wgmma &= mma && mma.getValue() == "wgmma";
-      mmaSync &= mma && mma.getValue() == "mma_sync";
+      std::optional<MmaKind> mma = getMmaKind(&op);
+      wgmma &= mma == MmaKind::Wgmma;
+      mmaSync &= mma == MmaKind::MmaSync;
       anyGemm = true;
     } else if (!isa<BlockIdOp, DimOp>(op) && op.getDialect()->getNamespace() != "arith") {
       // Only a loop of copies and products is a main loop (the register strategy marks copies
       // and gemms of other loops too).
-      return "";
+      return std::nullopt;
     }
   }
   if (!anyCopy || !anyGemm)
-    return "";
+    return std::nullopt;
   if (tma && wgmma)
-    return "tma_wgmma";
+    return PipelineKind::TmaWgmma;
   if (cpAsync && mmaSync)
-    return "cp_async_mma";
-  return "";
+    return PipelineKind::CpAsyncMma;
+  return std::nullopt;
 }
 
 /// A loop of the register strategy (attention: copies, products and element-wise work) whose
@@ -101,7 +101,7 @@ struct SoftwarePipelinePass
     Builder b(kernel.getContext());
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kStagesAttr) && !pipelineKind(loop).empty())
+      if (loop->hasAttr(kStagesAttr) && pipelineKind(loop))
         loops.push_back(loop);
     });
     // One producer warpgroup serves one ring; kernels with several main loops keep the
@@ -112,7 +112,8 @@ struct SoftwarePipelinePass
         auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
         if (!stages || stages.getInt() < 2 || !isRegisterRing(loop, kernel))
           return;
-        loop->setAttr(kPipelineAttr, b.getStringAttr("cp_async_regs"));
+        loop->setAttr(kPipelineAttr,
+                      PipelineKindAttr::get(b.getContext(), PipelineKind::CpAsyncRegs));
         for (Operation &op : loop.getBody()->without_terminator())
           if (auto copy = dyn_cast<CopyOp>(op))
             copy.getDest().getDefiningOp()->setAttr(kStagesAttr, stages);
@@ -122,16 +123,16 @@ struct SoftwarePipelinePass
     scf::ForOp loop = loops.front();
     int64_t stages = std::max<int64_t>(
         1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
-    StringRef kind = pipelineKind(loop);
+    PipelineKind kind = *pipelineKind(loop);
     // The cp.async ring refills the stage the previous iteration read: it needs two at least.
-    if (kind == "cp_async_mma")
+    if (kind == PipelineKind::CpAsyncMma)
       stages = std::max<int64_t>(stages, 2);
-    loop->setAttr(kPipelineAttr, b.getStringAttr(kind));
+    loop->setAttr(kPipelineAttr, PipelineKindAttr::get(b.getContext(), kind));
     loop->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
     for (Operation &op : loop.getBody()->without_terminator())
       if (auto copy = dyn_cast<CopyOp>(op))
         copy.getDest().getDefiningOp()->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
-    if (kind == "tma_wgmma")
+    if (kind == PipelineKind::TmaWgmma)
       kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
   }
 };

@@ -8,57 +8,42 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-DictionaryAttr AccLayout::toAttr(MLIRContext *ctx) const {
-  Builder b(ctx);
+FragmentLayoutAttrInterface AccLayout::toAttr(MLIRContext *ctx) const {
   if (kind == Kind::Wgmma)
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("kind", b.getStringAttr("wgmma")),
-         b.getNamedAttr("warpgroups",
-                        b.getDenseI64ArrayAttr({wgmma.warpgroupsM, wgmma.warpgroupsN}))});
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("kind", b.getStringAttr(kind == Kind::MmaSync ? "mma_sync"
-                                                                    : "mma_sync_rows")),
-       b.getNamedAttr("warps", b.getDenseI64ArrayAttr({mma.warpsM, mma.warpsN}))});
+    return WgmmaAccLayoutAttr::get(ctx, wgmma.warpgroupsM, wgmma.warpgroupsN);
+  if (kind == Kind::MmaSync)
+    return MmaSyncAccLayoutAttr::get(ctx, mma.warpsM, mma.warpsN);
+  return MmaSyncRowsLayoutAttr::get(ctx, mma.warpsM);
 }
 
-std::optional<AccLayout> AccLayout::fromAttr(DictionaryAttr attr, ArrayRef<int64_t> shape) {
-  auto kind = attr.getAs<StringAttr>("kind");
-  if (!kind)
+std::optional<AccLayout> AccLayout::fromAttr(Attribute attr, ArrayRef<int64_t> shape) {
+  // The dialect verified the layout against the fragment's shape (verifyOperationAttribute).
+  auto fragment = dyn_cast_or_null<FragmentLayoutAttrInterface>(attr);
+  if (!fragment || shape.size() != (isa<MmaSyncRowsLayoutAttr>(attr) ? 1u : 2u))
     return std::nullopt;
   AccLayout layout;
-  if (kind.getValue() == "wgmma") {
-    auto groups = attr.getAs<DenseI64ArrayAttr>("warpgroups");
-    if (!groups || groups.size() != 2 || shape.size() != 2)
-      return std::nullopt;
+  if (auto wgmma = dyn_cast<WgmmaAccLayoutAttr>(attr)) {
     layout.kind = Kind::Wgmma;
-    layout.wgmma = layout::WgmmaAccLayout{shape[0], shape[1], groups[0], groups[1]};
-    return layout;
-  }
-  auto warps = attr.getAs<DenseI64ArrayAttr>("warps");
-  if (!warps || warps.size() != 2)
-    return std::nullopt;
-  if (kind.getValue() == "mma_sync" && shape.size() == 2) {
+    layout.wgmma = layout::WgmmaAccLayout{shape[0], shape[1], wgmma.getWarpgroupsM(),
+                                          wgmma.getWarpgroupsN()};
+  } else if (auto mma = dyn_cast<MmaSyncAccLayoutAttr>(attr)) {
     layout.kind = Kind::MmaSync;
-    layout.mma = layout::MmaSyncAccLayout{shape[0], shape[1], warps[0], warps[1]};
-    return layout;
-  }
-  if (kind.getValue() == "mma_sync_rows" && shape.size() == 1 && warps[1] == 1) {
+    layout.mma = layout::MmaSyncAccLayout{shape[0], shape[1], mma.getWarpsM(), mma.getWarpsN()};
+  } else {
     // Beside an accumulator of any width: the rows alone decide the slots.
     layout.kind = Kind::MmaSyncRows;
-    layout.mma = layout::MmaSyncAccLayout{shape[0], 16, warps[0], 1};
-    return layout;
+    layout.mma = layout::MmaSyncAccLayout{
+        shape[0], 16, cast<MmaSyncRowsLayoutAttr>(attr).getWarps(), 1};
   }
-  return std::nullopt;
+  return layout;
 }
 
 std::optional<AccLayout> tlc::tile::getAccLayout(Value buffer) {
   auto alloc = buffer.getDefiningOp<AllocOp>();
   if (!alloc)
     return std::nullopt;
-  auto dict = alloc->getAttrOfType<DictionaryAttr>(kLayoutAttr);
-  if (!dict)
-    return std::nullopt;
-  return AccLayout::fromAttr(dict, alloc.getBuffer().getType().getShape());
+  return AccLayout::fromAttr(alloc->getAttr(kLayoutAttr),
+                             alloc.getBuffer().getType().getShape());
 }
 
 namespace {

@@ -17,6 +17,12 @@ def Tile_Dialect : Dialect {
     upstream `arith`, `math` and `scf` dialects.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // The discardable `tile.*` attributes the passes put on ops: TileAttrs.cpp verifies each.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>

@@ -8,6 +8,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
 #include "tlc/Dialect/Tile/IR/TileTypes.h"
 

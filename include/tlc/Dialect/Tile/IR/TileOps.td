@@ -4,6 +4,7 @@
 
 include "tlc/Dialect/Tile/IR/TileBase.td"
 include "tlc/Dialect/Tile/IR/TileTypes.td"
+include "tlc/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

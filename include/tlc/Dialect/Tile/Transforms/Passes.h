@@ -12,10 +12,6 @@ namespace tlc::tile {
 #define GEN_PASS_DECL
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 
-/// Shared memory one block may use on `arch` (bytes): 227 KiB on sm_90/sm_100, 163 KiB on
-/// sm_80/sm_87, 99 KiB on sm_86/sm_89/sm_120 and others.
-int64_t maxSharedBytes(llvm::StringRef arch);
-
 #define GEN_PASS_REGISTRATION
 #include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
 

@@ -4,6 +4,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSetTarget : Pass<"tile-set-target", "mlir::ModuleOp"> {
+  let summary = "Set the module's target: the architecture every later pass reads";
+  let description = [{
+    Puts `tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>` on the module:
+    the architecture, the PTX ISA version the NVPTX backend emits for it and the shared memory
+    one block may use. The passes that decide by architecture (tile-assign-mma-layouts,
+    tile-shared-memory-layout, convert-tile-to-nvvm) read it through `tile::getTarget` and fail
+    with a located error where it is missing; tlc runs this pass first. An unknown architecture
+    is an error.
+  }];
+  let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
+  let dependentDialects = ["tlc::tile::TileDialect"];
+}
+
 def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"> {
   let summary = "Map gemm tiles onto warpgroups and tensor-core instructions";
   let description = [{
@@ -18,7 +32,6 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
     uses that do not fit keep the generic strategy; with `explain`, a remark says which.
   }];
   let options = [
-    Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">,
     Option<"explain", "explain", "bool", "false",
            "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">
   ];
@@ -40,7 +53,7 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
   let summary = "Turn pipelined TMA/wgmma loops into a multi-stage ring with a producer warpgroup";
   let description = [{
     A `pipelined(n, stages = S)` loop whose copies are TMA and whose gemms are wgmma gets S copies
-    of each buffer its copies fill (`tile.stages = S` on the alloc), `tile.pipeline = "tma_wgmma"`
+    of each buffer its copies fill (`tile.stages = S` on the alloc), `tile.pipeline = #tile.pipeline<tma_wgmma>`
     on the loop, and a producer warpgroup on the kernel (`tile.producer_threads = 128`): the
     lowering then issues the copies from one producer thread into a ring guarded by full/empty
     mbarriers (expect-tx, phase parity) while the kernel's warpgroups consume it.
@@ -55,9 +68,8 @@ def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::Kerne
     descriptor), places every shared buffer and shared-memory fragment at a byte offset
     (`tile.offset`; 1024-aligned when swizzled; times its stages; buffers not live at the same
     time share bytes), adds the pipeline's mbarriers and records the total on the kernel
-    (`tile.shared_bytes`). A total above the architecture's limit is a located error.
+    (`tile.shared_bytes`). A total above the target's limit is a located error.
   }];
-  let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
 }
 
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,66 @@
+//===- TileAttrs.h - Attributes of the tile dialect -----------------------===//
+//
+// The typed contract between the tile passes and the conversion: register layouts of fragments,
+// instruction and pipeline kinds, the target, and the names of the discardable `tile.*`
+// attributes the passes put on ops. TileDialect::verifyOperationAttribute checks every one of
+// them (type, value and the op it sits on), so a pass reads only what the verifier accepted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TLC_DIALECT_TILE_IR_TILEATTRS_H
+#define TLC_DIALECT_TILE_IR_TILEATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <optional>
+#include <utility>
+
+#include "tlc/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tlc/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tlc/Dialect/Tile/IR/TileAttrs.h.inc"
+
+namespace tlc::tile {
+
+/// On the module: its #tile.target (tile-set-target).
+inline constexpr llvm::StringLiteral kTargetAttr = "tile.target";
+/// On a fragment `tile.alloc`: its register layout (a FragmentLayoutAttrInterface attribute).
+inline constexpr llvm::StringLiteral kLayoutAttr = "tile.layout";
+/// On a `tile.gemm`: the instruction family chosen for it (#tile.mma<...>).
+inline constexpr llvm::StringLiteral kMmaAttr = "tile.mma";
+/// On a `tile.copy` from a tensor to a shared buffer: issued as TMA boxes (sm_90a), or as
+/// cp.async chunks (unit attributes).
+inline constexpr llvm::StringLiteral kTmaAttr = "tile.tma";
+inline constexpr llvm::StringLiteral kCpAsyncAttr = "tile.cp_async";
+/// On a shared `tile.alloc`: swizzle width in bytes (32, 64, 128), byte offset in dynamic shared
+/// memory, and the number of pipeline stages (copies of the buffer). `tile.stages` on an
+/// `scf.for`: the stages `pipelined(n, stages = S)` asked for.
+inline constexpr llvm::StringLiteral kSwizzleAttr = "tile.swizzle";
+inline constexpr llvm::StringLiteral kOffsetAttr = "tile.offset";
+inline constexpr llvm::StringLiteral kStagesAttr = "tile.stages";
+/// On an `scf.for` with `tile.stages`: how it is pipelined (#tile.pipeline<...>).
+inline constexpr llvm::StringLiteral kPipelineAttr = "tile.pipeline";
+/// On a "tma_wgmma" loop: byte offset of its mbarriers (full[S], then empty[S], 8 bytes each).
+inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
+/// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
+inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
+inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
+/// On an `scf.for` over register slots: to be unrolled completely.
+inline constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
+
+/// The module's target: `tile.target` on the closest enclosing builtin.module (`op` itself
+/// when it is one); null when none is set.
+TargetAttr getTarget(mlir::Operation *op);
+
+/// The module's target, or a located error on `op` saying that `pass` needs one.
+mlir::FailureOr<TargetAttr> requireTarget(mlir::Operation *op, llvm::StringRef pass);
+
+/// `tile.mma` of a gemm / `tile.pipeline` of a loop, if set.
+std::optional<MmaKind> getMmaKind(mlir::Operation *gemm);
+std::optional<PipelineKind> getPipelineKind(mlir::Operation *loop);
+
+} // namespace tlc::tile
+
+#endif // TLC_DIALECT_TILE_IR_TILEATTRS_H

@@ -1,0 +1,159 @@
+// Attributes of the `tile` dialect: the typed contract between the tile passes and the
+// conversion to NVVM (docs/pipeline.md, "The contract between passes").
+#ifndef TLC_DIALECT_TILE_TILEATTRS_TD
+#define TLC_DIALECT_TILE_TILEATTRS_TD
+
+include "tlc/Dialect/Tile/IR/TileBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Decisions as enums
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaKind : I32EnumAttr<"MmaKind", "tensor-core instruction family of a gemm", [
+    I32EnumAttrCase<"Wgmma", 0, "wgmma">,
+    I32EnumAttrCase<"MmaSync", 1, "mma_sync">]> {
+  let cppNamespace = "::tlc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_MmaKindAttr : EnumAttr<Tile_Dialect, Tile_MmaKind, "mma"> {
+  let summary = "the instruction a `tile.gemm` runs on (`tile.mma`)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_PipelineKind : I32EnumAttr<"PipelineKind", "how a pipelined loop is scheduled", [
+    I32EnumAttrCase<"TmaWgmma", 0, "tma_wgmma">,
+    I32EnumAttrCase<"CpAsyncMma", 1, "cp_async_mma">,
+    I32EnumAttrCase<"CpAsyncRegs", 2, "cp_async_regs">]> {
+  let cppNamespace = "::tlc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_PipelineKindAttr : EnumAttr<Tile_Dialect, Tile_PipelineKind, "pipeline"> {
+  let summary = "the ring a pipelined `scf.for` becomes (`tile.pipeline`)";
+  let description = [{
+    `tma_wgmma`: TMA copies issued by a producer warpgroup into an mbarrier ring, wgmma gemms;
+    `cp_async_mma`: cp.async copies S - 1 iterations ahead, ldmatrix + mma.sync gemms;
+    `cp_async_regs`: a loop of the register strategy whose cp.async copies run ahead.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Register layouts of fragments
+//===----------------------------------------------------------------------===//
+
+def Tile_FragmentLayoutAttrInterface : AttrInterface<"FragmentLayoutAttrInterface"> {
+  let cppNamespace = "::tlc::tile";
+  let description = [{
+    The register layout of a fragment (`tile.layout` on its `tile.alloc`): the fragment is
+    spread over `getNumThreads()` threads, each holding `getNumSlots(shape)` register slots;
+    slot s of thread t holds element `getCoord(shape, t, s)` (a rank-1 fragment: the row, and
+    column 0). `getOwner` answers the inverse: which thread and slot hold element (i, j) (the
+    first such thread where several hold copies).
+  }];
+  let methods = [
+    InterfaceMethod<"The number of threads the fragment is spread over", "int64_t",
+                    "getNumThreads">,
+    InterfaceMethod<"Checks that a fragment of `shape` fits the layout", "::mlir::LogicalResult",
+                    "verifyShape",
+                    (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
+                         "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"Register slots per thread for a fragment of `shape`", "int64_t",
+                    "getNumSlots", (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"The element (row, column) slot `slot` of thread `thread` holds",
+                    "std::pair<int64_t, int64_t>", "getCoord",
+                    (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$thread,
+                         "int64_t":$slot)>
+  ];
+  let extraClassDeclaration = [{
+    /// The (thread, slot) holding element (row, col) of a fragment of `shape`; nullopt when no
+    /// thread does.
+    std::optional<std::pair<int64_t, int64_t>> getOwner(::llvm::ArrayRef<int64_t> shape,
+                                                        int64_t row, int64_t col);
+  }];
+}
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_WgmmaAccLayoutAttr : Tile_Attr<"WgmmaAccLayout", "wgmma_acc",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
+  let summary = "accumulator layout of wgmma m64nNk16 on warpgroupsM x warpgroupsN warpgroups";
+  let description = [{
+    Warpgroup (i, j) owns rows [i R / m, (i + 1) R / m) and columns [j C / n, (j + 1) C / n) of an
+    [R, C] accumulator, in 64-row instruction tiles of N = C / n columns (a multiple of 8, at
+    most 256): PTX's wgmma D fragment layout. `#tile.wgmma_acc<warpgroups = [2, 1]>`.
+  }];
+  let parameters = (ins "int64_t":$warpgroupsM, "int64_t":$warpgroupsN);
+  let assemblyFormat = "`<` `warpgroups` `=` `[` $warpgroupsM `,` $warpgroupsN `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_MmaSyncAccLayoutAttr : Tile_Attr<"MmaSyncAccLayout", "mma_sync_acc",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
+  let summary = "accumulator layout of mma.sync m16n8k16 on warpsM x warpsN warps";
+  let description = [{
+    Warp w, at (w / n, w % n), owns an [R / m, C / n] block of m16n8 fragments of an [R, C]
+    accumulator (PTX's C/D fragment layout). `#tile.mma_sync_acc<warps = [4, 2]>`.
+  }];
+  let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN);
+  let assemblyFormat = "`<` `warps` `=` `[` $warpsM `,` $warpsN `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_MmaSyncRowsLayoutAttr : Tile_Attr<"MmaSyncRowsLayout", "mma_sync_rows",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
+  let summary = "row values beside an mma.sync accumulator on warps stacked along M";
+  let description = [{
+    A rank-1 fragment of R values, one per row of an [R, C] `#tile.mma_sync_acc<warps = [w, 1]>`
+    accumulator: row slot r of a thread holds row 16 (r / 2) + lane / 4 + 8 (r % 2) of its
+    warp's block, replicated over the four lanes of a quad. `#tile.mma_sync_rows<warps = 4>`.
+  }];
+  let parameters = (ins "int64_t":$warps);
+  let assemblyFormat = "`<` `warps` `=` $warps `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The target
+//===----------------------------------------------------------------------===//
+
+def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
+  let summary = "the architecture a module is compiled for (`tile.target` on the module)";
+  let description = [{
+    Set once on the module (`tile-set-target`, which tlc runs first) and read by every pass
+    that decides by architecture: `arch` (sm_XY or sm_XYa), the PTX ISA version the NVPTX
+    backend emits, and the dynamic shared memory one block may use.
+    `#tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>`.
+  }];
+  let parameters = (ins StringRefParameter<>:$arch, "unsigned":$ptx, "int64_t":$sharedBytes);
+  let assemblyFormat = "`<` $arch `,` `ptx` `=` $ptx `,` `shared_bytes` `=` $sharedBytes `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$arch), [{
+      return $_get($_ctxt, arch, getPtxVersion(arch), getMaxSharedBytes(arch));
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The compute capability (90 for sm_90a); 0 when `arch` is not sm_XY[a].
+    static unsigned getSm(::llvm::StringRef arch);
+    /// Whether `arch` names an architecture: sm_XY or sm_XYa.
+    static bool isValidArch(::llvm::StringRef arch);
+    /// The PTX ISA version (86 = 8.6) emitted for `arch`.
+    static unsigned getPtxVersion(::llvm::StringRef arch);
+    /// Shared memory one block may use on `arch` (bytes): 227 KiB on sm_90/sm_100, 163 KiB on
+    /// sm_80/sm_87, 99 KiB on sm_86/sm_89/sm_120 and others.
+    static int64_t getMaxSharedBytes(::llvm::StringRef arch);
+    unsigned getSm() const { return getSm(getArch()); }
+    /// wgmma, TMA and setmaxnreg: sm_90a only.
+    bool hasWgmma() const { return getArch() == "sm_90a"; }
+    /// mma.sync m16n8k16, ldmatrix and cp.async: sm_80 and later.
+    bool hasMmaSync() const { return getSm() >= 80; }
+  }];
+}
+
+#endif // TLC_DIALECT_TILE_TILEATTRS_TD

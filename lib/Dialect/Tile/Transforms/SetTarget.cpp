@@ -1,0 +1,27 @@
+//===- SetTarget.cpp - The module's target, set once ----------------------===//
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+
+namespace tlc::tile {
+#define GEN_PASS_DEF_TILESETTARGET
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tlc::tile
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+namespace {
+struct SetTargetPass : public tlc::tile::impl::TileSetTargetBase<SetTargetPass> {
+  using TileSetTargetBase::TileSetTargetBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!TargetAttr::isValidArch(arch)) {
+      module.emitError() << "tile-set-target: unknown architecture '" << arch
+                         << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_80";
+      return signalPassFailure();
+    }
+    module->setAttr(kTargetAttr, TargetAttr::get(&getContext(), arch));
+  }
+};
+} // namespace

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# pass-orders.sh TLC TLC_OPT WORKDIR SEQUENCES KERNEL.tile...: "tlc-opt never crashes, whatever
+# passes it runs in whatever order" (issue 11). Each kernel file is lowered to the tile dialect
+# (`tlc --emit=tile`); then SEQUENCES pass sequences per file, drawn with a fixed seed from the
+# tile passes, the conversion, canonicalize/cse and tile-set-target with varying architectures
+# (missing, repeated, out of order, targets changed midway), run through TLC_OPT. Each run must
+# exit 0 or 1 with located errors only: no signal, no assertion, no LLVM/MLIR crash text.
+# The sequences that crashed before the passes checked their preconditions (assign, pipeline,
+# conversion without tile-shared-memory-layout; wgmma chosen for sm_90a, converted for sm_80)
+# are always among them.
+set -u -o pipefail
+tlc=$1 opt=$2 work=$3 count=$4
+shift 4
+mkdir -p "$work"
+internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
+passes=(assign partition pipeline layout convert canon cse target90 target80 target75 none)
+step() {
+  case $1 in
+  assign) echo "tile.kernel(tile-assign-mma-layouts)" ;;
+  partition) echo "tile.kernel(tile-partition-threads)" ;;
+  pipeline) echo "tile.kernel(tile-software-pipeline)" ;;
+  layout) echo "tile.kernel(tile-shared-memory-layout)" ;;
+  convert) echo "convert-tile-to-nvvm" ;;
+  canon) echo "canonicalize" ;;
+  cse) echo "cse" ;;
+  target90) echo "tile-set-target{arch=sm_90a}" ;;
+  target80) echo "tile-set-target{arch=sm_80}" ;;
+  target75) echo "tile-set-target{arch=sm_75}" ;;
+  esac
+}
+fixed=("target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
+       "target90 assign partition pipeline layout target80 convert"
+       "target80 assign pipeline convert" "assign target90 layout convert"
+       "target90 assign assign" "target90 partition assign pipeline layout convert"
+       "target90 assign partition pipeline layout convert")
+RANDOM=20261201
+runs=0 bad=0
+for kernel in "$@"; do
+  name=$(basename "$kernel" .tile)
+  input=$work/$name.mlir
+  if ! "$tlc" "$kernel" --emit=tile -o "$input" 2>"$work/$name.err"; then
+    echo "FAIL: tlc --emit=tile $kernel"; cat "$work/$name.err"; exit 1
+  fi
+  sequences=("${fixed[@]}")
+  for ((i = 0; i < count; i++)); do
+    seq=""
+    for ((j = 0; j < 2 + RANDOM % 5; j++)); do seq+="${passes[RANDOM % ${#passes[@]}]} "; done
+    # Mostly with a target first, as tlc runs them.
+    ((RANDOM % 4 != 0)) && seq="target90 $seq"
+    sequences+=("$seq")
+  done
+  for seq in "${sequences[@]}"; do
+    pipeline=""
+    for p in $seq; do
+      [[ $p == none ]] && continue
+      pipeline+="${pipeline:+,}$(step "$p")"
+    done
+    runs=$((runs + 1))
+    timeout 60 "$opt" "$input" --pass-pipeline="builtin.module($pipeline)" -o "$work/out.mlir" \
+      >"$work/run.out" 2>"$work/run.err"
+    status=$?
+    if [[ $status -gt 1 ]] || grep -qE "$internal" "$work/run.err"; then
+      bad=$((bad + 1))
+      echo "FAIL ($status): $opt $input --pass-pipeline='builtin.module($pipeline)'"
+      head -5 "$work/run.err"
+    elif [[ $status -eq 1 ]] && ! grep -qE "^$input:[0-9]+:[0-9]+: error: |^loc\(" "$work/run.err" &&
+      ! grep -qE ":[0-9]+:[0-9]+: error: " "$work/run.err"; then
+      bad=$((bad + 1))
+      echo "FAIL (unlocated error): $opt $input --pass-pipeline='builtin.module($pipeline)'"
+      head -5 "$work/run.err"
+    fi
+  done
+done
+echo "pass orders: $runs runs, $bad failures"
+[[ $bad -eq 0 ]]
