@@ -115,13 +115,15 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();
-  // Kernels compiled by the sm_90a strategy also get their generic form, under the plain entry
-  // name, for launches whose tensors break TMA's alignment rules (docs/abi.md).
+  // Kernels compiled by the sm_90a strategy also get a form without TMA (the cp.async +
+  // mma.sync ring, which reads tensors at any alignment), under the plain entry name, for
+  // launches whose tensors break TMA's alignment rules (docs/abi.md).
   if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
     OwningOpRef<ModuleOp> generic = cast<ModuleOp>(module->clone());
     PassManager genericPm(&context);
     PipelineOptions genericOptions = pipelineOptions;
-    genericOptions.tensorCoreStrategy = false;
+    genericOptions.tma = false;
+    genericOptions.explain = false;
     buildTlcPipeline(genericPm, genericOptions);
     if (failed(genericPm.run(*generic)))
       return failure();

@@ -43,6 +43,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.tensorCoreStrategy) {
     tile::TileAssignMmaLayoutsOptions assignOptions;
     assignOptions.explain = options.explain;
+    assignOptions.tma = options.tma;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());

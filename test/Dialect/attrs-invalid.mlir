@@ -325,3 +325,18 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} attrib
 ^bb0(%x: !tile.tensor<bf16, 2>):
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %a = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.unaligned' belongs on a 'tile.copy' with 'tile.cp_async'}}
+  tile.copy %x[%c0, %c0] to %a {tile.tma, tile.unaligned} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
+  tile.yield
+}

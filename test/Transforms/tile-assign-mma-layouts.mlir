@@ -1,6 +1,7 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts))' | FileCheck %s
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts))' | FileCheck %s --check-prefix=SM80
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_75},tile.kernel(tile-assign-mma-layouts))' | FileCheck %s --check-prefix=SM75
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false}))' | FileCheck %s --check-prefix=NOTMA
 
 // tile-assign-mma-layouts: the tiling decision of the sm_90a strategy. A pipelined loop that copies
 // tensor tiles into shared buffers and multiplies them gets the accumulator mapped onto the
@@ -22,6 +23,13 @@
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
 // SM80:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
+// sm_90a without TMA (tlc's plain entry, for launches whose tensors TMA cannot read): the
+// mma.sync ring, its copies marked for unaligned tensors.
+// NOTMA-LABEL: tile.kernel @gemm
+// NOTMA:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 4]>} : !tile.buffer<fragment 128x128xf32>
+// NOTMA:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async, tile.unaligned}
+// NOTMA:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async, tile.unaligned}
+// NOTMA:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
 // Before sm_80 there is no tensor-core strategy.
 // SM75-LABEL: tile.kernel @gemm
 // SM75-NOT:     tile.layout

@@ -13,10 +13,14 @@ namespace tlc {
 struct PipelineOptions {
   /// Target architecture, e.g. "sm_90a" or "sm_80".
   std::string arch = "sm_90a";
-  /// Use the architecture's tensor-core strategy where it applies (sm_90a: TMA + wgmma). Off,
-  /// every kernel takes the generic strategy: tlc compiles sm_90a kernels both ways so that
-  /// launchers can fall back when TMA's alignment rules do not hold (docs/abi.md).
+  /// Use the architecture's tensor-core strategies where they apply. Off, every tile op takes
+  /// its generic lowering (`tlc --codegen=reference`).
   bool tensorCoreStrategy = true;
+  /// TMA copies where the target has them (sm_90a: the TMA + wgmma ring). Off, main loops take
+  /// the cp.async + mma.sync ring instead, which reads tensors at any alignment: tlc compiles
+  /// sm_90a kernels with TMA entries this way too, under the plain entry name, for launches
+  /// whose tensors break TMA's alignment rules (docs/abi.md).
+  bool tma = true;
   /// Remarks on the strategy each kernel with gemms takes (tile-assign-mma-layouts explain).
   bool explain = false;
 };

@@ -4,7 +4,8 @@
 // register strategy that use them outside a pipelined main loop:
 //   - a tile copy from a tensor is 16-byte cp.async.cg chunks into the tile's swizzled place
 //     (zero-filled past the tensor's edges), or, for tensors cp.async cannot read 16 bytes at a
-//     time, masked element copies into the same place (chosen at run time, uniformly);
+//     time, the same chunks as element loads and one 16-byte shared store each (chosen at run
+//     time, uniformly);
 //   - a gemm is, per 16-wide k step, ldmatrix.x4 of the warp's A rows (or A from registers: an
 //     accumulator-layout fragment is already m16n8k16's A layout, two n8 tiles per k16) and B
 //     columns, then mma.sync m16n8k16 into the accumulator registers;
@@ -45,6 +46,7 @@ struct Math {
   Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value toI32(Value x) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), x); }
   Value toI64(Value x) { return arith::IndexCastOp::create(b, loc, b.getI64Type(), x); }
+  Value toIndex(Value x) { return arith::IndexCastOp::create(b, loc, b.getIndexType(), x); }
   Value constLike(Value x, int64_t v) {
     if (x.getType().isIndex())
       return index(v);
@@ -89,7 +91,7 @@ Value tlc::buildCpAsyncReadable(OpBuilder &b, Location loc, const TensorValues &
 void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
                         const TensorValues &t, ValueRange offsets,
                         const layout::SwizzledTile &tile, Value destBase, Type elemType,
-                        bool vector) {
+                        TileCopyMode mode) {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   size_t rank = offsets.size();
@@ -106,9 +108,9 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
   auto ext = [&](Value v) { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); };
 
-  if (!vector) {
-    // Element by element, masked, into the same swizzled place: a compact loop (for tensors
-    // cp.async cannot read 16 bytes at a time; it need not be fast).
+  if (mode == TileCopyMode::CompactElements) {
+    // Element by element, masked, into the same swizzled place: a compact loop that adds few
+    // registers to the function it shares with the cp.async version.
     auto elements = scf::ForOp::create(
         b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), tid32),
         m.index(tile.rows * tile.cols), m.index(threads));
@@ -168,6 +170,60 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                                        m.land(m.cmp(P::sge, col0, m.i64(0)),
                                               m.cmp(P::sle, m.add(col0, m.i64(tile.cols)), cols))));
   auto whole = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  if (mode == TileCopyMode::Elements) {
+    // The same chunks, each as perChunk element loads (in flight together) and one 16-byte
+    // store into its swizzled place. A loop over the thread's chunks from its id, so that the
+    // trip count is unknown and the loads of different chunks are not all hoisted together.
+    // Elements outside the tensor (edge tiles only) are zero and not read.
+    auto vectorType = VectorType::get({perChunk}, elemType);
+    auto chunkLoads = [&](bool checked) {
+      auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
+      OpBuilder::InsertionGuard body(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value chunkId = m.toI32(loop.getInductionVar());
+      Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
+      Value grow = m.add(row0, ext(r));
+      Value rowIn = checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)),
+                                                    m.cmp(P::slt, grow, rows)))
+                            : Value();
+      Value rowStart = m.add(lead, m.mul(grow, rowStride));
+      Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
+      for (int64_t i = 0; i < perChunk; ++i) {
+        Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
+        Value offset = m.add(rowStart, m.mul(gcol, colStride));
+        auto load = [&] {
+          Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                          ArrayRef<LLVM::GEPArg>{offset});
+          return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
+        };
+        Value value;
+        if (!checked) {
+          value = load();
+        } else {
+          Value in =
+              m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
+          auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
+          OpBuilder::InsertionGuard branch(b);
+          b.setInsertionPointToStart(guarded.thenBlock());
+          scf::YieldOp::create(b, loc, load());
+          b.setInsertionPointToStart(guarded.elseBlock());
+          scf::YieldOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
+          b.setInsertionPointAfter(guarded);
+          value = guarded.getResult(0);
+        }
+        chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
+      }
+      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+      LLVM::StoreOp::create(b, loc, chunk, dst, /*alignment=*/16);
+    };
+    OpBuilder::InsertionGuard branch(b);
+    b.setInsertionPointToStart(whole.thenBlock());
+    chunkLoads(/*checked=*/false);
+    b.setInsertionPointToStart(whole.elseBlock());
+    chunkLoads(/*checked=*/true);
+    return;
+  }
   {
     OpBuilder::InsertionGuard branch(b);
     b.setInsertionPointToStart(whole.thenBlock());
@@ -388,6 +444,11 @@ static bool usesValue(Operation *op, Value value) {
   return found.wasInterrupted();
 }
 
+TileCopyMode tlc::elementMode(Operation *copy) {
+  return copy->hasAttr(tile::kUnalignedAttr) ? TileCopyMode::Elements
+                                             : TileCopyMode::CompactElements;
+}
+
 static bool isCpAsyncCopy(Operation *op) {
   return isa<tile::CopyOp>(op) && op->hasAttr(tile::kCpAsyncAttr);
 }
@@ -515,11 +576,12 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
     // Both versions are compact; the block takes one uniformly.
     Value readable = buildCpAsyncReadable(rewriter, loc, *t, tile->first.elemBytes);
     auto versions = scf::IfOp::create(rewriter, loc, readable, /*withElseRegion=*/true);
-    for (bool vector : {true, false}) {
+    for (TileCopyMode mode : {TileCopyMode::CpAsync, elementMode(op)}) {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(vector ? versions.thenBlock() : versions.elseBlock());
+      rewriter.setInsertionPointToStart(mode == TileCopyMode::CpAsync ? versions.thenBlock()
+                                                                      : versions.elseBlock());
       buildTileCopy(rewriter, loc, smem, tid32, blockThreads(op), *t, offsets, tile->first, base,
-                    elemType, vector);
+                    elemType, mode);
     }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);

@@ -72,8 +72,8 @@ private:
   Location loc;
   Value smemBase, tid, tid32;
   int64_t threads = 0, stages = 1;
-  /// Whether the loop being built copies with 16-byte cp.async chunks (else element by element).
-  bool vectorCopies = true;
+  /// How the loop being built copies: 16-byte cp.async chunks, or element loads.
+  TileCopyMode copyMode = TileCopyMode::CpAsync;
 };
 } // namespace
 
@@ -90,7 +90,8 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
     for (Value offset : copy.getSourceOffsets())
       offsets.push_back(rematerialize(b, offset, mapping, {}));
     buildTileCopy(b, loc, smemBase, tid32, threads, *t, offsets, tileOf(dest),
-                  stageBase(dest, stage), elemType, vectorCopies);
+                  stageBase(dest, stage), elemType,
+                  copyMode == TileCopyMode::CpAsync ? copyMode : elementMode(copy));
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
@@ -139,9 +140,10 @@ void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {
   }
   auto versions = scf::IfOp::create(b, loc, allOk, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  for (bool vector : {true, false}) {
-    vectorCopies = vector;
-    b.setInsertionPointToStart(vector ? versions.thenBlock() : versions.elseBlock());
+  for (TileCopyMode mode : {TileCopyMode::CpAsync, TileCopyMode::Elements}) {
+    copyMode = mode;
+    b.setInsertionPointToStart(mode == TileCopyMode::CpAsync ? versions.thenBlock()
+                                                             : versions.elseBlock());
     buildRing(loop, mapping, lb, step, count);
   }
 }

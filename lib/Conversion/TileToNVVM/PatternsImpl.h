@@ -153,15 +153,23 @@ mlir::Value buildSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildCpAsyncReadable(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                                  int64_t elemBytes);
 
+/// How buildTileCopy moves a tile: 16-byte cp.async chunks (the tensor's rows and base 16-byte
+/// aligned), or, for any alignment, the same chunks as element loads with one 16-byte shared
+/// store each (`Elements`, fast; for copies marked `tile.unaligned`) or a compact element loop
+/// (`CompactElements`: few registers beside the cp.async version it shares a function with).
+enum class TileCopyMode { CpAsync, Elements, CompactElements };
+
+/// The element version of a cp.async copy (`tile.unaligned`: the fast one).
+TileCopyMode elementMode(mlir::Operation *copy);
+
 /// One tile copy from tensor `t` at `offsets` (one per tensor dimension, index; the tile covers
 /// the last two) into the swizzled tile at byte `destBase` (i32) of dynamic shared memory
-/// `smemBase`, spread over `threads` threads (`tid32`: the thread, i32). `vector`: 16-byte
-/// cp.async.cg chunks, zero-filled outside the tensor (no commit); else masked element loads and
-/// shared stores.
+/// `smemBase`, spread over `threads` threads (`tid32`: the thread, i32), by `mode`; zero-filled
+/// outside the tensor (no cp.async commit).
 void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
                    mlir::Value tid32, int64_t threads, const TensorValues &t,
                    mlir::ValueRange offsets, const layout::SwizzledTile &tile,
-                   mlir::Value destBase, mlir::Type elemType, bool vector);
+                   mlir::Value destBase, mlir::Type elemType, TileCopyMode mode);
 
 /// The A operand of a warp's mma.sync products: a swizzled shared tile [M, K] (K-major) at byte
 /// `base` (i32), or a register fragment in mma.sync's accumulator layout over [M, K] whose

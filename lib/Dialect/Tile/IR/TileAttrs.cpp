@@ -294,6 +294,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                                << "', not both";
     return success();
   }
+  if (name == kUnalignedAttr) {
+    if (failed(verifyUnit(op, attr)))
+      return failure();
+    return isa<CopyOp>(op) && op->hasAttr(kCpAsyncAttr)
+               ? success()
+               : misplaced(op, attr, "a 'tile.copy' with 'tile.cp_async'");
+  }
   if (name == kSwizzleAttr) {
     if (failed(verifyInteger(op, attr, 32, 128)))
       return failure();

@@ -397,7 +397,7 @@ struct AssignMmaLayoutsPass
     // sm_90a: wgmma on warpgroups; sm_80 and later otherwise: mma.sync on warps.
     if (!target.hasWgmma() && !target.hasMmaSync())
       return "";
-    kind = target.hasWgmma() ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
+    kind = target.hasWgmma() && tma ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
     auto threads = kernel.getThreads();
     if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024) {
       why.reason = "tensor-core strategies need threads(n) with n a multiple of 32, at most 1024";
@@ -515,8 +515,12 @@ struct AssignMmaLayoutsPass
     for (GemmOp gemm : gemms)
       gemm->setAttr(kMmaAttr, MmaKindAttr::get(kernel.getContext(),
                                                wgmma ? MmaKind::Wgmma : MmaKind::MmaSync));
-    for (CopyOp copy : copies)
+    for (CopyOp copy : copies) {
       copy->setAttr(wgmma ? kTmaAttr : kCpAsyncAttr, b.getUnitAttr());
+      // Without TMA on a target that has it, this compile serves the launches TMA rejects.
+      if (!wgmma && !tma)
+        copy->setAttr(kUnalignedAttr, b.getUnitAttr());
+    }
     LLVM_DEBUG(llvm::dbgs() << (wgmma ? "wgmma" : "mma.sync") << " main loop at " << loop.getLoc()
                             << "\n");
     return true;

@@ -34,6 +34,10 @@ inline constexpr llvm::StringLiteral kMmaAttr = "tile.mma";
 /// cp.async chunks (unit attributes).
 inline constexpr llvm::StringLiteral kTmaAttr = "tile.tma";
 inline constexpr llvm::StringLiteral kCpAsyncAttr = "tile.cp_async";
+/// On a `tile.cp_async` copy: its launches are expected to break cp.async's 16-byte alignment
+/// (the plain entry of an sm_90a kernel whose TMA entry takes the aligned ones), so the element
+/// version is the fast one: 16-byte chunks of element loads (unit attribute).
+inline constexpr llvm::StringLiteral kUnalignedAttr = "tile.unaligned";
 /// On a shared `tile.alloc`: swizzle width in bytes (32, 64, 128), byte offset in dynamic shared
 /// memory, and the number of pipeline stages (copies of the buffer). `tile.stages` on an
 /// `scf.for`: the stages `pipelined(n, stages = S)` asked for.

@@ -32,6 +32,9 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
     uses that do not fit keep the generic strategy; with `explain`, a remark says which.
   }];
   let options = [
+    Option<"tma", "tma", "bool", "true",
+           "Use TMA and wgmma where the target has them; off, sm_90a main loops take the "
+           "cp.async + mma.sync ring (any alignment)">,
     Option<"explain", "explain", "bool", "false",
            "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">
   ];

@@ -1,0 +1,47 @@
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+
+// tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async +
+// mma.sync ring, whose copies are marked `tile.unaligned`. Its version for tensors cp.async
+// cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads and one
+// 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
+// CHECK-LABEL: gpu.func @gemm(
+// CHECK:         nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c256
+// CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK:         nvvm.mma.sync
+tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[0] : !tile.tensor<bf16, 2>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %row = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c128 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%row, %col] to %as : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.copy %b[%col, %n0] to %bs : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.stages = 3 : i64}
+  tile.copy %acc to %c[%row, %n0] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
