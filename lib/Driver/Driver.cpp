@@ -75,10 +75,16 @@ private:
 
 } // namespace
 
+/// The path prefix of the binary outputs: `-o` less one of tlc's own output extensions
+/// (`-o k.fatbin` means the prefix k), or the input's stem in the current directory.
 std::string Compilation::prefix() const {
-  if (!options.outputPath.empty() && options.outputPath != "-")
-    return options.outputPath;
-  return llvm::sys::path::stem(options.inputPath).str();
+  if (options.outputPath.empty())
+    return llvm::sys::path::stem(options.inputPath).str();
+  StringRef path = options.outputPath;
+  StringRef extension = llvm::sys::path::extension(path);
+  if (llvm::is_contained({".fatbin", ".h", ".cpp", ".json", ".cubin"}, extension))
+    path = path.drop_back(extension.size());
+  return path.str();
 }
 
 /// Moves the functions and globals of `from`'s gpu.module into `into`'s, except symbols `into`
@@ -485,7 +491,21 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   return success();
 }
 
+/// Whether the stage writes text (to `-o FILE` or standard output) rather than binary outputs.
+static bool isTextStage(EmitKind emit) {
+  return emit == EmitKind::Tile || emit == EmitKind::MLIR || emit == EmitKind::LLVM ||
+         emit == EmitKind::PTX;
+}
+
 int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
+  if (options.outputPath == "-" && !isTextStage(options.emit) && !options.checkOnly &&
+      !options.verifyDiagnostics) {
+    errs << "tlc: error: '-o -' (standard output) is for the text stages "
+         << "(--emit=tile|mlir|llvm|ptx); --emit="
+         << (options.emit == EmitKind::Cubin ? "cubin" : "fatbin")
+         << " writes files: pass '-o <path prefix>'\n";
+    return 1;
+  }
   std::string errorMessage;
   auto input = openInputFile(options.inputPath, &errorMessage);
   if (!input) {
@@ -534,9 +554,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   if (options.verifyDiagnostics || options.checkOnly)
     return 0;
 
-  bool textStage = options.emit == EmitKind::Tile || options.emit == EmitKind::MLIR ||
-                   options.emit == EmitKind::LLVM || options.emit == EmitKind::PTX;
-  if (textStage) {
+  if (isTextStage(options.emit)) {
     if (options.outputPath.empty() || options.outputPath == "-") {
       llvm::outs() << text;
       llvm::outs().flush();
@@ -545,7 +563,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     outputs.add(options.outputPath, std::move(text));
   }
   if (llvm::Error err = outputs.commit()) {
-    errs << "error: " << llvm::toString(std::move(err)) << "\n";
+    errs << "tlc: error: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
   return 0;

@@ -17,7 +17,8 @@ enum class EmitKind { Tile, MLIR, LLVM, PTX, Cubin, Fatbin };
 struct CompileOptions {
   std::string inputPath;
   /// Text stages: the output file (empty or "-": standard output). Binary stages: the path
-  /// prefix of the outputs (empty: the input's stem in the current directory).
+  /// prefix of the outputs, less a trailing .fatbin, .h, .cpp, .json or .cubin (empty: the
+  /// input's stem in the current directory; "-" is an error).
   std::string outputPath;
   /// Target architectures, e.g. {"sm_90a"}; empty means sm_90a.
   std::vector<std::string> archs;
@@ -47,7 +48,8 @@ struct CompileOptions {
 };
 
 /// Runs one compile. Diagnostics go to `errs` with file:line:col and a caret. Outputs are
-/// written only when every stage succeeded, each to a temporary file renamed into place.
+/// written only when every stage succeeded, as a set: each to a temporary file, all renamed
+/// into place once all are written; destinations must be regular files or not exist.
 /// Returns the process exit status: 0 on success, 1 on any error.
 int compile(const CompileOptions &options, llvm::raw_ostream &errs);
 
