@@ -178,7 +178,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   if (options.emit == EmitKind::PTX || !toolkit || options.ptxOnly)
     return success();
 
-  auto result = toolkit->assemble(out.ptx, arch);
+  auto result = toolkit->assemble(out.ptx, arch, /*extraArgs=*/{}, options.ptxasTimeout);
   if (!result) {
     emitError(fileLoc()) << "ptxas failed for '" << arch
                          << "': " << llvm::toString(result.takeError());

@@ -42,6 +42,9 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "stop after a stage: tile|mlir|llvm|ptx|cubin|fatbin")
       ->check(CLI::IsMember({"tile", "mlir", "llvm", "ptx", "cubin", "fatbin"}));
   app.add_option("--cuda-path", options.cudaPath, "CUDA toolkit root (for ptxas)");
+  app.add_option("--ptxas-timeout", options.ptxasTimeout,
+                 "seconds one ptxas run may take before it is killed (default 300; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--namespace", options.launcherNamespace,
                  "C++ namespace of the generated launchers (default tlc::<output file stem>)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");

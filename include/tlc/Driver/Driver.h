@@ -26,6 +26,8 @@ struct CompileOptions {
   EmitKind emit = EmitKind::Fatbin;
   /// `--cuda-path`, and the value of $CUDA_PATH read by the tool.
   std::string cudaPath, cudaPathEnv;
+  /// `--ptxas-timeout`: seconds one ptxas run may take before it is killed; 0: no limit.
+  unsigned ptxasTimeout = 300;
   /// Parse and check only.
   bool checkOnly = false;
   /// Remark, for each kernel with gemms and each architecture, which strategy it takes (or, for

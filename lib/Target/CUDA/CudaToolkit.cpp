@@ -1,7 +1,8 @@
 //===- CudaToolkit.cpp - Locating the CUDA toolkit and running ptxas ------===//
 //
 // Tool runs go through llvm::sys::ExecuteAndWait with output redirected to
-// temporary files; every temporary file is removed on all paths (FileRemover).
+// temporary files; every temporary file is removed on all paths, a fatal
+// signal included (TempFileRemover, RemoveFileOnSignal).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +12,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -134,27 +135,46 @@ namespace {
 struct ToolRun {
   int exitCode = 0;
   std::string output;
+  /// Set when the tool ran past its time limit and was killed.
+  bool timedOut = false;
 };
 } // namespace
 
 /// Creates an empty temporary file named after \p suffix; \p path receives
-/// its name.
+/// its name. A fatal signal removes it (see TempFileRemover).
 static Error makeTempFile(StringRef suffix, SmallVectorImpl<char> &path) {
   if (std::error_code ec =
           sys::fs::createTemporaryFile("tlc-ptxas", suffix, path))
     return createStringError(ec, "cannot create a temporary .%s file: %s",
                              suffix.str().c_str(), ec.message().c_str());
+  sys::RemoveFileOnSignal(StringRef(path.data(), path.size()));
   return Error::success();
 }
 
+namespace {
+/// Removes a file made by makeTempFile when it goes out of scope.
+class TempFileRemover {
+public:
+  explicit TempFileRemover(StringRef path) : path(path.str()) {}
+  ~TempFileRemover() {
+    sys::fs::remove(path);
+    sys::DontRemoveFileOnSignal(path);
+  }
+
+private:
+  std::string path;
+};
+} // namespace
+
 /// Runs \p program with \p args (args[0] is the program name), stdin from
-/// /dev/null and stdout+stderr captured. Fails only when it cannot be run.
-static Expected<ToolRun> runTool(StringRef program,
-                                 ArrayRef<std::string> args) {
+/// /dev/null and stdout+stderr captured; kills it after \p timeoutSeconds
+/// (0: no limit). Fails only when it cannot be run.
+static Expected<ToolRun> runTool(StringRef program, ArrayRef<std::string> args,
+                                 unsigned timeoutSeconds = 0) {
   SmallString<128> logPath;
   if (Error err = makeTempFile("log", logPath))
     return err;
-  FileRemover removeLog(logPath);
+  TempFileRemover removeLog(logPath);
 
   SmallVector<StringRef, 16> argRefs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {StringRef(), StringRef(logPath),
@@ -162,7 +182,7 @@ static Expected<ToolRun> runTool(StringRef program,
   std::string errMsg;
   bool execFailed = false;
   int rc = sys::ExecuteAndWait(program, argRefs, /*Env=*/std::nullopt,
-                               redirects, /*SecondsToWait=*/0,
+                               redirects, timeoutSeconds,
                                /*MemoryLimit=*/0, &errMsg, &execFailed);
   if (execFailed)
     return createStringError("cannot execute '%s': %s", program.str().c_str(),
@@ -170,6 +190,8 @@ static Expected<ToolRun> runTool(StringRef program,
 
   ToolRun run;
   run.exitCode = rc;
+  // ExecuteAndWait returns -2 when it killed the child at the time limit.
+  run.timedOut = timeoutSeconds != 0 && rc == -2;
   if (auto buffer = MemoryBuffer::getFile(logPath, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false))
     run.output = (*buffer)->getBuffer().str();
@@ -260,7 +282,8 @@ Expected<std::string> CudaToolkit::version() const {
 
 Expected<PtxasResult>
 CudaToolkit::assemble(StringRef ptx, StringRef arch,
-                      ArrayRef<std::string> extraArgs) const {
+                      ArrayRef<std::string> extraArgs,
+                      unsigned timeoutSeconds) const {
   if (arch.empty() || !llvm::all_of(arch, [](char c) {
         return isAlnum(c) || c == '_';
       }))
@@ -271,10 +294,10 @@ CudaToolkit::assemble(StringRef ptx, StringRef arch,
   SmallString<128> inPath, outPath;
   if (Error err = makeTempFile("ptx", inPath))
     return err;
-  FileRemover removeIn(inPath);
+  TempFileRemover removeIn(inPath);
   if (Error err = makeTempFile("cubin", outPath))
     return err;
-  FileRemover removeOut(outPath);
+  TempFileRemover removeOut(outPath);
 
   {
     std::error_code ec;
@@ -294,10 +317,15 @@ CudaToolkit::assemble(StringRef ptx, StringRef arch,
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   args.insert(args.end(), {std::string(inPath), "-o", std::string(outPath)});
 
-  Expected<ToolRun> run = runTool(ptxas, args);
+  Expected<ToolRun> run = runTool(ptxas, args, timeoutSeconds);
   if (!run)
     return run.takeError();
   StringRef log = run->output;
+  if (run->timedOut)
+    return createStringError("ptxas did not finish within %u s for %s and was "
+                             "killed; raise the limit with --ptxas-timeout "
+                             "(0: no limit)",
+                             timeoutSeconds, arch.str().c_str());
   if (run->exitCode != 0)
     return createStringError("ptxas failed for %s (exit code %d):\n%s",
                              arch.str().c_str(), run->exitCode,

@@ -73,11 +73,13 @@ public:
 
   /// Assembles \p ptx for \p arch (e.g. "sm_90a") with
   /// `ptxas -arch=<arch> -O3 -v <extraArgs...> <in> -o <out>`, using temporary
-  /// files that are removed afterwards. On failure the error carries ptxas's
-  /// own diagnostics.
+  /// files that are removed afterwards (also on a fatal signal). A ptxas still
+  /// running after \p timeoutSeconds (0: no limit) is killed and reported. On
+  /// failure the error carries ptxas's own diagnostics.
   llvm::Expected<PtxasResult>
   assemble(llvm::StringRef ptx, llvm::StringRef arch,
-           llvm::ArrayRef<std::string> extraArgs = {}) const;
+           llvm::ArrayRef<std::string> extraArgs = {},
+           unsigned timeoutSeconds = 0) const;
 
 private:
   CudaToolkit(std::string root, std::string ptxas)
