@@ -573,14 +573,48 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
 // tlc info
 //===----------------------------------------------------------------------===//
 
+/// The deepest nesting of arrays and objects `tlc info` reads; a manifest nests 6 deep.
+/// llvm::json::parse recurses once per level, so a deeper document could overflow the stack.
+static constexpr unsigned kMaxJsonDepth = 256;
+
+/// The offset of the first bracket that opens level `kMaxJsonDepth + 1` of \p text, if any.
+/// Brackets inside strings do not count.
+static std::optional<size_t> findJsonTooDeep(StringRef text) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0, e = text.size(); i != e; ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return i;
+    } else if ((c == ']' || c == '}') && depth) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  auto buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) {
     errs << "error: cannot open '" << path << "': " << buffer.getError().message() << "\n";
     return 1;
   }
   StringRef bytes = (*buffer)->getBuffer();
   if (path.size() > 5 && StringRef(path).ends_with(".json")) {
+    if (std::optional<size_t> offset = findJsonTooDeep(bytes)) {
+      errs << "tlc: error: '" << path << "' is not a tlc manifest: arrays and objects nest more "
+           << "than " << kMaxJsonDepth << " deep (at byte " << *offset << ")\n";
+      return 1;
+    }
     auto json = llvm::json::parse(bytes);
     if (!json) {
       errs << "error: '" << path << "' is not a tlc manifest: " << llvm::toString(json.takeError())
