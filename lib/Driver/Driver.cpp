@@ -58,7 +58,7 @@ public:
 private:
   LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
   /// Where command-line errors are reported: not a place in the source.
-  Location commandLineLoc() { return NameLoc::get(StringAttr::get(&context, "tlc")); }
+  Location commandLineLoc() { return getCommandLineLoc(&context); }
   Location fileLoc() {
     StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
     return FileLineColLoc::get(&context, name, 1, 1);
@@ -351,6 +351,19 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     }
   }
 
+  // The output's file stem and --namespace name the launchers' namespace: command-line errors.
+  if (options.emit == EmitKind::Fatbin) {
+    cuda::LauncherInfo names;
+    names.fileStem = llvm::sys::path::filename(prefix()).str();
+    names.cxxNamespace = options.launcherNamespace;
+    names.headerName = names.fileStem + ".h";
+    if (llvm::Error err = cuda::verifyLauncherInfo(names)) {
+      emitError(commandLineLoc()) << "cannot generate a launcher: "
+                                  << llvm::toString(std::move(err));
+      return failure();
+    }
+  }
+
   // Names become C++ identifiers in the launchers: check them where they are declared.
   for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
     if (options.emit != EmitKind::Fatbin)
@@ -509,7 +522,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   std::string errorMessage;
   auto input = openInputFile(options.inputPath, &errorMessage);
   if (!input) {
-    errs << "error: cannot open '" << options.inputPath << "': " << errorMessage << "\n";
+    errs << "tlc: error: " << errorMessage << "\n";
     return 1;
   }
   DialectRegistry registry;
@@ -535,11 +548,12 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
     // Errors about the command line have no place in the source: "tlc: error: ...".
     ScopedDiagnosticHandler commandLine(&context, [&](Diagnostic &diag) -> LogicalResult {
-      auto name = dyn_cast<NameLoc>(diag.getLocation());
-      if (!name || name.getName() != "tlc")
+      if (diag.getLocation() != getCommandLineLoc(&context))
         return failure();
       errs << "tlc: " << (diag.getSeverity() == DiagnosticSeverity::Warning ? "warning" : "error")
            << ": " << diag.str() << "\n";
+      for (const Diagnostic &note : diag.getNotes())
+        errs << "tlc: note: " << note.str() << "\n";
       return success();
     });
     return Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
@@ -605,7 +619,7 @@ int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_os
   auto buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) {
-    errs << "error: cannot open '" << path << "': " << buffer.getError().message() << "\n";
+    errs << "tlc: error: cannot open '" << path << "': " << buffer.getError().message() << "\n";
     return 1;
   }
   StringRef bytes = (*buffer)->getBuffer();
@@ -617,8 +631,8 @@ int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_os
     }
     auto json = llvm::json::parse(bytes);
     if (!json) {
-      errs << "error: '" << path << "' is not a tlc manifest: " << llvm::toString(json.takeError())
-           << "\n";
+      errs << "tlc: error: '" << path
+           << "' is not a tlc manifest: " << llvm::toString(json.takeError()) << "\n";
       return 1;
     }
     out << llvm::formatv("{0:2}", *json) << "\n";
@@ -626,7 +640,7 @@ int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_os
   }
   auto entries = cuda::readFatbin(bytes);
   if (!entries) {
-    errs << "error: '" << path << "' is not a fatbin: " << llvm::toString(entries.takeError())
+    errs << "tlc: error: '" << path << "' is not a fatbin: " << llvm::toString(entries.takeError())
          << "\n";
     return 1;
   }

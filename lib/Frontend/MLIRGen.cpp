@@ -1908,10 +1908,11 @@ LogicalResult Generator::checkDefines(const FileAST &file) {
         found |= param.name.text == name;
     if (found)
       continue;
-    const KernelDecl &first = *file.kernels.front();
-    auto diag = error(first.name.loc) << "'-D " << name << "=" << value
-                                      << "' names no compile-time parameter of kernel '"
-                                      << first.name.text << "'";
+    // A command-line error: no place in the source is wrong.
+    auto diag = emitError(getCommandLineLoc(builder.getContext()))
+                << "'-D " << name << "=" << value << "' names no compile-time parameter of "
+                << (file.kernels.size() == 1 ? "kernel '" + file.kernels.front()->name.text + "'"
+                                             : std::string("any kernel"));
     std::string known;
     for (const auto &kernel : file.kernels)
       for (const ConstParamDecl &param : kernel->constParams)
@@ -2402,6 +2403,10 @@ OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
+
+Location tlc::getCommandLineLoc(MLIRContext *context) {
+  return NameLoc::get(StringAttr::get(context, "tlc"));
+}
 
 void tlc::registerFrontendDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,

@@ -12,7 +12,16 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstdlib>
+
+/// Command-line errors read `tlc: error: ...`, like every error without a place in the source.
+static std::string failureMessage(const CLI::App *app, const CLI::Error &e) {
+  std::string message = e.what();
+  if (!message.empty())
+    message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+  return "tlc: error: " + message + "\nrun '" + app->get_name() + " --help' for usage\n";
+}
 
 int main(int argc, char **argv) {
   // `tlc info FILE` is a subcommand; everything else compiles.
@@ -21,6 +30,7 @@ int main(int argc, char **argv) {
                  "tlc info"};
     std::string path;
     app.add_option("file", path, "a .fatbin or .json written by tlc")->required();
+    app.failure_message(failureMessage);
     try {
       app.parse(argc - 1, argv + 1);
     } catch (const CLI::ParseError &e) {
@@ -63,6 +73,7 @@ int main(int argc, char **argv) {
                "compile each '// -----' chunk of the input separately");
   app.add_flag("-v,--verbose", verbose, "log the stages");
   app.set_version_flag("--version", std::string("tlc ") + tlc::getVersion());
+  app.failure_message(failureMessage);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -74,7 +85,7 @@ int main(int argc, char **argv) {
   for (const std::string &d : defines) {
     size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0) {
-      llvm::errs() << "error: '-D " << d << "' must have the form NAME=VALUE\n";
+      llvm::errs() << "tlc: error: '-D " << d << "' must have the form NAME=VALUE\n";
       return 1;
     }
     options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));

@@ -19,6 +19,10 @@ struct FrontendOptions {
   std::vector<std::pair<std::string, std::string>> defines;
 };
 
+/// Where diagnostics about the command line (e.g. a `-D` that names nothing) are emitted: a
+/// NameLoc "tlc", which the driver prints as `tlc: error: ...`, with no place in the source.
+mlir::Location getCommandLineLoc(mlir::MLIRContext *context);
+
 /// Registers the dialects the frontend produces (tile, arith, scf, memref).
 void registerFrontendDialects(mlir::DialectRegistry &registry);
 
