@@ -718,6 +718,48 @@ TEST_CASE("generated launchers compile warning-free", "[launcher][compile]") {
     llvm::sys::fs::remove_directories(dir);
 }
 
+/// The compilers the generated code must compile with: the build's, and clang++ when it is
+/// another one (clang refuses code GCC lets pass, e.g. an under-aligned CUtensorMap).
+static std::vector<std::string> compilers(const CompileSetup &setup) {
+  std::vector<std::string> list = {setup.compiler};
+  if (llvm::ErrorOr<std::string> clang = llvm::sys::findProgramByName("clang++"))
+    if (*clang != setup.compiler)
+      list.push_back(*clang);
+  return list;
+}
+
+/// Checks that \p sources (files in \p dir) compile without a warning under -Wpedantic with
+/// every compiler of compilers(), with \p extraArgs.
+static void checkCompiles(const CompileSetup &setup, const std::string &dir,
+                          const std::vector<std::string> &sources,
+                          const std::vector<std::string> &extraArgs = {}) {
+  for (const std::string &compiler : compilers(setup)) {
+    CompileSetup with = setup;
+    with.compiler = compiler;
+    std::vector<std::string> args = compileCommand(with, dir);
+    args.push_back("-Wpedantic");
+    args.push_back("-fsyntax-only");
+    args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+    for (const std::string &source : sources)
+      args.push_back(dir + "/" + source);
+    std::string output;
+    int rc = runProgram(args, dir, output);
+    INFO(compiler << " output (files in " << dir << "):\n" << output);
+    CHECK(rc == 0);
+    CHECK(output.empty());
+  }
+}
+
+TEST_CASE("Runtime.h compiles under -Wpedantic", "[launcher][compile]") {
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string dir = makeTempDir();
+  writeFile(dir + "/runtime.cpp", "#include \"tlc/Runtime/Runtime.h\"\n");
+  checkCompiles(*setup, dir, {"runtime.cpp"});
+  llvm::sys::fs::remove_directories(dir);
+}
+
 // A stand-in for libcuda: enough of the driver API for lib/Runtime, recording
 // what the launchers ask for. Contexts are fake handles with ids.
 static const char MockDriver[] = R"cpp(

@@ -175,7 +175,8 @@ constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
 /// Variants with no block are never chosen unless all have none. Returns 0 when \p count is 0
 /// or less.
 constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessors) {
-  using Wide = unsigned __int128;
+  // __extension__: ISO C++ has no 128-bit integer; -Wpedantic would warn in the user's code.
+  __extension__ typedef unsigned __int128 Wide;
   const int64_t p = multiprocessors < 1 ? 1 : multiprocessors;
   int best = -1;
   for (int i = 0; i < count; ++i) {
