@@ -129,6 +129,24 @@ static KernelLaunchInfo emptyKernel() {
   return k;
 }
 
+/// gemm(A: bf16[M, K], B: bf16[K, N], C: f32[M, N]) with an sm_90a entry (gemm__tma) that
+/// takes tensor maps of A and B.
+static KernelLaunchInfo tmaKernel() {
+  KernelLaunchInfo k;
+  k.name = "gemm";
+  k.params = {tensor("A", "bf16", {"M", "K"}), tensor("B", "bf16", {"K", "N"}),
+              tensor("C", "f32", {"M", "N"})};
+  k.sizeSymbols = {"M", "K", "N"};
+  k.grid[0] = "tlc::rt::ceilDiv(N, 128)";
+  k.grid[1] = "tlc::rt::ceilDiv(M, 128)";
+  k.threads[0] = 128;
+  k.tma.present = true;
+  k.tma.threads = 384;
+  k.tma.sharedBytes = 200000;
+  k.tma.maps = {{0, 128, 64, 128}, {1, 64, 128, 128}};
+  return k;
+}
+
 /// kernel mm<BM, BN>(A: [M, K], B: [K, N], C: [M, N], alpha: f32)
 ///   grid(cdiv(N, BN), cdiv(M, BM)) configs { (BM = 128, BN = 128), (BM = 64, BN = 64) }
 /// compiled as its two variants, mm__0 (256 threads) and mm__1 (128 threads).
@@ -760,6 +778,16 @@ TEST_CASE("Runtime.h compiles under -Wpedantic", "[launcher][compile]") {
   llvm::sys::fs::remove_directories(dir);
 }
 
+TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]") {
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string dir = makeTempDir();
+  writeLauncher(dir, singleKernelFile("gemm", tmaKernel()));
+  checkCompiles(*setup, dir, {"gemm.cpp"});
+  llvm::sys::fs::remove_directories(dir);
+}
+
 // A stand-in for libcuda: enough of the driver API for lib/Runtime, recording
 // what the launchers ask for. Contexts are fake handles with ids.
 static const char MockDriver[] = R"cpp(
@@ -1117,7 +1145,7 @@ int main() {
 
   // TMA tensor maps: the encoding launchers of sm_90a entries use, and its errors.
   {
-    alignas(64) CUtensorMap map;
+    alignas(128) CUtensorMap map;
     tlc::rt::Status t = tlc::rt::encodeTensorMap2D(&map, 0x10000, 1000, 776, 776, 1, 2,
                                                    CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 128, 64,
                                                    128, "gemm__0", "A");

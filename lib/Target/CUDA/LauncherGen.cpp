@@ -613,7 +613,8 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
       const LaunchParam &param = kernel.params[map.param];
       unsigned a = firstArg[map.param];
       bool bf16 = param.dtype == "bf16";
-      os << "    alignas(64) CUtensorMap tlc_map" << i << ";\n"
+      // CUDA 13 declares CUtensorMap 128-byte aligned; a smaller alignas is ill-formed.
+      os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n"
          << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
          << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
          << a + 4 << ", 2, "
