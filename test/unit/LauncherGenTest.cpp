@@ -447,7 +447,7 @@ TEST_CASE("launcher in a custom namespace", "[launcher]") {
   LauncherFiles plain = generateLauncher(info);
   // The default is tlc::<file stem>, with the guard derived from the stem.
   CHECK(countOf(plain.header, "namespace tlc::vector_add {") == 1);
-  CHECK(countOf(plain.header, "#ifndef TLC_GENERATED_VECTOR_ADD_H") == 1);
+  CHECK(countOf(plain.header, "#ifndef TLC_GENERATED_vector_add_H") == 1);
   CHECK(countOf(plain.source, "namespace tlc::vector_add {") == 1);
 
   info.cxxNamespace = "myapp::kernels";
@@ -458,7 +458,7 @@ TEST_CASE("launcher in a custom namespace", "[launcher]") {
   CHECK(countOf(files.header, "namespace vector_add {") == 1);
   CHECK(countOf(files.header, "namespace tlc::") == 0);
   CHECK(countOf(files.header,
-                "#ifndef TLC_GENERATED_MYAPP__KERNELS_VECTOR_ADD_H") == 1);
+                "#ifndef TLC_GENERATED_myapp__kernels_vector_add_H") == 1);
   CHECK(countOf(files.header,
                 "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, "
                 "CUdeviceptr Y, CUdeviceptr Z, int64_t N);") == 2);
@@ -785,6 +785,28 @@ TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]")
   std::string dir = makeTempDir();
   writeLauncher(dir, singleKernelFile("gemm", tmaKernel()));
   checkCompiles(*setup, dir, {"gemm.cpp"});
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("header guards of file stems that differ in case differ", "[launcher][compile]") {
+  LauncherInfo lower = singleKernelFile("ops", fillKernel());
+  LauncherInfo upper = singleKernelFile("OPS", vectorAddKernel());
+  auto guard = [](const LauncherInfo &info) {
+    std::string header = generateLauncher(info).header;
+    size_t start = header.find("#ifndef ");
+    return header.substr(start, header.find('\n', start) - start);
+  };
+  CHECK(guard(lower) != guard(upper));
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string dir = makeTempDir();
+  writeLauncher(dir, lower);
+  writeLauncher(dir, upper);
+  writeFile(dir + "/both.cpp", "#include \"ops.h\"\n#include \"OPS.h\"\n"
+                               "auto *lowerLaunch = &tlc::ops::launch;\n"
+                               "auto *upperLaunch = &tlc::OPS::launch;\n");
+  checkCompiles(*setup, dir, {"both.cpp"});
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -405,16 +405,18 @@ static std::string launcherNamespace(const LauncherInfo &info) {
                                    : info.cxxNamespace;
 }
 
+/// The names keep their case: the headers of stems (or namespaces) that differ only in case,
+/// e.g. ops.h and OPS.h, can meet in one translation unit.
 static std::string headerGuard(const LauncherInfo &info) {
   std::string guard = "TLC_GENERATED_";
   if (!info.cxxNamespace.empty()) {
     // Headers of equally named files in different namespaces can meet in
     // one translation unit.
     for (char c : info.cxxNamespace)
-      guard += c == ':' ? '_' : toUpper(c);
+      guard += c == ':' ? '_' : c;
     guard += "_";
   }
-  return guard + StringRef(info.fileStem).upper() + "_H";
+  return guard + info.fileStem + "_H";
 }
 
 /// The declarations of a kernel with variants: the dispatcher, select, select_for,
