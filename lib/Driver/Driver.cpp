@@ -368,8 +368,10 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
     if (options.emit != EmitKind::Fatbin)
       break;
-    auto check = [&](StringRef name, const llvm::Twine &what, Location loc) {
-      if (llvm::Error err = cuda::checkLauncherName(name, what)) {
+    // Kernel names are spelled by the caller; parameters and sizes only by the launchers.
+    auto check = [&](StringRef name, const llvm::Twine &what, Location loc,
+                     bool spelledByCaller = false) {
+      if (llvm::Error err = cuda::checkLauncherName(name, what, spelledByCaller)) {
         emitError(loc) << llvm::toString(std::move(err));
         return failure();
       }
@@ -380,7 +382,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     StringRef cxxName = kernel.getSymName();
     if (auto of = kernel->getAttrOfType<StringAttr>("variant_of"))
       cxxName = of.getValue();
-    if (failed(check(cxxName, "kernel name", kernel.getLoc())))
+    if (failed(check(cxxName, "kernel name", kernel.getLoc(), /*spelledByCaller=*/true)))
       return failure();
     Block &body = kernel.getBody().front();
     for (auto [index, name] : llvm::enumerate(kernel.getArgNames())) {

@@ -147,6 +147,21 @@ static KernelLaunchInfo tmaKernel() {
   return k;
 }
 
+/// Parameter and size names that the C and C++ libraries, or the platform, define as macros.
+static KernelLaunchInfo macroNamesKernel() {
+  KernelLaunchInfo k;
+  k.name = "macros";
+  k.params = {tensor("errno", "f32", {"INT64_MAX", "EOF"}), tensor("stdin", "f32", {"EOF"}),
+              scalar("linux", "i32"), scalar("assert", "f32"),
+              tensor("NULL", "f32", {"unix"})};
+  k.sizeSymbols = {"INT64_MAX", "EOF", "unix"};
+  k.grid[0] = "tlc::rt::ceilDiv(EOF, 256)";
+  k.grid[1] = "INT64_MAX";
+  k.grid[2] = "linux";
+  k.threads[0] = 256;
+  return k;
+}
+
 /// kernel mm<BM, BN>(A: [M, K], B: [K, N], C: [M, N], alpha: f32)
 ///   grid(cdiv(N, BN), cdiv(M, BM)) configs { (BM = 128, BN = 128), (BM = 64, BN = 64) }
 /// compiled as its two variants, mm__0 (256 threads) and mm__1 (128 threads).
@@ -807,6 +822,46 @@ TEST_CASE("header guards of file stems that differ in case differ", "[launcher][
                                "auto *lowerLaunch = &tlc::ops::launch;\n"
                                "auto *upperLaunch = &tlc::OPS::launch;\n");
   checkCompiles(*setup, dir, {"both.cpp"});
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("names that are library macros", "[launcher][compile]") {
+  // Parameters and sizes are renamed in the generated code; the caller never spells them.
+  LauncherInfo info = singleKernelFile("macro_names", macroNamesKernel());
+  for (int i = 0; i < 2; ++i) {
+    KernelLaunchInfo variant = macroNamesKernel();
+    variant.variantOf = "macro_mm";
+    variant.name = "macro_mm__" + std::to_string(i);
+    variant.variant = i;
+    info.kernels.push_back(variant);
+  }
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  CHECK_THAT(files.header, Catch::Contains("CUdeviceptr tlc_user_errno"));
+  CHECK_THAT(files.header, Catch::Contains("/// errno: f32[INT64_MAX, EOF]"));
+  CHECK_THAT(files.source, Catch::Contains("tlc::rt::ceilDiv(tlc_user_EOF, 256)"));
+  CHECK_THAT(files.source, Catch::Contains("negativeSizeError(\"macros\", \"EOF\", tlc_user_EOF)"));
+
+  // Kernel names, file stems and namespaces are the caller's: refused.
+  LauncherInfo eof = singleKernelFile("ops", fillKernel());
+  eof.kernels[0].name = "EOF";
+  CHECK_THAT(errorText(eof), Catch::Contains("kernel name 'EOF' is a macro of the C or C++ "
+                                             "library or the platform; rename it"));
+  LauncherInfo stem = singleKernelFile("stdin", fillKernel());
+  CHECK_THAT(errorText(stem), Catch::Contains("file stem 'stdin' is a macro"));
+  LauncherInfo ns = singleKernelFile("ops", fillKernel());
+  ns.cxxNamespace = "app::linux";
+  CHECK_THAT(errorText(ns), Catch::Contains("component 'linux' is a macro"));
+
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+  std::string dir = makeTempDir();
+  writeLauncher(dir, info);
+  // GNU mode predefines 'linux' and 'unix'; the headers define the others.
+  checkCompiles(*setup, dir, {"macro_names.cpp"},
+                {"-std=gnu++17", "-include", "cassert", "-include", "cerrno", "-include",
+                 "cstdint", "-include", "cstdio", "-include", "cstdlib"});
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -51,13 +51,73 @@ static bool isCxxKeyword(StringRef name) {
          StringRef(Keywords).contains((" " + name + " ").str());
 }
 
+/// Macros of the C and C++ standard libraries, and those GCC and Clang predefine in GNU mode
+/// (linux, unix, i386): a user's translation unit may define any of them before it includes a
+/// launcher header, so such a name cannot appear there as itself.
+static bool isLibraryMacro(StringRef name) {
+  static constexpr StringLiteral Macros =
+      " assert errno EDOM ERANGE EILSEQ EOF BUFSIZ FILENAME_MAX FOPEN_MAX L_tmpnam SEEK_CUR"
+      " SEEK_END SEEK_SET TMP_MAX stdin stdout stderr NULL offsetof EXIT_SUCCESS EXIT_FAILURE"
+      " RAND_MAX MB_CUR_MAX MB_LEN_MAX CHAR_BIT SCHAR_MIN SCHAR_MAX UCHAR_MAX CHAR_MIN CHAR_MAX"
+      " SHRT_MIN SHRT_MAX USHRT_MAX INT_MIN INT_MAX UINT_MAX LONG_MIN LONG_MAX ULONG_MAX"
+      " LLONG_MIN LLONG_MAX ULLONG_MAX SIZE_MAX PTRDIFF_MIN PTRDIFF_MAX SIG_ATOMIC_MIN"
+      " SIG_ATOMIC_MAX WCHAR_MIN WCHAR_MAX WINT_MIN WINT_MAX WEOF INTPTR_MIN INTPTR_MAX"
+      " UINTPTR_MAX INTMAX_MIN INTMAX_MAX UINTMAX_MAX INTMAX_C UINTMAX_C CLOCKS_PER_SEC TIME_UTC"
+      " LC_ALL LC_COLLATE LC_CTYPE LC_MONETARY LC_NUMERIC LC_TIME SIGABRT SIGFPE SIGILL SIGINT"
+      " SIGSEGV SIGTERM SIG_DFL SIG_ERR SIG_IGN setjmp va_arg va_copy va_end va_start HUGE_VAL"
+      " HUGE_VALF HUGE_VALL INFINITY NAN FP_INFINITE FP_NAN FP_NORMAL FP_SUBNORMAL FP_ZERO"
+      " FP_FAST_FMA FP_FAST_FMAF FP_FAST_FMAL FP_ILOGB0 FP_ILOGBNAN MATH_ERRNO MATH_ERREXCEPT"
+      " math_errhandling DECIMAL_DIG linux unix i386 ";
+  if (name.empty() || StringRef(Macros).contains((" " + name + " ").str()))
+    return !name.empty();
+  // <cfloat>'s FLT_*, DBL_*, LDBL_*; <cstdint>'s [U]INT{8,16,32,64}_{MIN,MAX,C} and their
+  // _LEAST and _FAST forms.
+  if (name.starts_with("FLT_") || name.starts_with("DBL_") || name.starts_with("LDBL_"))
+    return true;
+  StringRef rest = name;
+  rest.consume_front("U");
+  if (!rest.consume_front("INT"))
+    return false;
+  if (!rest.consume_front("_LEAST"))
+    rest.consume_front("_FAST");
+  for (StringRef bits : {"8", "16", "32", "64"})
+    if (rest.consume_front(bits))
+      return rest == "_MIN" || rest == "_MAX" || rest == "_C";
+  return false;
+}
+
+/// The spelling of a parameter or size name in the generated code: the name, or
+/// tlc_user_<name> when it is a library macro (see isLibraryMacro). Users cannot name anything
+/// tlc_..., and the generated code's own names never start with tlc_user_.
+static std::string cxxName(StringRef name) {
+  return isLibraryMacro(name) ? ("tlc_user_" + name).str() : name.str();
+}
+
+/// \p expr with every unqualified identifier renamed by cxxName.
+static std::string renameIdentifiers(StringRef expr) {
+  std::string text;
+  for (size_t i = 0; i < expr.size();) {
+    if (!isAlnum(expr[i]) && expr[i] != '_') {
+      text += expr[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < expr.size() && (isAlnum(expr[end]) || expr[end] == '_'))
+      ++end;
+    StringRef token = expr.slice(i, end);
+    bool qualified = i >= 2 && expr.substr(i - 2, 2) == "::";
+    text += isDigit(token.front()) || qualified ? token.str() : cxxName(token);
+    i = end;
+  }
+  return text;
+}
+
 /// Names the generated code relies on, which user names must not shadow.
 static bool isReservedName(StringRef name) {
   static const char *const Reserved[] = {
       "std",      "tlc",        "stream",   "launch",    "unload",
       "int32_t",  "int64_t",    "uint8_t",  "size_t",    "CUdeviceptr",
-      "CUstream", "CUfunction", "CUresult", "CUcontext", "CUmodule",
-      "NULL",     "assert",     "offsetof"};
+      "CUstream", "CUfunction", "CUresult", "CUcontext", "CUmodule"};
   if (llvm::is_contained(Reserved, name) || isCxxKeyword(name))
     return true;
   // The generated code's own names, the implementation's and cuda.h's macros.
@@ -89,19 +149,24 @@ static Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-/// Checks that \p name can be used as a C++ name in the generated code.
-static Error checkName(StringRef name, const Twine &what);
+/// Checks that \p name can be used as a C++ name in the generated code. A name the caller
+/// spells (\p spelledByCaller: a kernel, file stem or namespace) must not be a library macro;
+/// parameters and sizes that are get renamed (cxxName).
+static Error checkName(StringRef name, const Twine &what, bool spelledByCaller = true);
 
-Error checkLauncherName(StringRef name, const Twine &what) {
-  return checkName(name, what);
+Error checkLauncherName(StringRef name, const Twine &what, bool spelledByCaller) {
+  return checkName(name, what, spelledByCaller);
 }
 
-static Error checkName(StringRef name, const Twine &what) {
+static Error checkName(StringRef name, const Twine &what, bool spelledByCaller) {
   if (!isIdentifier(name))
     return fail(what + " '" + name + "' is not a valid C++ identifier");
   if (isReservedName(name))
     return fail(what + " '" + name +
                 "' is reserved in generated launchers; rename it");
+  if (spelledByCaller && isLibraryMacro(name))
+    return fail(what + " '" + name +
+                "' is a macro of the C or C++ library or the platform; rename it");
   return Error::success();
 }
 
@@ -130,7 +195,7 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
   std::vector<std::string> expectedSymbols;
   StringSet<> seenSymbols;
   for (const LaunchParam &param : kernel.params) {
-    if (Error e = checkName(param.name, where + ": parameter"))
+    if (Error e = checkName(param.name, where + ": parameter", /*spelledByCaller=*/false))
       return e;
     if (!names.insert(param.name).second)
       return fail(where + ": duplicate parameter '" + param.name + "'");
@@ -171,7 +236,7 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
     }
   }
   for (const std::string &symbol : kernel.sizeSymbols) {
-    if (Error e = checkName(symbol, where + ": size"))
+    if (Error e = checkName(symbol, where + ": size", /*spelledByCaller=*/false))
       return e;
     if (names.contains(symbol))
       return fail(where + ": size '" + symbol +
@@ -284,9 +349,9 @@ Error verifyLauncherInfo(const LauncherInfo &info) {
 // Generation
 //===----------------------------------------------------------------------===//
 
-static StringRef gridExpr(const std::string &expr) {
+static std::string gridExpr(const std::string &expr) {
   StringRef trimmed = StringRef(expr).trim();
-  return trimmed.empty() ? StringRef("1") : trimmed;
+  return trimmed.empty() ? "1" : renameIdentifiers(trimmed);
 }
 
 /// "f32[M, N]" for a tensor, "f32" for a scalar.
@@ -306,10 +371,10 @@ static std::string signatureParams(const KernelLaunchInfo &kernel) {
     text += ", ";
     text += param.kind == Kind::Tensor ? StringRef("CUdeviceptr")
                                        : scalarCxxType(param.dtype);
-    text += " " + param.name;
+    text += " " + cxxName(param.name);
   }
   for (const std::string &symbol : kernel.sizeSymbols)
-    text += ", int64_t " + symbol;
+    text += ", int64_t " + cxxName(symbol);
   return text;
 }
 
@@ -317,9 +382,9 @@ static std::string signatureParams(const KernelLaunchInfo &kernel) {
 static std::string forwardedArgs(const KernelLaunchInfo &kernel) {
   std::string text = "stream";
   for (const LaunchParam &param : kernel.params)
-    text += ", " + param.name;
+    text += ", " + cxxName(param.name);
   for (const std::string &symbol : kernel.sizeSymbols)
-    text += ", " + symbol;
+    text += ", " + cxxName(symbol);
   return text;
 }
 
@@ -347,9 +412,10 @@ static std::string selectParams(const KernelLaunchInfo &kernel) {
   std::string text;
   for (const LaunchParam &param : kernel.params)
     if (param.kind == Kind::Scalar)
-      text += (text.empty() ? "" : ", ") + scalarCxxType(param.dtype).str() + " " + param.name;
+      text += (text.empty() ? "" : ", ") + scalarCxxType(param.dtype).str() + " " +
+              cxxName(param.name);
   for (const std::string &symbol : kernel.sizeSymbols)
-    text += (text.empty() ? "" : ", ") + std::string("int64_t ") + symbol;
+    text += (text.empty() ? "" : ", ") + std::string("int64_t ") + cxxName(symbol);
   return text;
 }
 
@@ -358,8 +424,9 @@ static std::string selectArgs(const KernelLaunchInfo &kernel) {
   std::vector<std::string> names;
   for (const LaunchParam &param : kernel.params)
     if (param.kind == Kind::Scalar)
-      names.push_back(param.name);
-  names.insert(names.end(), kernel.sizeSymbols.begin(), kernel.sizeSymbols.end());
+      names.push_back(cxxName(param.name));
+  for (const std::string &symbol : kernel.sizeSymbols)
+    names.push_back(cxxName(symbol));
   return join(names, ", ");
 }
 
@@ -544,24 +611,24 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
   for (const LaunchParam &param : kernel.params) {
     if (param.kind == Kind::Scalar) {
       if (param.dtype == "bool")
-        os << "  uint8_t tlc_arg" << numArgs++ << " = " << param.name
+        os << "  uint8_t tlc_arg" << numArgs++ << " = " << cxxName(param.name)
            << " ? 1 : 0; // " << param.name << "\n";
       else
         os << "  " << scalarCxxType(param.dtype) << " tlc_arg" << numArgs++
-           << " = " << param.name << "; // " << param.name << "\n";
+           << " = " << cxxName(param.name) << "; // " << param.name << "\n";
       continue;
     }
-    os << "  CUdeviceptr tlc_arg" << numArgs++ << " = " << param.name << "; // "
+    os << "  CUdeviceptr tlc_arg" << numArgs++ << " = " << cxxName(param.name) << "; // "
        << param.name << "\n";
     size_t rank = param.dims.size();
     unsigned firstSize = numArgs;
     for (size_t d = 0; d != rank; ++d)
-      os << "  int64_t tlc_arg" << numArgs++ << " = " << param.dims[d]
+      os << "  int64_t tlc_arg" << numArgs++ << " = " << cxxName(param.dims[d])
          << "; // size " << d << " of " << param.name << "\n";
     if (!param.strides.empty()) {
       for (size_t d = 0; d != rank; ++d)
-        os << "  int64_t tlc_arg" << numArgs++ << " = " << param.strides[d] << "; // stride " << d
-           << " of " << param.name << "\n";
+        os << "  int64_t tlc_arg" << numArgs++ << " = " << cxxName(param.strides[d])
+           << "; // stride " << d << " of " << param.name << "\n";
       continue;
     }
     // Dense row-major: stride[d] = size[d + 1] * ... * size[rank - 1].
@@ -664,10 +731,10 @@ static void emitSizeChecks(raw_ostream &os, const KernelLaunchInfo &kernel, Stri
   for (const std::string &symbol : kernel.sizeSymbols) {
     if (isStrideSymbol(kernel, symbol))
       continue;
-    os << "  if (" << symbol << " < 0)\n";
+    os << "  if (" << cxxName(symbol) << " < 0)\n";
     if (returnStatus)
       os << "    return tlc::rt::negativeSizeError(\"" << label << "\", \"" << symbol << "\", "
-         << symbol << ");\n";
+         << cxxName(symbol) << ");\n";
     else
       os << "    return -1;\n";
   }
@@ -690,9 +757,9 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
      << "static void tlc_variantBlocks(int64_t *tlc_blocks" << sep << params << ") {\n";
   for (const LaunchParam &param : first.params)
     if (param.kind == Kind::Scalar)
-      os << "  (void)" << param.name << ";\n";
+      os << "  (void)" << cxxName(param.name) << ";\n";
   for (const std::string &symbol : first.sizeSymbols)
-    os << "  (void)" << symbol << ";\n";
+    os << "  (void)" << cxxName(symbol) << ";\n";
   for (const KernelLaunchInfo *kernel : entry.kernels) {
     os << "  tlc_blocks[" << kernel->variant << "] = tlc::rt::gridBlocks(";
     for (int i = 0; i < 3; ++i)

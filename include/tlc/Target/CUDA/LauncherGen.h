@@ -117,7 +117,8 @@ llvm::StringRef scalarCxxType(llvm::StringRef dtype);
 /// Checks that \p info can be turned into launchers that compile: identifiers
 /// are valid C++ names that do not collide with each other, with C++
 /// keywords or with names the generated code uses (e.g. 'stream', 'launch',
-/// anything starting with 'tlc_'); scalar types are supported; every tensor
+/// anything starting with 'tlc_'); kernel names, the file stem and the
+/// namespace are not library macros (checkLauncherName); scalar types are supported; every tensor
 /// dimension is a listed size symbol or a constant; sizeSymbols lists exactly
 /// the distinct symbols in order of first appearance; block dimensions are
 /// at least 1 and at most 1024 threads in all; grid expressions are single
@@ -129,9 +130,13 @@ llvm::StringRef scalarCxxType(llvm::StringRef dtype);
 llvm::Error verifyLauncherInfo(const LauncherInfo &info);
 
 /// Checks one name that becomes a C++ identifier in the launchers (kernel, parameter, size or
-/// stride): a valid identifier that the generated code does not reserve. \p what describes it
-/// ("kernel name", "parameter") for the message.
-llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what);
+/// stride): a valid identifier that the generated code does not reserve. A name the caller
+/// spells (\p spelledByCaller: a kernel name) must not be a macro of the C or C++ library
+/// either (EOF, errno, INT64_MAX, linux, ...); a parameter or size that is one is renamed
+/// tlc_user_<name> in the generated code. \p what describes the name ("kernel name",
+/// "parameter") for the message.
+llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what,
+                              bool spelledByCaller);
 
 /// Generates the launcher header and source for \p info, which must pass
 /// verifyLauncherInfo. The output depends on \p info only: identical input
