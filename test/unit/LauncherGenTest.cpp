@@ -242,8 +242,9 @@ TEST_CASE("launcher signature of a three-tensor kernel", "[launcher]") {
        {"/// X: f32[N] (dense, row-major)", "/// Y: f32[N] (dense, row-major)",
         "/// Z: f32[N] (dense, row-major)"})
     CHECK(countOf(files.header, doc) == 1);
-  // The shared size is one argument, validated once, passed three times.
-  CHECK(countOf(files.header, "int64_t N") == 2);
+  // The shared size is one argument (of the kernel's, the file's and the C launch), validated
+  // once, passed three times.
+  CHECK(countOf(files.header, "int64_t N") == 3);
   CHECK(countOf(files.source, "if (N < 0)") == 1);
   CHECK(countOf(files.source, "= N; // size 0 of") == 3);
   // Nine device parameters as in docs/abi.md.
@@ -270,9 +271,9 @@ TEST_CASE("launcher signature of a 2-D kernel with a scalar", "[launcher]") {
   CHECK(countOf(files.header, "/// X: f32[M, N] (dense, row-major)") == 1);
   CHECK(countOf(files.header, "/// bias: f32[N] (dense, row-major)") == 1);
   CHECK(countOf(files.header, "/// scale: f32 (scalar, passed as float)") == 1);
-  // M and N appear once each in the parameter list.
-  CHECK(countOf(files.header, "int64_t M") == 2);
-  CHECK(countOf(files.header, "int64_t N") == 2);
+  // M and N appear once each in the parameter lists (the kernel's, the file's, the C launch).
+  CHECK(countOf(files.header, "int64_t M") == 3);
+  CHECK(countOf(files.header, "int64_t N") == 3);
   // Row-major strides of X: [N, 1].
   CHECK(countOf(files.source, "int64_t tlc_arg1 = M; // size 0 of X") == 1);
   CHECK(countOf(files.source, "int64_t tlc_arg2 = N; // size 1 of X") == 1);
@@ -324,7 +325,8 @@ TEST_CASE("launcher for a file with several kernels", "[launcher]") {
   CHECK(countOf(files.header, "namespace nothing {") == 1);
   // One declaration per kernel and no file-level forwarder.
   CHECK(countOf(files.header, "tlc::rt::Status launch(") == 3);
-  CHECK(countOf(files.header, "launch(CUstream stream);") == 1);
+  CHECK(countOf(files.header, "tlc::rt::Status launch(CUstream stream);") == 1);
+  CHECK(countOf(files.header, "CUresult tlc_ops_nothing_launch(CUstream stream);") == 1);
   CHECK(countOf(files.source, "void **tlc_args = nullptr;") == 1);
   // One image and one cache for the whole file.
   CHECK(countOf(files.source, "alignas(8) static const unsigned char "
@@ -480,11 +482,13 @@ TEST_CASE("launcher in a custom namespace", "[launcher]") {
   CHECK(countOf(files.source, "namespace myapp::kernels {") == 1);
   CHECK(countOf(files.source, "} // namespace myapp::kernels\n") == 1);
   CHECK(countOf(files.source, "namespace tlc::") == 0);
-  // Only the namespace and the guard change.
+  // Only the namespace (four times: twice in the C interface) and the C prefix (twice) change.
   const long long grown = static_cast<long long>(files.source.size()) -
                          static_cast<long long>(plain.source.size());
-  CHECK(grown == 2 * (static_cast<long long>(sizeof("myapp::kernels")) -
-                      static_cast<long long>(sizeof("tlc::vector_add"))));
+  CHECK(grown == 4 * (static_cast<long long>(sizeof("myapp::kernels")) -
+                      static_cast<long long>(sizeof("tlc::vector_add"))) +
+                     2 * (static_cast<long long>(sizeof("myapp_kernels_")) -
+                          static_cast<long long>(sizeof("tlc_vector_add_"))));
 
   auto withNamespace = [](std::string ns, std::string stem = "ops") {
     LauncherInfo info = singleKernelFile(stem, vectorAddKernel());
@@ -1351,6 +1355,116 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says",
 
   rc = runProgram({dir + "/mock-run"}, dir, output);
   INFO("program output (kept in " << dir << " on failure):\n" << output);
+  CHECK(rc == 0);
+  CHECK_THAT(output, Catch::Contains("PASS: 0 failure(s)"));
+  if (rc == 0)
+    llvm::sys::fs::remove_directories(dir);
+}
+
+//===----------------------------------------------------------------------===//
+// The C interface
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("C interface declarations", "[launcher]") {
+  LauncherInfo info = singleKernelFile("va", vectorAddKernel());
+  LauncherFiles files = generateLauncher(info);
+  CHECK(countOf(files.header, "CUresult tlc_va_vector_add_launch(CUstream stream, CUdeviceptr X, "
+                              "CUdeviceptr Y, CUdeviceptr Z, int64_t N);\n") == 1);
+  CHECK(countOf(files.header, "void tlc_va_unload(void);\n") == 1);
+  CHECK(countOf(files.source, "return tlc::va::vector_add::launch(stream, X, Y, Z, N).code();") ==
+        1);
+  info.cxxNamespace = "myapp::kernels";
+  CHECK(countOf(generateLauncher(info).header, "CUresult myapp_kernels_vector_add_launch(") == 1);
+}
+
+// A C program that launches through the C interface, against the mock driver (probe.cpp reads
+// what the mock recorded).
+static const char CMain[] = R"c(
+#include "va.h"
+#include "ops.h"
+#include "mm.h"
+#include <stdio.h>
+#include <string.h>
+
+int mock_launches(void);
+const char *mock_function(void);
+
+int main(void) {
+  CUstream stream = (CUstream)0x5000;
+  int failures = 0;
+  if (tlc_va_vector_add_launch(stream, 0x10000, 0x20000, 0x30000, -3) !=
+      CUDA_ERROR_INVALID_VALUE)
+    ++failures, puts("a negative size is not CUDA_ERROR_INVALID_VALUE");
+  if (tlc_va_vector_add_launch(stream, 0x10000, 0x20000, 0x30000, 1000) != CUDA_SUCCESS ||
+      mock_launches() != 1 || strcmp(mock_function(), "vector_add") != 0)
+    ++failures, puts("vector_add did not launch");
+  if (tlc_ops_mixed_launch(stream, 0x10000, true, 0x20000, -7, 2.5, 1LL << 40, 3, 100) !=
+          CUDA_SUCCESS || strcmp(mock_function(), "mixed") != 0)
+    ++failures, puts("mixed did not launch");
+  if (tlc_mm_mm_launch(stream, 0x10000, 0x20000, 0x30000, 1.0f, 256, 64, 256) != CUDA_SUCCESS ||
+      strncmp(mock_function(), "mm__", 4) != 0)
+    ++failures, puts("mm did not launch");
+  tlc_va_unload();
+  tlc_ops_unload();
+  tlc_mm_unload();
+  printf("PASS: %d failure(s)\n", failures);
+  return failures != 0;
+}
+)c";
+
+static const char CProbe[] = R"cpp(
+#include "mock.h"
+extern "C" int mock_launches(void) { return mock.launches; }
+extern "C" const char *mock_function(void) { return mock.function; }
+)cpp";
+
+TEST_CASE("a C program links and launches through the C interface", "[launcher][compile]") {
+  std::optional<CompileSetup> setup = compileSetup();
+  if (!setup)
+    return;
+#if defined(TLC_C_COMPILER)
+  std::string cc = TLC_C_COMPILER;
+#else
+  std::string cc;
+  if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName("cc"))
+    cc = *path;
+#endif
+  std::string runtimeSource = setup->tlcInclude + "/../lib/Runtime/Runtime.cpp";
+  if (cc.empty() || !llvm::sys::fs::exists(runtimeSource)) {
+    WARN("no C compiler or no " << runtimeSource << "; the C interface is not checked");
+    return;
+  }
+  std::string dir = makeTempDir();
+  writeLauncher(dir, singleKernelFile("va", vectorAddKernel()));
+  writeLauncher(dir, singleKernelFile("ops", mixedKernel()));
+  writeLauncher(dir, mmFile("mm"));
+  writeFile(dir + "/mock.h", MockHeader);
+  writeFile(dir + "/mock.cpp", MockDriver);
+  writeFile(dir + "/probe.cpp", CProbe);
+  writeFile(dir + "/main.c", CMain);
+
+  std::string output;
+  int rc = runProgram({cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+                       "-I" + setup->cudaInclude, "-c", dir + "/main.c", "-o", dir + "/main.o"},
+                      dir, output);
+  INFO("C compiler output (files kept in " << dir << "):\n" << output);
+  REQUIRE(rc == 0);
+  CHECK(output.empty());
+
+  std::vector<std::string> args = compileCommand(*setup, dir);
+  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/mock.cpp", "/probe.cpp"})
+    args.push_back(dir + file);
+  args.push_back(runtimeSource);
+  args.push_back(dir + "/main.o");
+  args.push_back("-pthread");
+  args.push_back("-o");
+  args.push_back(dir + "/c-run");
+  rc = runProgram(args, dir, output);
+  INFO("C++ compiler output:\n" << output);
+  REQUIRE(rc == 0);
+
+  rc = runProgram({dir + "/c-run"}, dir, output);
+  INFO("program output:\n" << output);
   CHECK(rc == 0);
   CHECK_THAT(output, Catch::Contains("PASS: 0 failure(s)"));
   if (rc == 0)

@@ -149,6 +149,10 @@ llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what,
 /// by the problem's shape (see docs/launchers.md), with K::select,
 /// K::select_for and K::num_variants; a file whose kernels are the variants of
 /// one kernel has the file-level <ns>::launch too.
+/// The header is a C header too: compiled as C it declares the C interface, one
+/// `CUresult <prefix><kernel>_launch(...)` per kernel of the C++ API (forwarding
+/// to <ns>::<kernel>::launch) and `void <prefix>unload(void)`, where <prefix> is
+/// <ns> with '_' for '::', then '_'; the source defines them extern "C".
 LauncherFiles generateLauncher(const LauncherInfo &info);
 
 } // namespace tlc::cuda
