@@ -129,7 +129,6 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     PassManager genericPm(&context);
     PipelineOptions genericOptions = pipelineOptions;
     genericOptions.tma = false;
-    genericOptions.explain = false;
     buildTlcPipeline(genericPm, genericOptions);
     if (failed(genericPm.run(*generic)))
       return failure();

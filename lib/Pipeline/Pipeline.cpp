@@ -42,13 +42,21 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // reference code generation) every tile op keeps its generic lowering.
   if (options.tensorCoreStrategy) {
     tile::TileAssignMmaLayoutsOptions assignOptions;
-    assignOptions.explain = options.explain;
+    // The kernel-level remark once per kernel: for the TMA compile, not again for its plain
+    // entry (tile-explain describes both).
+    assignOptions.explain = options.explain && options.tma;
     assignOptions.tma = options.tma;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout());
+  if (options.explain && options.tensorCoreStrategy) {
+    // The plain-entry compile (no TMA) describes only the kernels it compiles differently.
+    tile::TileExplainOptions explainOptions;
+    explainOptions.unalignedOnly = !options.tma;
+    pm.addNestedPass<tile::KernelOp>(tile::createTileExplain(explainOptions));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -75,4 +75,19 @@ def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::Kerne
   }];
 }
 
+def TileExplain : Pass<"tile-explain", "tlc::tile::KernelOp"> {
+  let summary = "Remark what each tile op of a kernel with gemms lowers to (tlc --explain)";
+  let description = [{
+    Runs after the other tile passes and changes nothing: one remark per kernel with gemms, with
+    a note at each gemm (wgmma, ldmatrix + mma.sync, or no tensor cores, with its warps or
+    warpgroups and where A comes from), each tile copy (TMA boxes, cp.async chunks, stores from
+    registers, element loads) and each `pipelined` loop (the ring it became, its stages and
+    producer, or that it runs in order). Needs the module's target.
+  }];
+  let options = [
+    Option<"unalignedOnly", "unaligned-only", "bool", "false",
+           "Only kernels whose copies serve unaligned tensors (tlc's plain-entry compile)">
+  ];
+}
+
 #endif // TLC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,144 @@
+//===- Explain.cpp - What each tile op of a kernel lowers to --------------===//
+//
+// `tlc --explain`, per operation: after the tile passes decided, one remark per kernel with
+// gemms, with a note at each gemm (its instruction and operands), each tile copy (TMA boxes,
+// cp.async chunks, register stores or element loads) and each `pipelined` loop (the ring it
+// became, or why it runs in order). It reads only the verified decisions (TileAttrs.h).
+//
+//===----------------------------------------------------------------------===//
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace tlc::tile {
+#define GEN_PASS_DEF_TILEEXPLAIN
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tlc::tile
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+static std::string swizzleOf(Value buffer) {
+  auto alloc = buffer.getDefiningOp<AllocOp>();
+  auto swizzle = alloc ? alloc->getAttrOfType<IntegerAttr>(kSwizzleAttr) : IntegerAttr();
+  return swizzle ? llvm::formatv(", {0}-byte swizzle", swizzle.getInt()).str() : "";
+}
+
+static std::string describeGemm(GemmOp gemm) {
+  std::optional<MmaKind> kind = getMmaKind(gemm);
+  std::optional<AccLayout> acc = getAccLayout(gemm.getC());
+  if (kind == MmaKind::Wgmma && acc)
+    return llvm::formatv("gemm: wgmma m64n{0}k16 on {1} x {2} warpgroups, A and B from shared "
+                         "memory{3}",
+                         acc->wgmma.instrN(), acc->wgmma.warpgroupsM, acc->wgmma.warpgroupsN,
+                         swizzleOf(gemm.getB()))
+        .str();
+  if (kind == MmaKind::MmaSync && acc)
+    return llvm::formatv("gemm: ldmatrix + mma.sync m16n8k16 on {0} x {1} warps, A from {2}, B "
+                         "from shared memory",
+                         acc->mma.warpsM, acc->mma.warpsN,
+                         gemm.getA().getType().isFragment() ? "registers" : "shared memory")
+        .str();
+  return "gemm: no tensor cores (the generic lowering: multiply-adds over shared memory)";
+}
+
+/// Empty for copies that are not worth a note (local buffers).
+static std::string describeCopy(CopyOp copy, bool producer) {
+  auto source = dyn_cast<BufferType>(copy.getSource().getType());
+  auto dest = dyn_cast<BufferType>(copy.getDest().getType());
+  if (!source && dest && dest.isShared()) {
+    auto shape = dest.getShape();
+    if (copy->hasAttr(kTmaAttr))
+      return llvm::formatv("copy: TMA boxes of {0} x {1}{2}{3}", shape[0], shape[1],
+                           swizzleOf(copy.getDest()),
+                           producer ? ", issued by the producer warpgroup" : "")
+          .str();
+    if (copy->hasAttr(kCpAsyncAttr))
+      return "copy: cp.async 16-byte chunks" + swizzleOf(copy.getDest()) +
+             (copy->hasAttr(kUnalignedAttr)
+                  ? "; this entry serves tensors that are not 16-byte aligned: 16-byte chunks of "
+                    "element loads for them"
+                  : "; element loads for tensors that are not 16-byte aligned");
+    return "copy: element loads by every thread (the generic lowering)";
+  }
+  if (source && source.isFragment() && !dest)
+    return getAccLayout(copy.getSource())
+               ? "copy: from registers, each thread stores its own elements (pairs where aligned)"
+               : "copy: from a fragment kept in shared memory, element by element (the generic "
+                 "lowering)";
+  if (source && source.isLocal())
+    return "";
+  if (dest && dest.isLocal())
+    return "";
+  return "copy: element by element (the generic lowering)";
+}
+
+static std::string iterations(int64_t n) {
+  return std::to_string(n) + (n == 1 ? " iteration" : " iterations");
+}
+
+static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
+  auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
+  std::optional<PipelineKind> kind = getPipelineKind(loop);
+  if (!kind)
+    return "pipelined loop: runs in order (only a loop of tile copies and gemms, or a loop of the "
+           "register strategy whose copies feed only it, becomes a ring)";
+  int64_t s = stages.getInt();
+  switch (*kind) {
+  case PipelineKind::TmaWgmma:
+    return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
+                         "warpgroup ({1} threads), full/empty mbarriers per stage",
+                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
+        .str();
+  case PipelineKind::CpAsyncMma:
+    return llvm::formatv("pipelined: a cp.async ring of {0} stages, copies {1} ahead", s,
+                         iterations(s - 1))
+        .str();
+  case PipelineKind::CpAsyncRegs:
+    return llvm::formatv("pipelined: its cp.async copies run {0} ahead into {1} stages",
+                         iterations(s - 1), s)
+        .str();
+  }
+  return "";
+}
+
+namespace {
+struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
+  using TileExplainBase::TileExplainBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    bool hasGemm = false;
+    kernel.getBody().walk([&](GemmOp) { hasGemm = true; });
+    if (!hasGemm)
+      return;
+    FailureOr<TargetAttr> target = requireTarget(kernel, "tile-explain");
+    if (failed(target))
+      return signalPassFailure();
+    // The plain entry of a kernel with a TMA entry: its copies serve unaligned tensors.
+    bool plain = false;
+    kernel.getBody().walk([&](CopyOp copy) { plain |= copy->hasAttr(kUnalignedAttr); });
+    if (unalignedOnly && !plain)
+      return;
+    InFlightDiagnostic remark = kernel.emitRemark()
+                                << "kernel '" << kernel.getSymName() << "' for "
+                                << target->getArch()
+                                << (plain ? " (the entry for tensors TMA cannot read)" : "")
+                                << ", per operation:";
+    bool producer = kernel->hasAttr(kProducerThreadsAttr);
+    kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      std::string text;
+      if (auto gemm = dyn_cast<GemmOp>(op))
+        text = describeGemm(gemm);
+      else if (auto copy = dyn_cast<CopyOp>(op))
+        text = describeCopy(copy, producer);
+      else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
+        text = describeLoop(loop, kernel);
+      if (!text.empty())
+        remark.attachNote(op->getLoc()) << text;
+    });
+  }
+};
+} // namespace
