@@ -274,6 +274,11 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
   consume(); // configs
   if (failed(expect(Token::l_brace, "after 'configs'")))
     return failure();
+  // An empty block would compile no kernel at all: it is a mistake, not "the defaults".
+  if (tok.is(Token::r_brace))
+    return emitError(kernel.configsLoc,
+                     "a 'configs' block needs at least one configuration, as in "
+                     "'configs { (BM = 128, BN = 64) }'; remove the block to compile the defaults");
   while (!tok.is(Token::r_brace)) {
     SMLoc configLoc = tok.getLoc();
     if (failed(expect(Token::l_paren, "to begin a configuration, as in '(BM = 128, BN = 64)'")))
