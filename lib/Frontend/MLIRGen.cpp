@@ -18,6 +18,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 
@@ -193,6 +194,8 @@ private:
   FailureOr<TValue> genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b);
   FailureOr<TValue> genCast(SMLoc l, const TValue &v, Type to);
   FailureOr<TValue> foldBinary(const Expr &expr, const TValue &a, const TValue &b);
+  /// The error for constant `text` that does not fit in float type `type` (it would be inf).
+  void emitFloatOverflow(SMLoc l, StringRef text, FloatType type);
 
   /// Turns `v` into an SSA value of type `to`; `what` says where, for the error message.
   FailureOr<Value> materialize(SMLoc l, const TValue &v, Type to, StringRef what);
@@ -340,8 +343,11 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
     if (auto ft = dyn_cast<FloatType>(to)) {
       // The attribute must have the type's semantics (not double's), or LLVM lowering fails.
       APFloat value(ft.getFloatSemantics());
-      value.convertFromAPInt(APInt(64, v.i, /*isSigned=*/true), /*IsSigned=*/true,
-                             APFloat::rmNearestTiesToEven);
+      APFloat::opStatus status =
+          value.convertFromAPInt(APInt(64, v.i, /*isSigned=*/true), /*IsSigned=*/true,
+                                 APFloat::rmNearestTiesToEven);
+      if (status & APFloat::opOverflow)
+        return emitFloatOverflow(l, std::to_string(v.i), ft), failure();
       return Value(arith::ConstantFloatOp::create(builder, location, ft, value));
     }
     break;
@@ -349,7 +355,14 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
     if (auto ft = dyn_cast<FloatType>(to)) {
       APFloat value(v.f);
       bool losesInfo;
-      value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+      APFloat::opStatus status =
+          value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+      // A finite constant must stay finite: 70000.0 as 'f16' would silently become inf.
+      if (std::isfinite(v.f) && (status & APFloat::opOverflow)) {
+        std::string text;
+        llvm::raw_string_ostream(text) << llvm::format("%g", v.f);
+        return emitFloatOverflow(l, text, ft), failure();
+      }
       return Value(arith::ConstantFloatOp::create(builder, location, ft, value));
     }
     break;
@@ -548,6 +561,17 @@ FailureOr<TValue> Generator::genUnary(const Expr &expr) {
   return TValue::typed(arith::SubIOp::create(builder, l, zero, operand->value));
 }
 
+void Generator::emitFloatOverflow(SMLoc l, StringRef text, FloatType type) {
+  APFloat largest = APFloat::getLargest(type.getFloatSemantics());
+  SmallString<16> largestText;
+  largest.toString(largestText);
+  auto diag = error(l) << "constant " << text << " does not fit in '" << typeName(type)
+                       << "': it would become "
+                       << (APFloat::semanticsHasInf(type.getFloatSemantics()) ? "inf" : "nan");
+  diag.attachNote() << "hint: the largest finite '" << typeName(type) << "' is " << largestText
+                    << "; write 'inf' if infinity is meant";
+}
+
 FailureOr<TValue> Generator::foldBinary(const Expr &expr, const TValue &a, const TValue &b) {
   Token::Kind op = expr.op;
   auto overflow = [&]() -> FailureOr<TValue> {
@@ -620,6 +644,21 @@ FailureOr<TValue> Generator::foldBinary(const Expr &expr, const TValue &a, const
   }
   double x = a.kind == TValue::IntConst ? double(a.i) : a.f;
   double y = b.kind == TValue::IntConst ? double(b.i) : b.f;
+  // Finite operands whose sum, difference, product or quotient (by a non-zero) is infinite
+  // overflowed; a division by zero keeps its IEEE result.
+  if ((op == Token::plus || op == Token::minus || op == Token::star ||
+       (op == Token::slash && y != 0)) &&
+      std::isfinite(x) && std::isfinite(y)) {
+    double r = op == Token::plus    ? x + y
+               : op == Token::minus ? x - y
+               : op == Token::star  ? x * y
+                                    : x / y;
+    if (std::isinf(r)) {
+      error(expr.loc) << "floating-point overflow in constant expression (the result is "
+                      << "beyond the range of 'f64')";
+      return failure();
+    }
+  }
   switch (op) {
   case Token::plus:
     return TValue::floatConst(x + y);
