@@ -71,7 +71,8 @@ bool Lexer::skipTrivia(Token &err) {
       continue;
     }
     if (c == '/' && cur + 1 != buffer.end() && cur[1] == '/') {
-      while (cur != buffer.end() && *cur != '\n')
+      // A comment ends at any line ending: "\n", "\r\n" or a lone "\r".
+      while (cur != buffer.end() && *cur != '\n' && *cur != '\r')
         ++cur;
       continue;
     }

@@ -11,8 +11,33 @@ using mlir::FailureOr;
 using mlir::LogicalResult;
 using mlir::success;
 
+SourceLocator::SourceLocator(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                             mlir::MLIRContext *context)
+    : sourceMgr(sourceMgr), bufferId(bufferId), context(context) {
+  // Line endings are "\n", "\r\n" and a lone "\r"; SourceMgr knows only the first two.
+  StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  bool loneCR = false;
+  for (size_t i = text.find('\r'); i != StringRef::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') {
+      loneCR = true;
+      break;
+    }
+  if (!loneCR)
+    return;
+  lineStarts.push_back(0);
+  for (size_t i = 0, e = text.size(); i != e; ++i)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == e || text[i + 1] != '\n')))
+      lineStarts.push_back(i + 1);
+}
+
 mlir::Location SourceLocator::get(SMLoc loc) const {
   auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
+  if (!lineStarts.empty()) {
+    unsigned offset = loc.getPointer() - sourceMgr.getMemoryBuffer(bufferId)->getBufferStart();
+    auto next = llvm::upper_bound(lineStarts, offset);
+    line = next - lineStarts.begin();
+    col = offset - *std::prev(next) + 1;
+  }
   StringRef file = sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
   return mlir::FileLineColLoc::get(context, file, line, col);
 }

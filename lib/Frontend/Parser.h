@@ -9,13 +9,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <vector>
+
 namespace tlc::frontend {
 
 /// Maps source pointers of one buffer to MLIR file:line:col locations.
 class SourceLocator {
 public:
-  SourceLocator(llvm::SourceMgr &sourceMgr, unsigned bufferId, mlir::MLIRContext *context)
-      : sourceMgr(sourceMgr), bufferId(bufferId), context(context) {}
+  SourceLocator(llvm::SourceMgr &sourceMgr, unsigned bufferId, mlir::MLIRContext *context);
 
   mlir::Location get(llvm::SMLoc loc) const;
   mlir::InFlightDiagnostic emitError(llvm::SMLoc loc) const { return mlir::emitError(get(loc)); }
@@ -25,6 +26,9 @@ private:
   llvm::SourceMgr &sourceMgr;
   unsigned bufferId;
   mlir::MLIRContext *context;
+  /// Offsets at which lines begin, filled only when the buffer has a CR-only line ending
+  /// ("\r" without "\n"), which llvm::SourceMgr does not count as one.
+  std::vector<unsigned> lineStarts;
 };
 
 /// Parses a whole buffer; reports the first syntax error and returns failure.
