@@ -6,7 +6,8 @@
 //
 // Besides crashes, leaks and timeouts, the target aborts on these contract violations:
 //   - import failed but no error was reported;
-//   - an error is not located in the input (file:line:col of the fuzzed buffer);
+//   - an error is not located in the input (file:line:col of the fuzzed buffer), or at the
+//     command line for errors about the `// -D` lines;
 //   - an error comes from the IR verifier (the frontend generated invalid IR);
 //   - import succeeded but the module does not verify.
 //
@@ -84,8 +85,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
       return mlir::success();
     ++errors;
+    // Errors about the command line (the `// -D` lines stand for it, e.g. a -D naming no
+    // parameter) are located at the command line, as tlc prints them (`tlc: error: ...`).
     auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation());
-    if (!loc || loc.getFilename() != kBufferName || loc.getLine() == 0 || loc.getColumn() == 0)
+    bool commandLine = diag.getLocation() == tlc::getCommandLineLoc(&context);
+    if (!commandLine &&
+        (!loc || loc.getFilename() != kBufferName || loc.getLine() == 0 || loc.getColumn() == 0))
       fail("an error is not located in the input", describe(diag));
     for (mlir::Diagnostic &note : diag.getNotes())
       if (llvm::StringRef(note.str()).starts_with("see current operation"))
