@@ -1,7 +1,7 @@
 //===- MmaSyncPipeline.cpp - sm_80..sm_90: cp.async ring, ldmatrix, mma.sync -===//
 //
-// Materializes a main loop marked `tile.pipeline = #tile.pipeline<cp_async_mma>` (tile-software-pipeline) in a
-// kernel of the mma.sync strategy:
+// Materializes a main loop marked `tile.pipeline = #tile.pipeline<cp_async_mma>`
+// (tile-software-pipeline) in a kernel of the mma.sync strategy:
 //
 //   prologue: the copies of iterations 0 .. S-2 into stages 0 .. S-2, one cp.async group each;
 //   iteration i: wait until at most S-2 groups are pending (stage i % S has landed), barrier,

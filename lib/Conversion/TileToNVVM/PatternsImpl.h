@@ -114,7 +114,8 @@ inline constexpr llvm::StringLiteral kSharedSymbol = "tlc_smem";
 /// its name.
 llvm::StringRef declareSharedSymbol(mlir::Operation *module, mlir::Location loc);
 
-/// Emits the body of `kernel`, whose main loop is marked `tile.pipeline = #tile.pipeline<cp_async_mma>`, into
+/// Emits the body of `kernel`, whose main loop is marked
+/// `tile.pipeline = #tile.pipeline<cp_async_mma>`, into
 /// `func`: the loop becomes a cp.async ring feeding ldmatrix + mma.sync (MmaSyncPipeline.cpp).
 mlir::LogicalResult buildMmaSyncBody(tile::KernelOp kernel, mlir::gpu::GPUFuncOp func,
                                      mlir::OpBuilder &b, mlir::IRMapping &mapping);
@@ -197,7 +198,8 @@ void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
 /// run of copies (the tiles they overwrite may still be read).
 void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
 
-/// The register strategy's pipelined loop (`tile.pipeline = #tile.pipeline<cp_async_regs>`, a loop of the
+/// The register strategy's pipelined loop (`tile.pipeline = #tile.pipeline<cp_async_regs>`, a
+/// loop of the
 /// kernel's body), at the builder's position in the gpu.func: its copies issued S - 1 iterations
 /// ahead into S stages of their buffers (stage views: casts of the buffer and the stage's byte
 /// offset, marked kStageViewAttr), the waits placed before their tiles' first uses, the rest of

@@ -5,7 +5,8 @@
 //   - maps the accumulator [BM, BN] onto the kernel's warpgroups and the wgmma m64nNk16
 //     instruction (sm_90a), or onto its warps and mma.sync m16n8k16 (sm_80 and later),
 //     recording the register layout on the fragment's alloc (`tile.layout`);
-//   - marks the gemms `tile.mma = #tile.mma<wgmma>` / `<mma_sync>` and the copies `tile.tma` (TMA boxes)
+//   - marks the gemms `tile.mma = #tile.mma<wgmma>` / `<mma_sync>` and the copies `tile.tma`
+//     (TMA boxes)
 //     / `tile.cp_async` (16-byte chunks).
 // A kernel without such a loop may take the register strategy instead (attention: gemms inside
 // a loop with softmax between them, A operands from registers): every fragment in mma.sync's

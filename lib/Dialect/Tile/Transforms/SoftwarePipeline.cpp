@@ -2,9 +2,10 @@
 //
 // A `pipelined(n, stages = S)` loop whose copies are TMA boxes and whose gemms are wgmma
 // (tile-assign-mma-layouts) becomes an S-stage ring: each buffer its copies fill gets S copies
-// (`tile.stages = S` on its alloc), the loop is marked `tile.pipeline = #tile.pipeline<tma_wgmma>`, and the
-// kernel gets a producer warpgroup (`tile.producer_threads = 128`) that issues the copies while
-// the kernel's own warpgroups consume the stages. The conversion materializes the ring: per
+// (`tile.stages = S` on its alloc), the loop is marked `tile.pipeline =
+// #tile.pipeline<tma_wgmma>`, and the kernel gets a producer warpgroup
+// (`tile.producer_threads = 128`) that issues the copies while the kernel's own warpgroups
+// consume the stages. The conversion materializes the ring: per
 // stage a "full" mbarrier (expect-tx, completed by TMA) and an "empty" one (arrived by the
 // consumers), phase parity from the iteration count; the producer runs up to S iterations ahead.
 // A loop of cp.async copies and mma.sync gemms (sm_80 to sm_90) gets the same ring, marked

@@ -56,8 +56,8 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
   let summary = "Turn pipelined TMA/wgmma loops into a multi-stage ring with a producer warpgroup";
   let description = [{
     A `pipelined(n, stages = S)` loop whose copies are TMA and whose gemms are wgmma gets S copies
-    of each buffer its copies fill (`tile.stages = S` on the alloc), `tile.pipeline = #tile.pipeline<tma_wgmma>`
-    on the loop, and a producer warpgroup on the kernel (`tile.producer_threads = 128`): the
+    of each buffer its copies fill (`tile.stages = S` on the alloc),
+    `tile.pipeline = #tile.pipeline<tma_wgmma>` on the loop, and a producer warpgroup on the kernel (`tile.producer_threads = 128`): the
     lowering then issues the copies from one producer thread into a ring guarded by full/empty
     mbarriers (expect-tx, phase parity) while the kernel's warpgroups consume it.
   }];
