@@ -596,8 +596,8 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
     auto accLayout = getRegisterLayout(op.getC());
     auto aLayout = getRegisterLayout(op.getA());
-    if (tile::getMmaKind(op) != tile::MmaKind::MmaSync || !accLayout || !isSwizzledTile(op.getB()) ||
-        !(aLayout || isSwizzledTile(op.getA())))
+    if (tile::getMmaKind(op) != tile::MmaKind::MmaSync || !accLayout ||
+        !isSwizzledTile(op.getB()) || !(aLayout || isSwizzledTile(op.getA())))
       return failure();
     Location loc = op.getLoc();
     auto bTile = getSwizzledTile(rewriter, loc, op.getB());
