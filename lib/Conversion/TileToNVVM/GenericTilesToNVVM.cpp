@@ -26,6 +26,46 @@ Value tlc::getBufferMemref(Value buffer) {
   return cast.getInputs()[0];
 }
 
+/// The memref indices of element `coords` of a lowered block buffer: the coordinates, or, in a
+/// swizzled tile (tile-shared-memory-layout swizzles the tiles ldmatrix, cp.async or TMA
+/// access; the cast keeps `tile.swizzle`), the element's place in the swizzled layout. A
+/// swizzled tile is a permutation of its rows x cols elements, so the place is written as
+/// indices of the same [rows, cols] memref.
+static SmallVector<Value> elementIndices(OpBuilder &b, Location loc, Value buffer,
+                                         ValueRange coords) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  auto swizzle = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr) : IntegerAttr();
+  if (!swizzle || coords.size() != 2)
+    return SmallVector<Value>(coords);
+  auto type = cast<tile::BufferType>(buffer.getType());
+  int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t cols = type.getShape()[1];
+  layout::SwizzledTile tile{type.getShape()[0], cols, elemBytes, swizzle.getInt()};
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  auto toI32 = [&](Value v) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), v); };
+  Value row = toI32(coords[0]), col = toI32(coords[1]);
+  // The 16-byte chunk's place, then the element's bytes inside it.
+  Value inChunk = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, col, i32(16 / elemBytes)), i32(elemBytes));
+  Value bytes = arith::AddIOp::create(b, loc, buildSwizzledOffset(b, loc, tile, row, col), inChunk);
+  Value element = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), arith::DivUIOp::create(b, loc, bytes, i32(elemBytes)));
+  Value width = arith::ConstantIndexOp::create(b, loc, cols);
+  return {arith::DivUIOp::create(b, loc, element, width),
+          arith::RemUIOp::create(b, loc, element, width)};
+}
+
+Value tlc::loadBufferElement(OpBuilder &b, Location loc, Value buffer, ValueRange coords) {
+  return memref::LoadOp::create(b, loc, getBufferMemref(buffer),
+                                elementIndices(b, loc, buffer, coords));
+}
+
+void tlc::storeBufferElement(OpBuilder &b, Location loc, Value value, Value buffer,
+                             ValueRange coords) {
+  memref::StoreOp::create(b, loc, value, getBufferMemref(buffer),
+                          elementIndices(b, loc, buffer, coords));
+}
+
 Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool fromUnsigned) {
   bool toUnsigned = to.isUnsignedInteger();
   to = tile::getStorageType(to);
@@ -181,14 +221,14 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
           SmallVector<Value> coords = delinearize(b, loc, linear, shape);
           Value value;
           if (srcMemref) {
-            value = memref::LoadOp::create(b, loc, srcMemref, coords);
+            value = loadBufferElement(b, loc, op.getSource(), coords);
           } else {
             value = buildMaskedLoad(b, loc, *srcTensor, tile::getStorageType(srcType),
                                     tensorIndices(b, loc, srcOffsets, coords));
           }
           value = convertElement(b, loc, value, dstType, srcType.isUnsignedInteger());
           if (dstMemref)
-            memref::StoreOp::create(b, loc, value, dstMemref, coords);
+            storeBufferElement(b, loc, value, op.getDest(), coords);
           else
             buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));
         });
@@ -222,7 +262,7 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
           SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
           Value init = clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType))
                                    .getResult()
-                             : convertElement(bb, loc, memref::LoadOp::create(bb, loc, c, mn),
+                             : convertElement(bb, loc, loadBufferElement(bb, loc, op.getC(), mn),
                                               mulType);
           Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
           Value one = arith::ConstantIndexOp::create(bb, loc, 1);
@@ -234,8 +274,8 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
                                                : SmallVector<Value>{mn[0], kk};
                 SmallVector<Value> bi = transB ? SmallVector<Value>{mn[1], kk}
                                                : SmallVector<Value>{kk, mn[1]};
-                Value x = convertElement(lb, l, memref::LoadOp::create(lb, l, a, ai), mulType);
-                Value y = convertElement(lb, l, memref::LoadOp::create(lb, l, b, bi), mulType);
+                Value x = convertElement(lb, l, loadBufferElement(lb, l, op.getA(), ai), mulType);
+                Value y = convertElement(lb, l, loadBufferElement(lb, l, op.getB(), bi), mulType);
                 Value sum;
                 if (isa<FloatType>(mulType))
                   sum = arith::AddFOp::create(lb, l, iter[0], arith::MulFOp::create(lb, l, x, y));
@@ -243,8 +283,8 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
                   sum = arith::AddIOp::create(lb, l, iter[0], arith::MulIOp::create(lb, l, x, y));
                 scf::YieldOp::create(lb, l, sum);
               });
-          memref::StoreOp::create(bb, loc, convertElement(bb, loc, loop.getResult(0), accType), c,
-                                  mn);
+          storeBufferElement(bb, loc, convertElement(bb, loc, loop.getResult(0), accType),
+                             op.getC(), mn);
         });
     gpu::BarrierOp::create(rewriter, op.getLoc());
     rewriter.eraseOp(op);
@@ -294,21 +334,21 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
             return idx;
           };
           Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-          Value first = memref::LoadOp::create(b, loc, src, srcIndex(zero));
+          Value first = loadBufferElement(b, loc, op.getSource(), srcIndex(zero));
           Value one = arith::ConstantIndexOp::create(b, loc, 1);
           Value end = arith::ConstantIndexOp::create(b, loc, st.getShape()[dim]);
           auto loop = scf::ForOp::create(
               b, loc, one, end, one, ValueRange{first},
               [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
-                Value v = memref::LoadOp::create(lb, l, src, srcIndex(r));
+                Value v = loadBufferElement(lb, l, op.getSource(), srcIndex(r));
                 scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
               });
           Value result = loop.getResult(0);
           if (accumulate)
-            result = combine(b, loc, memref::LoadOp::create(b, loc, dst, out), result);
+            result = combine(b, loc, loadBufferElement(b, loc, op.getDest(), out), result);
           else if (init)
-            result = combine(b, loc, memref::LoadOp::create(b, loc, init, out), result);
-          memref::StoreOp::create(b, loc, result, dst, out);
+            result = combine(b, loc, loadBufferElement(b, loc, op.getInit(), out), result);
+          storeBufferElement(b, loc, result, op.getDest(), out);
         });
     if (!perThread)
       gpu::BarrierOp::create(rewriter, op.getLoc());

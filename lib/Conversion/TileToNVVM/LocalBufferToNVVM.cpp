@@ -26,10 +26,10 @@ struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
 struct ReadOpLowering : OpRewritePattern<tile::ReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReadOp op, PatternRewriter &rewriter) const override {
-    Value memref = getBufferMemref(op.getBuffer());
-    if (!memref)
+    if (!getBufferMemref(op.getBuffer()))
       return failure();
-    rewriter.replaceOpWithNewOp<memref::LoadOp>(op, memref, op.getIndices());
+    rewriter.replaceOp(op, loadBufferElement(rewriter, op.getLoc(), op.getBuffer(),
+                                             op.getIndices()));
     return success();
   }
 };
@@ -37,10 +37,10 @@ struct ReadOpLowering : OpRewritePattern<tile::ReadOp> {
 struct WriteOpLowering : OpRewritePattern<tile::WriteOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::WriteOp op, PatternRewriter &rewriter) const override {
-    Value memref = getBufferMemref(op.getBuffer());
-    if (!memref)
+    if (!getBufferMemref(op.getBuffer()))
       return failure();
-    rewriter.replaceOpWithNewOp<memref::StoreOp>(op, op.getValue(), memref, op.getIndices());
+    storeBufferElement(rewriter, op.getLoc(), op.getValue(), op.getBuffer(), op.getIndices());
+    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -288,10 +288,10 @@ private:
   layout::MmaSyncAccLayout acc;
   layout::SwizzledTile tileA, tileB;
   layout::MmaSyncAccLayout aRegisters;
-  bool transB, bf16, aInRegisters = false;
+  bool transB, bf16, aInRegisters = false, aTransposed = false;
   int64_t kDepth = 0;
   Value aLane, bLane;
-  SmallVector<Value> bPairs;
+  SmallVector<Value> aTiles, bPairs;
 };
 } // namespace
 
@@ -314,10 +314,17 @@ WarpMma::WarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   aInRegisters = a.inRegisters();
   aRegisters = a.registers;
   tileA = a.tile;
-  kDepth = aInRegisters ? a.registers.cols : a.tile.cols;
+  aTransposed = a.transposed;
+  kDepth = aInRegisters ? a.registers.cols : aTransposed ? a.tile.rows : a.tile.cols;
   // A, K-major: lane row warpRow + (matrix % 2) * 8 + l % 8, column chunk (matrix / 2) * 8.
-  if (!aInRegisters)
+  // A^T, M-major ([K, M], loaded transposed): lane row (matrix / 2) * 8 + l % 8 (k), column
+  // warpRow + 16 mi + (matrix % 2) * 8 (m) for the mi-th m16 tile.
+  if (!aInRegisters && !aTransposed)
     aLane = buildSwizzledOffset(b, loc, tileA, m.add(warpRow, m.add(low, inMatrix)), high);
+  if (aTransposed)
+    for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
+      aTiles.push_back(buildSwizzledOffset(b, loc, tileA, m.add(high, inMatrix),
+                                           m.add(warpRow, m.add(low, 16 * mi))));
   // B^T, K-major: lane row warpCol + (matrix / 2) * 8 + l % 8, column chunk (matrix % 2) * 8.
   // B, row-major (loaded transposed): lane row (matrix % 2) * 8 + l % 8, column
   // warpCol + 16 p + (matrix / 2) * 8 for the p-th pair of n8 tiles.
@@ -387,6 +394,11 @@ SmallVector<Value> WarpMma::load(const MmaOperandA &a, Value bBase, int64_t step
       for (int64_t s : {s0, s0 + 2, s1, s1 + 2})
         frags.push_back(pack(a.slots[s], a.slots[s + 1]));
     }
+  } else if (aTransposed) {
+    // Matrices (k +0, m +0), (k +0, m +8), (k +8, m +0), (k +8, m +8), transposed: a0..a3.
+    for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
+      llvm::append_range(frags,
+                         ldmatrix(m.add(m.add(a.base, aTiles[mi]), k0 * tileA.swizzleBytes), true));
   } else {
     Value aK = m.add(a.base, kMove(aLane, tileA, k0));
     for (int64_t mi = 0; mi < acc.mTiles(); ++mi)
@@ -510,6 +522,32 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
   }
 }
 
+void tlc::placeMmaOperandBarriers(gpu::GPUFuncOp func) {
+  func.walk([&](tile::GemmOp gemm) {
+    if (tile::getMmaKind(gemm) != tile::MmaKind::MmaSync)
+      return;
+    // mma.sync gemms end without a barrier: the cp.async copies that refill their tiles wait
+    // for every thread first (placeCpAsyncWaits), other writers do not.
+    bool otherWriter = false;
+    for (Value operand : {gemm.getA(), gemm.getB()}) {
+      if (!cast<tile::BufferType>(operand.getType()).isShared())
+        continue;
+      for (Operation *user : operand.getUsers()) {
+        if (isa<tile::GemmOp>(user) || isCpAsyncCopy(user))
+          continue;
+        auto copy = dyn_cast<tile::CopyOp>(user);
+        otherWriter |= copy ? copy.getDest() == operand
+                            : isa<tile::WriteOp, tile::FillOp, tile::WriteSlotOp>(user);
+      }
+    }
+    if (!otherWriter)
+      return;
+    OpBuilder b(gemm);
+    b.setInsertionPointAfter(gemm);
+    gpu::BarrierOp::create(b, gemm.getLoc());
+  });
+}
+
 namespace {
 
 /// The swizzled tile and byte offset (i32, built at the builder's position) of a shared buffer
@@ -612,6 +650,7 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
       auto aTile = getSwizzledTile(rewriter, loc, op.getA());
       a.tile = aTile->first;
       a.base = aTile->second;
+      a.transposed = op.getTransposeA();
     }
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smem = buildSharedBase(rewriter, loc, func);

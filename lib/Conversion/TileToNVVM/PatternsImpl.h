@@ -45,6 +45,13 @@ mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func, tile::K
 /// The memref behind a lowered buffer (the input of its unrealized cast), or null.
 mlir::Value getBufferMemref(mlir::Value buffer);
 
+/// Reads / writes element `coords` of a lowered shared, fragment or local buffer (a cast of its
+/// memref); in a swizzled tile (`tile.swizzle` on the cast) at the element's swizzled place.
+mlir::Value loadBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
+                              mlir::ValueRange coords);
+void storeBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                        mlir::Value buffer, mlir::ValueRange coords);
+
 /// `tensor[indices]` if in bounds, else zero.
 mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                             mlir::Type elementType, mlir::ValueRange indices);
@@ -180,6 +187,8 @@ struct MmaOperandA {
   layout::SwizzledTile tile;
   llvm::SmallVector<mlir::Value> slots;
   layout::MmaSyncAccLayout registers;
+  /// A shared tile holding A^T ([K, M], M-major; `transpose_a`), read by ldmatrix.trans.
+  bool transposed = false;
   bool inRegisters() const { return !slots.empty(); }
 };
 
@@ -197,6 +206,11 @@ void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
 /// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each
 /// run of copies (the tiles they overwrite may still be read).
 void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
+
+/// A barrier after each mma.sync gemm of `func` one of whose shared operands has writers other
+/// than cp.async copies (a `parallel`, a copy from a fragment): they do not wait for the gemm's
+/// reads by themselves.
+void placeMmaOperandBarriers(mlir::gpu::GPUFuncOp func);
 
 /// The register strategy's pipelined loop (`tile.pipeline = #tile.pipeline<cp_async_regs>`, a
 /// loop of the

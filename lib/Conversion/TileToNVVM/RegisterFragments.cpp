@@ -13,6 +13,7 @@
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -153,8 +154,57 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
   }
 };
 
+/// copy between a register fragment and a buffer in shared memory (a shared tile, or a
+/// fragment kept there: an explicit layout conversion of tile-assign-mma-layouts): each thread
+/// moves its own slots to or from their elements (swizzled where the tile is), converted; a
+/// barrier follows, as after every block-wide write or read of shared memory.
+struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
+  CopySlotsAndBuffer(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    auto srcLayout = getRegisterLayout(op.getSource());
+    auto dstLayout = getRegisterLayout(op.getDest());
+    if (static_cast<bool>(srcLayout) == static_cast<bool>(dstLayout))
+      return failure();
+    Value slots = srcLayout ? op.getSource() : op.getDest();
+    Value buffer = srcLayout ? op.getDest() : op.getSource();
+    auto bufferType = dyn_cast<tile::BufferType>(buffer.getType());
+    if (!bufferType || bufferType.isLocal() || !getBufferMemref(buffer) ||
+        !getBufferMemref(slots))
+      return failure();
+    const tile::AccLayout &layout = srcLayout ? *srcLayout : *dstLayout;
+    Location loc = op.getLoc();
+    Value memref = getBufferMemref(slots);
+    Type dstType = cast<tile::BufferType>(op.getDest().getType()).getElementType();
+    Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
+    bool rows = layout.kind == tile::AccLayout::Kind::MmaSyncRows;
+    Value tid = linearThreadId(rewriter, loc);
+    for (int64_t s = 0; s < layout.slots(); ++s) {
+      Value slot = arith::ConstantIndexOp::create(rewriter, loc, s);
+      auto [row, col] = tile::buildAccCoords(rewriter, loc, layout, tid, slot);
+      SmallVector<Value> coords{row};
+      if (!rows)
+        coords.push_back(col);
+      if (srcLayout) {
+        Value value = memref::LoadOp::create(rewriter, loc, memref, ValueRange{slot});
+        storeBufferElement(rewriter, loc, convertElement(rewriter, loc, value, dstType), buffer,
+                           coords);
+      } else {
+        Value value = loadBufferElement(rewriter, loc, buffer, coords);
+        memref::StoreOp::create(
+            rewriter, loc,
+            convertElement(rewriter, loc, value, dstType, srcType.isUnsignedInteger()), memref,
+            ValueRange{slot});
+      }
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tlc::populateRegisterFragmentPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor>(patterns.getContext());
+  patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor, CopySlotsAndBuffer>(
+      patterns.getContext());
 }

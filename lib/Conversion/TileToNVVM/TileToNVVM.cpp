@@ -153,7 +153,28 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       }
       b.clone(op, mapping);
     }
+    // Rings nested in a uniform `if` or an outer loop (a grouped GEMM's tiles, a persistent
+    // schedule): built in place, from the values around them.
+    SmallVector<scf::ForOp> nested;
+    func.walk([&](scf::ForOp loop) {
+      if (tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncRegs)
+        nested.push_back(loop);
+    });
+    for (scf::ForOp loop : nested) {
+      IRMapping around;
+      loop.getBody()->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!loop->isAncestor(operand.getParentRegion()->getParentOp()))
+            around.map(operand, operand);
+      });
+      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        around.map(bound, bound);
+      OpBuilder at(loop);
+      buildRegisterRing(loop, at, around);
+      loop.erase();
+    }
     placeCpAsyncWaits(func);
+    placeMmaOperandBarriers(func);
   }
   gpu::ReturnOp::create(b, loc);
   return func;

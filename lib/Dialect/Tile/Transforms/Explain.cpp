@@ -39,7 +39,9 @@ static std::string describeGemm(GemmOp gemm) {
     return llvm::formatv("gemm: ldmatrix + mma.sync m16n8k16 on {0} x {1} warps, A from {2}, B "
                          "from shared memory",
                          acc->mma.warpsM, acc->mma.warpsN,
-                         gemm.getA().getType().isFragment() ? "registers" : "shared memory")
+                         gemm.getA().getType().isFragment() ? "registers"
+                         : gemm.getTransposeA() ? "shared memory (transposed: ldmatrix.trans)"
+                                                : "shared memory")
         .str();
   return "gemm: no tensor cores (the generic lowering: multiply-adds over shared memory)";
 }
@@ -68,6 +70,16 @@ static std::string describeCopy(CopyOp copy, bool producer) {
                ? "copy: from registers, each thread stores its own elements (pairs where aligned)"
                : "copy: from a fragment kept in shared memory, element by element (the generic "
                  "lowering)";
+  bool fromRegisters = source && getAccLayout(copy.getSource());
+  bool toRegisters = dest && getAccLayout(copy.getDest());
+  if (dest && (fromRegisters != toRegisters) && !dest.isLocal() && !source.isLocal())
+    return std::string(fromRegisters ? "copy: from registers into shared memory"
+                                     : "copy: from shared memory into registers") +
+           ", each thread its own elements" +
+           (source.isFragment() && dest.isFragment()
+                ? " (a layout conversion: the fragment goes through shared memory for an op its "
+                  "register layout does not serve)"
+                : "");
   if (source && source.isLocal())
     return "";
   if (dest && dest.isLocal())

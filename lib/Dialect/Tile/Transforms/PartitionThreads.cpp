@@ -114,38 +114,42 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   IRMapping mapping;
   Block &body = op.getBody().front();
   mapping.map(body.getArgument(0), row);
-  if (body.getNumArguments() == 2)
+  SmallVector<Value> point{row};
+  if (body.getNumArguments() == 2) {
     mapping.map(body.getArgument(1), col);
-  for (Operation &inner : body.without_terminator()) {
-    auto atPoint = [&](ValueRange indices) { return llvm::equal(indices, body.getArguments()); };
-    if (auto read = dyn_cast<ReadOp>(inner); read && getAccLayout(read.getBuffer()) &&
-                                             atPoint(read.getIndices())) {
-      Value value = ReadSlotOp::create(b, read.getLoc(), read.getType(),
-                                       mapping.lookupOrDefault(read.getBuffer()), slot);
-      mapping.map(read.getResult(), value);
-      continue;
-    }
-    // A row value beside an mma.sync accumulator, read at the point's row: the row slot of
-    // this accumulator slot.
-    if (auto read = dyn_cast<ReadOp>(inner);
-        read && layout.kind == AccLayout::Kind::MmaSync && read.getIndices().size() == 1 &&
-        read.getIndices()[0] == body.getArgument(0)) {
-      auto rows = getAccLayout(read.getBuffer());
-      if (rows && rows->kind == AccLayout::Kind::MmaSyncRows) {
-        Value value = ReadSlotOp::create(b, read.getLoc(), read.getType(),
-                                         mapping.lookupOrDefault(read.getBuffer()),
-                                         buildRowSlot(b, read.getLoc(), layout, slot));
-        mapping.map(read.getResult(), value);
-        continue;
-      }
-    }
-    if (auto write = dyn_cast<WriteOp>(inner); write && getAccLayout(write.getBuffer()) &&
-                                               atPoint(write.getIndices())) {
-      WriteSlotOp::create(b, write.getLoc(), mapping.lookupOrDefault(write.getValue()),
-                          mapping.lookupOrDefault(write.getBuffer()), slot);
-      continue;
-    }
+    point.push_back(col);
+  }
+  for (Operation &inner : body.without_terminator())
     b.clone(inner, mapping);
+  // Accesses at the point, nested ones included (under an `if`, in a loop), become slot
+  // accesses; so do reads of a row value at the point's row beside an mma.sync accumulator.
+  SmallVector<Operation *> accesses;
+  loop.getBody()->walk([&](Operation *inner) {
+    if (isa<ReadOp, WriteOp>(inner))
+      accesses.push_back(inner);
+  });
+  for (Operation *inner : accesses) {
+    OpBuilder at(inner);
+    if (auto read = dyn_cast<ReadOp>(inner)) {
+      std::optional<AccLayout> own = getAccLayout(read.getBuffer());
+      if (!own)
+        continue;
+      Value slotOf;
+      if (llvm::equal(read.getIndices(), point))
+        slotOf = slot;
+      else if (layout.kind == AccLayout::Kind::MmaSync && own->kind == AccLayout::Kind::MmaSyncRows &&
+               read.getIndices().size() == 1 && read.getIndices()[0] == row)
+        slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
+      if (!slotOf)
+        continue;
+      Value value = ReadSlotOp::create(at, read.getLoc(), read.getType(), read.getBuffer(), slotOf);
+      read.getResult().replaceAllUsesWith(value);
+      read.erase();
+    } else if (auto write = dyn_cast<WriteOp>(inner);
+               getAccLayout(write.getBuffer()) && llvm::equal(write.getIndices(), point)) {
+      WriteSlotOp::create(at, write.getLoc(), write.getValue(), write.getBuffer(), slot);
+      write.erase();
+    }
   }
   // A row fragment's value is held by the four lanes of a quad: each of them runs the body for
   // the row, so an atomic update would be applied four times. One lane of the quad does it.

@@ -49,6 +49,7 @@ struct SharedMemoryLayoutPass
     bool tensorCores = false;
     kernel.walk([&](scf::ForOp loop) { tensorCores |= loop->hasAttr(kPipelineAttr); });
     kernel.walk([&](CopyOp copy) { tensorCores |= copy->hasAttr(kCpAsyncAttr); });
+    kernel.walk([&](GemmOp gemm) { tensorCores |= gemm->hasAttr(kMmaAttr); });
     if (!tensorCores)
       return;
     FailureOr<TargetAttr> target = requireTarget(kernel, "tile-shared-memory-layout");
@@ -101,8 +102,14 @@ struct SharedMemoryLayoutPass
       if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
         stages = attr.getInt();
       int64_t align = 16;
-      bool tmaDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-        return isa<CopyOp>(user) && (user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr));
+      // Tiles that TMA or cp.async fill, or that ldmatrix/wgmma read, are swizzled (any other
+      // accessor addresses the swizzled layout element by element).
+      Value buffer = alloc.getBuffer();
+      bool tmaDest = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+        if (isa<CopyOp>(user))
+          return user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
+        auto gemm = dyn_cast<GemmOp>(user);
+        return gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
       });
       if (tmaDest) {
         auto shape = type.getShape();

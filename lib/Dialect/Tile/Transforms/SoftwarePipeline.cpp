@@ -59,16 +59,62 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
     return std::nullopt;
   if (tma && wgmma)
     return PipelineKind::TmaWgmma;
-  if (cpAsync && mmaSync)
-    return PipelineKind::CpAsyncMma;
-  return std::nullopt;
+  if (!cpAsync || !mmaSync)
+    return std::nullopt;
+  // The cp.async ring is tile-assign-mma-layouts' main loop: rank-2 tiles from offsets it
+  // recomputes, into buffers only this loop's gemms read, multiplied from shared memory (no
+  // transpose_a, no clear) into one accumulator. Other loops of copies and mma.sync gemms (two
+  // accumulators, rank-3 tiles, offsets read from a tensor) are register-strategy loops
+  // (isRegisterRing).
+  auto kernel = loop->getParentOfType<KernelOp>();
+  Value acc;
+  for (auto gemm : loop.getBody()->getOps<GemmOp>()) {
+    if ((acc && gemm.getC() != acc) || gemm.getTransposeA() || gemm.getClear() ||
+        !gemm.getA().getType().isShared())
+      return std::nullopt;
+    acc = gemm.getC();
+  }
+  for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (!isRecomputable(bound, kernel, {}))
+      return std::nullopt;
+  for (auto copy : loop.getBody()->getOps<CopyOp>()) {
+    if (cast<tile::TensorType>(copy.getSource().getType()).getRank() != 2)
+      return std::nullopt;
+    for (Operation *user : copy.getDest().getUsers())
+      if (user != copy.getOperation() && !(isa<GemmOp>(user) && user->getParentOp() == loop))
+        return std::nullopt;
+    for (Value offset : copy.getSourceOffsets())
+      if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
+        return std::nullopt;
+  }
+  return PipelineKind::CpAsyncMma;
+}
+
+/// Whether `value` can be computed at any iteration of `loop`: from values defined outside it
+/// and its induction variable, with pure arithmetic, sizes and block ids inside it.
+static bool computableInLoop(Value value, scf::ForOp loop) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || v == loop.getInductionVar())
+      continue;
+    if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
+      continue; // defined outside the loop
+    Operation *def = v.getDefiningOp();
+    if (!def || (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith"))
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
 }
 
 /// A loop of the register strategy (attention: copies, products and element-wise work) whose
 /// copies can run ahead: a loop of the kernel's body whose cp.async copies write buffers used in
 /// this loop only, from offsets recomputable for a later iteration.
 static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
-  if (loop->getParentOp() != kernel.getOperation() || loop.getNumResults() != 0)
+  // Anywhere the block runs it uniformly (tile ops are never under divergent control flow).
+  if (loop.getNumResults() != 0)
     return false;
   bool anyCopy = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -78,11 +124,18 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
     if (!copy->hasAttr(kCpAsyncAttr))
       return false;
     anyCopy = true;
-    for (Operation *user : copy.getDest().getUsers())
+    // Its stages are addressed by the copies and the mma.sync gemms of this loop only.
+    for (Operation *user : copy.getDest().getUsers()) {
       if (!loop->isProperAncestor(user))
         return false;
+      auto gemm = dyn_cast<GemmOp>(user);
+      bool copyFill = isa<CopyOp>(user) && cast<CopyOp>(user).getDest() == copy.getDest() &&
+                      user->hasAttr(kCpAsyncAttr);
+      if (!copyFill && !(gemm && getMmaKind(gemm) == MmaKind::MmaSync))
+        return false;
+    }
     for (Value offset : copy.getSourceOffsets())
-      if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
+      if (!computableInLoop(offset, loop))
         return false;
   }
   // Copies nested deeper would be issued out of order with the ring's groups.

@@ -11,7 +11,11 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Layout/Layout.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <optional>
+#include <string>
 
 namespace tlc::tile {
 
@@ -61,6 +65,25 @@ mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout
 /// arguments, block ids, tensor sizes and `extraRoots` (a loop's induction variable) with pure
 /// arithmetic.
 bool isRecomputable(mlir::Value value, KernelOp kernel, llvm::ArrayRef<mlir::Value> extraRoots);
+
+/// What the per-op register strategy decided (RegisterLayouts.cpp): the gemms on mma.sync, those
+/// left to the generic lowering and why, the fragments given registers, those kept in shared
+/// memory although a gemm wanted them in registers and why, and the ops whose use of a register
+/// fragment goes through a copy in shared memory (an explicit layout conversion) and why.
+struct RegisterPlan {
+  llvm::SmallVector<GemmOp> mmaGemms;
+  llvm::SmallVector<std::pair<GemmOp, std::string>> genericGemms;
+  llvm::SmallVector<AllocOp> registers;
+  llvm::SmallVector<std::pair<mlir::Operation *, std::string>> registerMisfits;
+  llvm::SmallVector<std::pair<mlir::Operation *, std::string>> conversions;
+  /// The shared-memory copy of each converted register fragment (by its alloc).
+  llvm::DenseMap<mlir::Operation *, mlir::Value> mirrors;
+};
+
+/// The register strategy on `warps` warps, per op: layouts on fragments (`tile.layout`), gemms
+/// `tile.mma = #tile.mma<mma_sync>`, copies that fill their shared operands `tile.cp_async`,
+/// layout conversions inserted where a use does not fit. Records what it did in `plan`.
+void planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan);
 
 } // namespace tlc::tile
 

@@ -1,0 +1,422 @@
+//===- RegisterLayouts.cpp - Per-op mma.sync: layout inference, conversions -===//
+//
+// The register strategy of tile-assign-mma-layouts, decided per operation rather than for the
+// whole kernel:
+//   1. each gemm that mma.sync can run (bf16/f16 operands, A from shared memory or a fragment,
+//      B from shared memory, an f32 fragment accumulator, whole swizzle atoms) is a candidate;
+//      one that cannot keeps the generic lowering, alone;
+//   2. layout inference: fragments that must agree on which thread holds which element are
+//      joined into classes (a gemm's A fragment and accumulator, a row reduce's source and
+//      result, the fragments a `parallel` body accesses at its point or at its point's row); a
+//      class holding the accumulator of a candidate gemm goes to registers, in mma.sync's
+//      layout on the kernel's warps: warps stacked along M when rows are involved (row values,
+//      A operands, row reduces) or the rows allow it, else the squarest warp grid;
+//   3. every use of a register fragment the layout cannot serve (an element read elsewhere
+//      than at the point, a gemm that stays generic, a reduce along columns, a copy from a
+//      tensor) gets an explicit layout conversion: the fragment is copied to a fragment kept in
+//      shared memory before the op, the op works on that copy, and, if it writes, the copy
+//      comes back after it;
+//   4. shared operands of the mma.sync gemms are filled by cp.async where a copy of a tensor
+//      tile of their type fills them; other writers (a `parallel` that dequantizes or gathers,
+//      a copy from a fragment) write the same swizzled layout element by element.
+// Nothing here is all or nothing: a misfit costs the op it concerns a slower instruction or a
+// trip through shared memory, never the kernel its tensor cores.
+//
+//===----------------------------------------------------------------------===//
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+static bool isMmaInput(Type type) { return type.isBF16() || type.isF16(); }
+
+static AllocOp fragmentAlloc(Value value) {
+  auto type = dyn_cast<BufferType>(value.getType());
+  if (!type || !type.isFragment())
+    return {};
+  return value.getDefiningOp<AllocOp>();
+}
+
+/// Why mma.sync cannot run `gemm` (empty if it can, as far as its own operands tell).
+static std::string mmaSyncMisfit(GemmOp gemm) {
+  BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
+  BufferType cType = gemm.getC().getType();
+  Type elem = bType.getElementType();
+  if (!cType.isFragment() || !cType.getElementType().isF32() || !fragmentAlloc(gemm.getC()))
+    return "mma.sync accumulates into an f32 fragment";
+  if (!isMmaInput(elem) || aType.getElementType() != elem)
+    return "mma.sync multiplies bf16 or f16 operands of one type";
+  if (!bType.isShared())
+    return "mma.sync reads B from shared memory";
+  if (!aType.isShared() && !(aType.isFragment() && fragmentAlloc(gemm.getA())))
+    return "mma.sync reads A from shared memory or a fragment";
+  if (gemm.getTransposeA() && !aType.isShared())
+    return "a transposed A (transpose_a) comes from shared memory";
+  auto a = aType.getShape(), b = bType.getShape();
+  if ((gemm.getTransposeA() ? a[0] : a[1]) % 16 != 0)
+    return "the k extent is not a multiple of 16";
+  if ((aType.isShared() && !layout::chooseSwizzle(a[0], a[1], 2)) ||
+      !layout::chooseSwizzle(b[0], b[1], 2))
+    return "its shared tiles are not whole swizzle atoms (rows a multiple of 8, rows of 32, 64 "
+           "or a multiple of 128 bytes)";
+  return "";
+}
+
+namespace {
+/// One element access of a fragment inside a `parallel` body.
+struct Access {
+  Operation *op;
+  Value buffer;
+  enum Kind { AtPoint, AtRow, Other } kind;
+};
+
+/// The fragment accesses of `parallel`'s body, nested ones included: at the point (a fragment of
+/// the parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read
+/// at the first coordinate of a rank-2 parallel), or other.
+static SmallVector<Access> fragmentAccesses(ParallelOp parallel) {
+  SmallVector<Access> accesses;
+  auto args = parallel.getBody().getArguments();
+  parallel.getBody().walk([&](Operation *op) {
+    Value buffer;
+    ValueRange indices;
+    bool write = false;
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      buffer = read.getBuffer(), indices = read.getIndices();
+    } else if (auto w = dyn_cast<WriteOp>(op)) {
+      buffer = w.getBuffer(), indices = w.getIndices(), write = true;
+    } else {
+      return;
+    }
+    auto type = cast<BufferType>(buffer.getType());
+    if (!type.isFragment())
+      return;
+    Access::Kind kind = Access::Other;
+    if (type.getShape() == parallel.getShape() && llvm::equal(indices, args))
+      kind = Access::AtPoint;
+    else if (!write && type.getRank() == 1 && args.size() == 2 && indices.size() == 1 &&
+             indices[0] == args[0] && type.getShape()[0] == parallel.getShape()[0])
+      kind = Access::AtRow;
+    accesses.push_back({op, buffer, kind});
+  });
+  return accesses;
+}
+
+/// Whether `op` (or an op nested in it) may write `buffer`.
+static bool writes(Operation *op, Value buffer) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    bool w = false;
+    if (auto write = dyn_cast<WriteOp>(inner))
+      w = write.getBuffer() == buffer;
+    else if (auto fill = dyn_cast<FillOp>(inner))
+      w = fill.getBuffer() == buffer;
+    else if (auto copy = dyn_cast<CopyOp>(inner))
+      w = copy.getDest() == buffer;
+    else if (auto gemm = dyn_cast<GemmOp>(inner))
+      w = gemm.getC() == buffer;
+    else if (auto reduce = dyn_cast<ReduceOp>(inner))
+      w = reduce.getDest() == buffer;
+    return w ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+struct Planner {
+  KernelOp kernel;
+  int64_t warps;
+  RegisterPlan &plan;
+
+  llvm::EquivalenceClasses<Operation *> classes;
+  llvm::DenseSet<Operation *> rowBound; // fragments that need whole rows per warp
+  SmallVector<GemmOp> candidates;
+
+  void join(Value x, Value y) {
+    AllocOp a = fragmentAlloc(x), b = fragmentAlloc(y);
+    if (a && b)
+      classes.unionSets(a.getOperation(), b.getOperation());
+  }
+
+  void run();
+  std::optional<std::string> chooseLayouts(ArrayRef<Operation *> members,
+                                           SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out);
+  void convert(Operation *at, Value fragment, StringRef reason);
+};
+} // namespace
+
+/// Layouts for one class of fragments, or why it stays in shared memory.
+std::optional<std::string>
+Planner::chooseLayouts(ArrayRef<Operation *> members,
+                       SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out) {
+  int64_t rows = 0;
+  bool needRows = false;
+  for (Operation *member : members) {
+    auto type = cast<AllocOp>(member).getBuffer().getType();
+    if (rows && type.getShape()[0] != rows)
+      return std::string("fragments that share a layout have different row counts");
+    rows = type.getShape()[0];
+    needRows |= rowBound.contains(member) || type.getRank() == 1;
+    Type elem = type.getElementType();
+    if (type.getRank() == 1 ? !elem.isF32()
+                            : (type.getShape()[1] % 16 != 0 || !(elem.isF32() || isMmaInput(elem))))
+      return std::string("fragments in registers are f32 rows, or f32/bf16/f16 tiles of a "
+                         "multiple of 16 columns");
+  }
+  bool stacked = rows % (16 * warps) == 0;
+  if (needRows && !stacked)
+    return ("its " + Twine(rows) + " rows do not split into " + Twine(warps) +
+            " warps of 16-row tiles (row values, A operands from registers and row reductions "
+            "need whole rows per warp: a multiple of " + Twine(16 * warps) + " rows)")
+        .str();
+  for (Operation *member : members) {
+    auto alloc = cast<AllocOp>(member);
+    auto shape = alloc.getBuffer().getType().getShape();
+    AccLayout layout;
+    if (shape.size() == 1) {
+      layout.kind = AccLayout::Kind::MmaSyncRows;
+      layout.mma = layout::MmaSyncAccLayout{rows, 16, warps, 1};
+    } else if (stacked) {
+      layout.kind = AccLayout::Kind::MmaSync;
+      layout.mma = layout::MmaSyncAccLayout{rows, shape[1], warps, 1};
+    } else {
+      auto chosen = layout::MmaSyncAccLayout::choose(rows, shape[1], warps);
+      if (!chosen)
+        return ("its " + Twine(rows) + " x " + Twine(shape[1]) + " elements do not split into " +
+                Twine(warps) + " warps of 16 x 16 tiles")
+            .str();
+      layout.kind = AccLayout::Kind::MmaSync;
+      layout.mma = *chosen;
+    }
+    out.push_back({alloc, layout});
+  }
+  return std::nullopt;
+}
+
+/// Routes `at`'s uses of register fragment `fragment` through a copy kept in shared memory.
+void Planner::convert(Operation *at, Value fragment, StringRef reason) {
+  AllocOp alloc = fragmentAlloc(fragment);
+  Value &mirror = plan.mirrors[alloc.getOperation()];
+  if (!mirror) {
+    OpBuilder b(alloc);
+    b.setInsertionPointAfter(alloc);
+    mirror = AllocOp::create(b, alloc.getLoc(), alloc.getBuffer().getType()).getBuffer();
+  }
+  OpBuilder b(at);
+  Location loc = at->getLoc();
+  // A copy into the fragment overwrites all of it: nothing to carry over.
+  auto copy = dyn_cast<CopyOp>(at);
+  if (!copy || copy.getDest() != fragment || copy.getSource() == fragment)
+    CopyOp::create(b, loc, fragment, ValueRange{}, mirror, ValueRange{});
+  bool written = writes(at, fragment);
+  at->walk([&](Operation *inner) { inner->replaceUsesOfWith(fragment, mirror); });
+  if (written) {
+    b.setInsertionPointAfter(at);
+    CopyOp::create(b, loc, mirror, ValueRange{}, fragment, ValueRange{});
+  }
+  std::string what = "a fragment in registers";
+  if (auto line = dyn_cast<FileLineColLoc>(alloc.getLoc()))
+    what = "the fragment of line " + std::to_string(line.getLine());
+  plan.conversions.push_back({at, what + " goes through shared memory for this op (" +
+                                      reason.str() + ")"});
+}
+
+void Planner::run() {
+  // 1. The gemms mma.sync can run.
+  kernel.getBody().walk([&](GemmOp gemm) {
+    std::string why = mmaSyncMisfit(gemm);
+    if (why.empty())
+      candidates.push_back(gemm);
+    else
+      plan.genericGemms.push_back({gemm, why});
+  });
+  if (candidates.empty())
+    return;
+
+  // 2. Layout inference: which fragments must agree.
+  SmallVector<AllocOp> fragments;
+  for (auto alloc : kernel.getBody().getOps<AllocOp>())
+    if (alloc.getBuffer().getType().isFragment()) {
+      fragments.push_back(alloc);
+      classes.insert(alloc.getOperation());
+    }
+  for (GemmOp gemm : candidates)
+    if (AllocOp a = fragmentAlloc(gemm.getA())) {
+      join(gemm.getA(), gemm.getC());
+      rowBound.insert(a);
+      rowBound.insert(fragmentAlloc(gemm.getC()));
+    }
+  kernel.getBody().walk([&](ReduceOp reduce) {
+    AllocOp src = fragmentAlloc(reduce.getSource()), dst = fragmentAlloc(reduce.getDest());
+    AllocOp init = reduce.getInit() ? fragmentAlloc(reduce.getInit()) : AllocOp();
+    if (!src || !dst || src.getBuffer().getType().getRank() != 2 || reduce.getDim() != 1 ||
+        (reduce.getInit() && !init))
+      return;
+    join(reduce.getSource(), reduce.getDest());
+    if (init)
+      join(reduce.getSource(), reduce.getInit());
+    rowBound.insert(src);
+  });
+  kernel.getBody().walk([&](ParallelOp parallel) {
+    SmallVector<Access> accesses = fragmentAccesses(parallel);
+    Value domain;
+    for (const Access &access : accesses)
+      if (access.kind == Access::AtPoint) {
+        if (domain)
+          join(domain, access.buffer);
+        domain = access.buffer;
+      }
+    if (!domain)
+      return;
+    for (const Access &access : accesses)
+      if (access.kind == Access::AtRow) {
+        join(domain, access.buffer);
+        rowBound.insert(fragmentAlloc(domain));
+      }
+  });
+
+  // A class goes to registers when it holds a candidate gemm's accumulator.
+  llvm::DenseSet<Operation *> accumulators;
+  for (GemmOp gemm : candidates)
+    accumulators.insert(fragmentAlloc(gemm.getC()));
+  llvm::MapVector<Operation *, SmallVector<Operation *>> members;
+  for (AllocOp alloc : fragments)
+    members[classes.getLeaderValue(alloc.getOperation())].push_back(alloc);
+  SmallVector<SmallVector<std::pair<AllocOp, AccLayout>>> chosen;
+  for (auto &[leader, list] : members) {
+    if (!llvm::any_of(list, [&](Operation *m) { return accumulators.contains(m); }))
+      continue;
+    SmallVector<std::pair<AllocOp, AccLayout>> layouts;
+    if (std::optional<std::string> why = chooseLayouts(list, layouts)) {
+      plan.registerMisfits.push_back({list.front(), *why});
+      continue;
+    }
+    chosen.push_back(std::move(layouts));
+  }
+  // Registers: beyond about 200 per thread the operands no longer fit beside the fragments;
+  // the biggest classes stay in shared memory until the rest fits.
+  auto registersOf = [&](ArrayRef<std::pair<AllocOp, AccLayout>> layouts) {
+    int64_t n = 0;
+    // The tiles' registers (row values, a few per thread, are not counted).
+    for (auto [alloc, layout] : layouts) {
+      BufferType type = alloc.getBuffer().getType();
+      if (type.getRank() == 2)
+        n += layout.slots() * type.getElementType().getIntOrFloatBitWidth() / 32;
+    }
+    return n;
+  };
+  llvm::stable_sort(chosen, [&](auto &x, auto &y) { return registersOf(x) < registersOf(y); });
+  int64_t total = 0;
+  for (auto &layouts : chosen)
+    total += registersOf(layouts);
+  while (total > 200 && !chosen.empty()) {
+    total -= registersOf(chosen.back());
+    plan.registerMisfits.push_back(
+        {chosen.back().front().first,
+         "the fragments would need more than 200 registers per thread; this one stays in "
+         "shared memory"});
+    chosen.pop_back();
+  }
+  MLIRContext *ctx = kernel.getContext();
+  for (auto &layouts : chosen)
+    for (auto &[alloc, layout] : layouts) {
+      alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
+      plan.registers.push_back(alloc);
+    }
+  auto inRegisters = [](Value v) { return static_cast<bool>(getAccLayout(v)); };
+
+  // The gemms whose fragments got registers run mma.sync.
+  SmallVector<GemmOp> mma;
+  for (GemmOp gemm : candidates) {
+    bool fits = inRegisters(gemm.getC()) &&
+                (gemm.getA().getType().isShared() || inRegisters(gemm.getA()));
+    if (fits)
+      mma.push_back(gemm);
+    else
+      plan.genericGemms.push_back(
+          {gemm, "its accumulator stays in shared memory (see the note on its fragment)"});
+  }
+
+  // 3. Conversions where a use does not fit its fragment's layout.
+  struct Misfit {
+    Operation *at;
+    Value fragment;
+    const char *reason;
+  };
+  SmallVector<Misfit> misfits;
+  for (AllocOp alloc : plan.registers) {
+    Value fragment = alloc.getBuffer();
+    for (Operation *user : fragment.getUsers()) {
+      // The tile-level op the use belongs to.
+      Operation *at = user;
+      if (auto parallel = user->getParentOfType<ParallelOp>())
+        at = parallel;
+      const char *reason = nullptr;
+      if (auto parallel = dyn_cast<ParallelOp>(at)) {
+        SmallVector<Access> accesses = fragmentAccesses(parallel);
+        bool hasDomain = llvm::any_of(accesses, [&](const Access &a) {
+          return a.kind == Access::AtPoint && inRegisters(a.buffer);
+        });
+        bool fits = hasDomain && llvm::all_of(accesses, [&](const Access &a) {
+                      return !inRegisters(a.buffer) || a.kind != Access::Other;
+                    });
+        if (!fits)
+          reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "
+                   "point (or a row value at its row)";
+      } else if (isa<FillOp>(at)) {
+      } else if (auto gemm = dyn_cast<GemmOp>(at)) {
+        if (!llvm::is_contained(mma, gemm) || gemm.getB() == fragment)
+          reason = "this gemm does not run on mma.sync, which would read the fragment in "
+                   "registers";
+      } else if (auto copy = dyn_cast<CopyOp>(at)) {
+        Value other = copy.getSource() == fragment ? copy.getDest() : copy.getSource();
+        auto otherBuffer = dyn_cast<BufferType>(other.getType());
+        bool tensorDest = copy.getSource() == fragment && !otherBuffer;
+        bool bufferSide = otherBuffer && !otherBuffer.isLocal() && !inRegisters(other);
+        if (!tensorDest && !bufferSide)
+          reason = "registers are copied to a tensor, or to or from a buffer in shared memory";
+      } else if (auto reduce = dyn_cast<ReduceOp>(at)) {
+        bool fits = reduce.getSource() == fragment
+                        ? reduce.getDim() == 1 && inRegisters(reduce.getDest()) &&
+                              (!reduce.getInit() || inRegisters(reduce.getInit()))
+                        : inRegisters(reduce.getSource());
+        if (!fits)
+          reason = "registers are reduced along rows (dim = 1) into row values in registers";
+      } else {
+        reason = "this op accesses a fragment in registers element by element";
+      }
+      if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
+            return m.at == at && m.fragment == fragment;
+          }))
+        misfits.push_back({at, fragment, reason});
+    }
+  }
+  for (const Misfit &m : misfits)
+    convert(m.at, m.fragment, m.reason);
+
+  // 4. The gemms and the copies that fill their shared operands.
+  Builder b(ctx);
+  for (GemmOp gemm : mma) {
+    gemm->setAttr(kMmaAttr, MmaKindAttr::get(ctx, MmaKind::MmaSync));
+    for (Value operand : {gemm.getA(), gemm.getB()}) {
+      auto type = cast<BufferType>(operand.getType());
+      if (!type.isShared())
+        continue;
+      for (Operation *user : operand.getUsers()) {
+        auto copy = dyn_cast<CopyOp>(user);
+        auto tensor = copy ? dyn_cast<tile::TensorType>(copy.getSource().getType())
+                           : tile::TensorType();
+        if (tensor && copy.getDest() == operand && tensor.getRank() >= 2 &&
+            tensor.getElementType() == type.getElementType())
+          copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
+      }
+    }
+  }
+  plan.mmaGemms = std::move(mma);
+}
+
+void tlc::tile::planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan) {
+  Planner{kernel, warps, plan}.run();
+}
