@@ -10,9 +10,9 @@
 // the fill and the store keep the registers. %t is read at the point with %s, so it shares
 // the class and the layout, and is converted too.
 // CHECK-LABEL: tile.kernel @transposed_read
-// CHECK:         %[[S:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK:         %[[S:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [1, 2]>} : !tile.buffer<fragment 32x32xf32>
 // CHECK-NEXT:    %[[SM:.+]] = tile.alloc : !tile.buffer<fragment 32x32xf32>
-// CHECK-NEXT:    %[[T:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK-NEXT:    %[[T:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [1, 2]>} : !tile.buffer<fragment 32x32xf32>
 // CHECK-NEXT:    %[[TM:.+]] = tile.alloc : !tile.buffer<fragment 32x32xf32>
 // CHECK:         tile.gemm %{{.+}}, %{{.+}}, %[[S]] {clear, tile.mma = #tile.mma<mma_sync>, transpose_b}
 // CHECK:         tile.copy %[[S]] to %[[SM]]
@@ -105,7 +105,7 @@ tile.kernel @grid_layout threads [256, 1, 1] args ["A", "B", "C0", "S"] dims [["
 // Two gemms: the i8 one keeps the generic lowering (its i32 accumulator stays in shared
 // memory), the bf16 one with A read transposed from shared memory (transpose_a) runs mma.sync.
 // CHECK-LABEL: tile.kernel @mixed
-// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [1, 2]>} : !tile.buffer<fragment 32x32xf32>
 // CHECK-NEXT:    tile.alloc : !tile.buffer<fragment 32x32xi32>
 // CHECK:         tile.gemm {{.+}} {clear, tile.mma = #tile.mma<mma_sync>, transpose_a}
 // CHECK-NEXT:    tile.gemm {{.+}} {clear} : !tile.buffer<shared 32x32xi8>

@@ -269,7 +269,7 @@
 // run ahead into stages (no "cp_async_regs", no stages).
 // CHECK-LABEL: tile.kernel @read_after
 // CHECK:         tile.alloc {tile.offset = 2048 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 32x32xbf16>
-// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>}
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [1, 2]>}
 // CHECK:         scf.for
 // CHECK-NOT:       tile.pipeline
 // CHECK:         } {tile.stages = 2 : i64}

@@ -110,6 +110,9 @@ public:
   }
   DeviceBuffer(const DeviceBuffer &) = delete;
   DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  DeviceBuffer(DeviceBuffer &&other) noexcept : Ptr(other.Ptr), Bytes(other.Bytes) {
+    other.Ptr = 0;
+  }
 
   CUdeviceptr ptr() const { return Ptr; }
   size_t bytes() const { return Bytes; }

@@ -10,7 +10,8 @@
 //      result, the fragments a `parallel` body accesses at its point or at its point's row); a
 //      class holding the accumulator of a candidate gemm goes to registers, in mma.sync's
 //      layout on the kernel's warps: warps stacked along M when rows are involved (row values,
-//      A operands, row reduces) or the rows allow it, else the squarest warp grid;
+//      A operands, row reduces: each warp owns whole rows), else the squarest warp grid (the
+//      fewest operand bytes read from shared memory per product);
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
 //      than at the point, a gemm that stays generic, a reduce along columns, a copy from a
 //      tensor) gets an explicit layout conversion: the fragment is copied to a fragment kept in
@@ -178,7 +179,7 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
     if (shape.size() == 1) {
       layout.kind = AccLayout::Kind::MmaSyncRows;
       layout.mma = layout::MmaSyncAccLayout{rows, 16, warps, 1};
-    } else if (stacked) {
+    } else if (needRows) {
       layout.kind = AccLayout::Kind::MmaSync;
       layout.mma = layout::MmaSyncAccLayout{rows, shape[1], warps, 1};
     } else {

@@ -61,12 +61,14 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
     return PipelineKind::TmaWgmma;
   if (!cpAsync || !mmaSync)
     return std::nullopt;
-  // The cp.async ring is tile-assign-mma-layouts' main loop: rank-2 tiles from offsets it
-  // recomputes, into buffers only this loop's gemms read, multiplied from shared memory (no
-  // transpose_a, no clear) into one accumulator. Other loops of copies and mma.sync gemms (two
-  // accumulators, rank-3 tiles, offsets read from a tensor) are register-strategy loops
-  // (isRegisterRing).
+  // The cp.async ring is a main loop of the kernel's body: tiles (of rank-2 or higher
+  // tensors) from offsets it recomputes, into buffers only this loop's gemms read, multiplied
+  // from shared memory (no transpose_a, no clear) into one accumulator. Other loops of copies
+  // and mma.sync gemms (two accumulators, offsets read from a tensor, loops under an `if`) are
+  // register-strategy loops (isRegisterRing).
   auto kernel = loop->getParentOfType<KernelOp>();
+  if (loop->getParentOp() != kernel.getOperation())
+    return std::nullopt;
   Value acc;
   for (auto gemm : loop.getBody()->getOps<GemmOp>()) {
     if ((acc && gemm.getC() != acc) || gemm.getTransposeA() || gemm.getClear() ||
@@ -78,7 +80,7 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
     if (!isRecomputable(bound, kernel, {}))
       return std::nullopt;
   for (auto copy : loop.getBody()->getOps<CopyOp>()) {
-    if (cast<tile::TensorType>(copy.getSource().getType()).getRank() != 2)
+    if (cast<tile::TensorType>(copy.getSource().getType()).getRank() < 2)
       return std::nullopt;
     for (Operation *user : copy.getDest().getUsers())
       if (user != copy.getOperation() && !(isa<GemmOp>(user) && user->getParentOp() == loop))

@@ -1,0 +1,230 @@
+// The GEMM-family kernels of issue 11 against cuBLAS on the same tensors in one process, timed
+// interleaved with CUDA events (medians of 5 rounds of 5 runs, after warm-up):
+//   - batched_gemm (rank-3 tensors) vs cublasGemmStridedBatchedEx;
+//   - grouped_gemm (one launch, per-group sizes in a tensor) vs one cublasGemmEx per group;
+//   - w4a16_gemm (int4 weights dequantized into shared memory) vs the f16 GEMM of the same
+//     shape (cublasGemmEx): the weight-only-quantization speed-up;
+//   - conv2d (implicit GEMM, im2col gathered by a `parallel` body) vs cuBLAS on the GEMM of the
+//     same M, N, K (no im2col): a ceiling, not a convolution library;
+//   - linear_attention: TFLOP/s only (no peer here).
+// Roofline: flops = 2 M N K per product (linear attention: 8 BC D^2 + 4 BC^2 D per chunk... see
+// the line); each line gives both medians, TFLOP/s and the ratio peer_ms / tlc_ms, and for
+// batched and grouped the largest difference to cuBLAS's result relative to the largest |C|.
+
+#include "GpuTest.h"
+#include "batched_gemm.h"
+#include "conv2d.h"
+#include "grouped_gemm.h"
+#include "linear_attention.h"
+#include "w4a16_gemm.h"
+
+#include <cublas_v2.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+using namespace tlc::gputest;
+
+#define CHECK_CUBLAS(expr)                                                                     \
+  do {                                                                                         \
+    cublasStatus_t status_ = (expr);                                                           \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                    \
+      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #expr, int(status_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+namespace {
+template <typename A, typename B>
+std::pair<double, double> interleaved(const GpuContext &gpu, A tlcLaunch, B peerLaunch) {
+  std::vector<double> t, p;
+  for (int r = 0; r < 5; ++r) {
+    t.push_back(medianMs(gpu, 2, 5, tlcLaunch));
+    p.push_back(medianMs(gpu, 2, 5, peerLaunch));
+  }
+  std::sort(t.begin(), t.end());
+  std::sort(p.begin(), p.end());
+  return {t[t.size() / 2], p[p.size() / 2]};
+}
+
+/// max |x - y| / max |y| over two bf16 device arrays (rows [0, rows) only when given).
+double relDiff(CUdeviceptr x, CUdeviceptr y, size_t count) {
+  std::vector<uint16_t> a(count), b(count);
+  CHECK_CU(cuMemcpyDtoH(a.data(), x, count * 2));
+  CHECK_CU(cuMemcpyDtoH(b.data(), y, count * 2));
+  double diff = 0, ref = 0;
+  for (size_t i = 0; i < count; ++i) {
+    float u = fromBf16(a[i]), v = fromBf16(b[i]);
+    diff = std::isfinite(u) ? std::max(diff, double(std::fabs(u - v))) : INFINITY;
+    ref = std::max(ref, double(std::fabs(v)));
+  }
+  return diff / std::max(ref, 1e-30);
+}
+
+void report(const char *what, double flops, double tlcMs, double peerMs, double rel) {
+  std::printf("BENCH gemm-family %s tlc_ms=%.4f tlc_TFLOPs=%.1f peer_ms=%.4f peer_TFLOPs=%.1f "
+              "ratio=%.3f rel_diff=%.2e %s\n",
+              what, tlcMs, flops / (tlcMs * 1e-3) / 1e12, peerMs,
+              peerMs > 0 ? flops / (peerMs * 1e-3) / 1e12 : 0.0,
+              peerMs > 0 ? peerMs / tlcMs : 0.0, rel, rel <= 0.02 ? "OK" : "MISMATCH");
+}
+} // namespace
+
+int main() {
+  GpuContext gpu;
+  cublasHandle_t handle;
+  CHECK_CUBLAS(cublasCreate(&handle));
+  CHECK_CUBLAS(cublasSetStream(handle, gpu.stream()));
+  float one = 1.0f, zero = 0.0f;
+
+  // Batched: row-major C[b] = A[b] B[b] is column-major C^T = B^T A^T per entry.
+  struct Batch { int64_t nb, m, n, k; };
+  for (Batch s : {Batch{32, 1024, 1024, 1024}, Batch{8, 2048, 2048, 2048},
+                  Batch{256, 256, 256, 256}, Batch{16, 1000, 1111, 777}}) {
+    size_t aCount = s.nb * s.m * s.k, bCount = s.nb * s.k * s.n, cCount = s.nb * s.m * s.n;
+    DeviceBuffer a(aCount * 2), b(bCount * 2), c(cCount * 2), ref(cCount * 2);
+    randomBf16(a, aCount, 1);
+    randomBf16(b, bCount, 2);
+    CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
+    auto tlcLaunch = [&] {
+      CHECK_TLC(tlc::batched_gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.nb, s.m,
+                                          s.k, s.n));
+    };
+    auto peerLaunch = [&] {
+      CHECK_CUBLAS(cublasGemmStridedBatchedEx(
+          handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m), int(s.k), &one,
+          reinterpret_cast<void *>(b.ptr()), CUDA_R_16BF, int(s.n), s.k * s.n,
+          reinterpret_cast<void *>(a.ptr()), CUDA_R_16BF, int(s.k), s.m * s.k, &zero,
+          reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF, int(s.n), s.m * s.n, int(s.nb),
+          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    };
+    tlcLaunch();
+    peerLaunch();
+    gpu.synchronize();
+    double rel = relDiff(c.ptr(), ref.ptr(), cCount);
+    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    char what[128];
+    std::snprintf(what, sizeof what, "batched bf16 %lldx(%lldx%lldx%lld) vs cublasGemmStridedBatchedEx",
+                  (long long)s.nb, (long long)s.m, (long long)s.n, (long long)s.k);
+    report(what, 2.0 * s.nb * s.m * s.n * s.k, t, p, rel);
+  }
+
+  // Grouped: G groups of random sizes (one empty) over M rows; peer: one cublasGemmEx per group.
+  struct Grouped { int64_t g, m, n, k; };
+  for (Grouped s : {Grouped{8, 8192, 4096, 4096}, Grouped{64, 16384, 2048, 1024}}) {
+    std::mt19937 gen(7);
+    std::vector<int32_t> sizes(s.g);
+    int64_t left = s.m;
+    for (int64_t i = 0; i < s.g; ++i) {
+      int32_t want = i == 1 ? 0 : int32_t(gen() % (2 * s.m / s.g));
+      sizes[i] = i + 1 == s.g ? int32_t(left) : int32_t(std::min<int64_t>(want, left));
+      left -= sizes[i];
+    }
+    size_t aCount = s.m * s.k, wCount = s.g * s.k * s.n, cCount = s.m * s.n;
+    DeviceBuffer a(aCount * 2), w(wCount * 2), c(cCount * 2), ref(cCount * 2), sz(s.g * 4);
+    randomBf16(a, aCount, 3);
+    randomBf16(w, wCount, 4);
+    CHECK_CU(cuMemcpyHtoD(sz.ptr(), sizes.data(), s.g * 4));
+    CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
+    auto tlcLaunch = [&] {
+      CHECK_TLC(tlc::grouped_gemm::launch(gpu.stream(), a.ptr(), w.ptr(), sz.ptr(), c.ptr(), s.m,
+                                          s.k, s.g, s.n));
+    };
+    auto peerLaunch = [&] {
+      int64_t row = 0;
+      for (int64_t i = 0; i < s.g; ++i) {
+        if (sizes[i] > 0)
+          CHECK_CUBLAS(cublasGemmEx(
+              handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), sizes[i], int(s.k), &one,
+              reinterpret_cast<void *>(w.ptr() + 2 * i * s.k * s.n), CUDA_R_16BF, int(s.n),
+              reinterpret_cast<void *>(a.ptr() + 2 * row * s.k), CUDA_R_16BF, int(s.k), &zero,
+              reinterpret_cast<void *>(ref.ptr() + 2 * row * s.n), CUDA_R_16BF, int(s.n),
+              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        row += sizes[i];
+      }
+    };
+    tlcLaunch();
+    peerLaunch();
+    gpu.synchronize();
+    double rel = relDiff(c.ptr(), ref.ptr(), cCount);
+    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    char what[128];
+    std::snprintf(what, sizeof what, "grouped bf16 G=%lld M=%lld N=%lld K=%lld vs cublasGemmEx per group",
+                  (long long)s.g, (long long)s.m, (long long)s.n, (long long)s.k);
+    report(what, 2.0 * s.m * s.n * s.k, t, p, rel);
+  }
+
+  // w4a16 at small M against the f16 GEMM of the same shape.
+  for (int64_t m : {1, 16, 128}) {
+    int64_t n = 8192, k = 8192, gs = 128;
+    DeviceBuffer a(m * k * 2), bq(k / 2 * n), sc((k / gs) * n * 2), c(m * n * 2),
+        b16(k * n * 2), ref(m * n * 2);
+    randomBf16(a, m * k, 5); // bit patterns only: timing, not values
+    randomBf16(bq, k / 4 * n, 6);
+    randomBf16(sc, (k / gs) * n, 7);
+    randomBf16(b16, k * n, 8);
+    auto tlcLaunch = [&] {
+      CHECK_TLC(tlc::w4a16_gemm::launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k,
+                                        k / 2, n, k / gs));
+    };
+    auto peerLaunch = [&] {
+      CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
+                                reinterpret_cast<void *>(b16.ptr()), CUDA_R_16F, int(n),
+                                reinterpret_cast<void *>(a.ptr()), CUDA_R_16F, int(k), &zero,
+                                reinterpret_cast<void *>(ref.ptr()), CUDA_R_16F, int(n),
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    };
+    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    char what[128];
+    std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx", (long long)m);
+    report(what, 2.0 * m * n * k, t, p, 0.0);
+  }
+
+  // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.
+  struct Conv { int64_t nb, h, w, ci, co; };
+  for (Conv s : {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256}}) {
+    int64_t m = s.nb * s.h * s.w, n = s.co, k = 9 * s.ci;
+    DeviceBuffer x(m * s.ci * 2), wt(k * n * 2), y(m * n * 2), a(m * k * 2), ref(m * n * 2);
+    randomBf16(x, m * s.ci, 9);
+    randomBf16(wt, k * n, 10);
+    randomBf16(a, m * k, 11);
+    auto tlcLaunch = [&] {
+      CHECK_TLC(tlc::conv2d::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h, s.w,
+                                    s.ci, k, n, m));
+    };
+    auto peerLaunch = [&] {
+      CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
+                                reinterpret_cast<void *>(wt.ptr()), CUDA_R_16BF, int(n),
+                                reinterpret_cast<void *>(a.ptr()), CUDA_R_16BF, int(k), &zero,
+                                reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF, int(n),
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    };
+    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    char what[160];
+    std::snprintf(what, sizeof what,
+                  "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld vs cuBLAS on the GEMM %lldx%lldx%lld",
+                  (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co,
+                  (long long)m, (long long)n, (long long)k);
+    report(what, 2.0 * m * n * k, t, p, 0.0);
+  }
+
+  // Linear attention, B=4 H=16 S=4096 D=64 (chunks of 64): per chunk four 64^3 products.
+  {
+    int64_t b = 4, h = 16, s = 4096, d = 64;
+    size_t count = b * h * s * d;
+    DeviceBuffer q(count * 2), kk(count * 2), v(count * 2), o(count * 2);
+    randomBf16(q, count, 12);
+    randomBf16(kk, count, 13);
+    randomBf16(v, count, 14);
+    auto tlcLaunch = [&] {
+      CHECK_TLC(tlc::linear_attention::launch(gpu.stream(), q.ptr(), kk.ptr(), v.ptr(), o.ptr(),
+                                              b, h, s));
+    };
+    double t = medianMs(gpu, 2, 9, tlcLaunch);
+    report("linear_attention bf16 B=4 H=16 S=4096 D=64 (no peer)",
+           double(b * h * (s / 64)) * 4 * 2.0 * 64 * 64 * 64, t, 0, 0.0);
+  }
+  cublasDestroy(handle);
+  return 0;
+}

@@ -1,0 +1,207 @@
+// The GEMM-family kernels of kernels/ (batched_gemm, grouped_gemm, conv2d, w4a16_gemm,
+// linear_attention) against double-precision references on the host: random inputs (never
+// zero), outputs poisoned (NaN) before the run, ragged sizes (not tile multiples), an empty
+// group. Tolerance: bf16/f16 output rounding plus f32 accumulation, relative to the largest
+// reference value of the case.
+
+#include "GpuTest.h"
+#include "batched_gemm.h"
+#include "conv2d.h"
+#include "grouped_gemm.h"
+#include "linear_attention.h"
+#include "w4a16_gemm.h"
+
+#include <cmath>
+#include <random>
+
+using namespace tlc::gputest;
+
+namespace {
+int failures = 0;
+
+/// Uploads `values` rounded to bf16 (or f16) and replaces them by the rounded values.
+DeviceBuffer upload16(std::vector<double> &values, bool f16 = false) {
+  DeviceBuffer buffer(values.size() * 2);
+  std::vector<uint16_t> h(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    h[i] = f16 ? toF16(float(values[i])) : toBf16(float(values[i]));
+    values[i] = f16 ? fromF16(h[i]) : fromBf16(h[i]);
+  }
+  CHECK_CU(cuMemcpyHtoD(buffer.ptr(), h.data(), h.size() * 2));
+  return buffer;
+}
+
+std::vector<double> random(size_t count, uint32_t seed) {
+  std::vector<float> f(count);
+  randomFill(f, seed);
+  return std::vector<double>(f.begin(), f.end());
+}
+
+DeviceBuffer poisoned(size_t count) {
+  DeviceBuffer buffer(count * 2);
+  CHECK_CU(cuMemsetD16(buffer.ptr(), 0x7fc0, count)); // NaN in bf16 and f16
+  return buffer;
+}
+
+/// Compares `count` bf16/f16 outputs with `want`; entries where `written` is false must still
+/// hold the poison.
+void check(const char *name, CUdeviceptr got, const std::vector<double> &want, bool f16 = false,
+           const std::vector<bool> *written = nullptr) {
+  std::vector<uint16_t> h(want.size());
+  CHECK_CU(cuMemcpyDtoH(h.data(), got, h.size() * 2));
+  double scale = 1e-30, worst = 0;
+  for (double w : want)
+    scale = std::max(scale, std::fabs(w));
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    double x = f16 ? fromF16(h[i]) : fromBf16(h[i]);
+    if (written && !(*written)[i]) {
+      bad += !std::isnan(x);
+      continue;
+    }
+    double err = std::isfinite(x) ? std::fabs(x - want[i]) / scale : INFINITY;
+    worst = std::max(worst, err);
+    bad += err > 0.02;
+  }
+  std::printf("%s %s: max error %.2e of max |ref| %.3g, %zu bad of %zu\n", bad ? "FAIL" : "PASS",
+              name, worst, scale, bad, want.size());
+  failures += bad != 0;
+}
+} // namespace
+
+int main() {
+  skipIfNoGpu();
+  GpuContext gpu;
+
+  // batched_gemm: 3 entries of 130 x 75 x 200 (ragged in every dimension).
+  {
+    int64_t nb = 3, m = 130, n = 75, k = 200;
+    auto a = random(nb * m * k, 1), b = random(nb * k * n, 2);
+    DeviceBuffer da = upload16(a), db = upload16(b), dc = poisoned(nb * m * n);
+    CHECK_TLC(tlc::batched_gemm::launch(gpu.stream(), da.ptr(), db.ptr(), dc.ptr(), nb, m, k, n));
+    gpu.synchronize();
+    std::vector<double> want(nb * m * n);
+    for (int64_t e = 0; e < nb; ++e)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double s = 0;
+          for (int64_t p = 0; p < k; ++p)
+            s += a[(e * m + i) * k + p] * b[(e * k + p) * n + j];
+          want[(e * m + i) * n + j] = s;
+        }
+    check("batched_gemm 3x(130x75x200)", dc.ptr(), want);
+  }
+
+  // grouped_gemm: sizes {70, 0, 200, -5 (empty), 31} over M = 310 rows (9 rows in no group).
+  {
+    int64_t m = 310, n = 140, k = 96;
+    std::vector<int32_t> sizes = {70, 0, 200, -5, 31};
+    int64_t g = int64_t(sizes.size());
+    auto a = random(m * k, 3), w = random(g * k * n, 4);
+    DeviceBuffer da = upload16(a), dw = upload16(w), dc = poisoned(m * n), ds(g * 4);
+    CHECK_CU(cuMemcpyHtoD(ds.ptr(), sizes.data(), g * 4));
+    CHECK_TLC(tlc::grouped_gemm::launch(gpu.stream(), da.ptr(), dw.ptr(), ds.ptr(), dc.ptr(), m, k,
+                                        g, n));
+    gpu.synchronize();
+    std::vector<double> want(m * n, 0.0);
+    std::vector<bool> written(m * n, false);
+    int64_t row = 0;
+    for (int64_t e = 0; e < g; ++e) {
+      int64_t rows = std::min<int64_t>(std::max(sizes[e], 0), m - row);
+      for (int64_t i = row; i < row + rows; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double s = 0;
+          for (int64_t p = 0; p < k; ++p)
+            s += a[i * k + p] * w[(e * k + p) * n + j];
+          want[i * n + j] = s;
+          written[i * n + j] = true;
+        }
+      row += rows;
+    }
+    check("grouped_gemm sizes {70, 0, 200, -5, 31} of 310 rows", dc.ptr(), want, false, &written);
+  }
+
+  // conv2d: 2 x 9 x 11 x 24 -> 40 channels, 3x3, padding 1.
+  {
+    int64_t nb = 2, h = 9, wd = 11, ci = 24, co = 40, r = 3, pad = 1;
+    int64_t kk = r * r * ci, mm = nb * h * wd;
+    auto x = random(nb * h * wd * ci, 5), wt = random(kk * co, 6);
+    DeviceBuffer dx = upload16(x), dw = upload16(wt), dy = poisoned(mm * co);
+    CHECK_TLC(tlc::conv2d::launch(gpu.stream(), dx.ptr(), dw.ptr(), dy.ptr(), nb, h, wd, ci, kk,
+                                  co, mm));
+    gpu.synchronize();
+    std::vector<double> want(mm * co, 0.0);
+    for (int64_t b = 0; b < nb; ++b)
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t xx = 0; xx < wd; ++xx)
+          for (int64_t o = 0; o < co; ++o) {
+            double s = 0;
+            for (int64_t dy2 = 0; dy2 < r; ++dy2)
+              for (int64_t dx2 = 0; dx2 < r; ++dx2) {
+                int64_t sy = y + dy2 - pad, sx = xx + dx2 - pad;
+                if (sy < 0 || sy >= h || sx < 0 || sx >= wd)
+                  continue;
+                for (int64_t c = 0; c < ci; ++c)
+                  s += x[((b * h + sy) * wd + sx) * ci + c] * wt[((dy2 * r + dx2) * ci + c) * co + o];
+              }
+            want[((b * h + y) * wd + xx) * co + o] = s;
+          }
+    check("conv2d 2x9x11x24 -> 40, 3x3, pad 1", dy.ptr(), want);
+  }
+
+  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200.
+  {
+    int64_t m = 37, k = 384, n = 200, gs = 128;
+    auto a = random(m * k, 7), sc = random((k / gs) * n, 8);
+    std::mt19937 gen(9);
+    std::vector<uint8_t> bq(k / 2 * n);
+    for (uint8_t &v : bq)
+      v = uint8_t(gen());
+    DeviceBuffer da = upload16(a, true), dsc = upload16(sc, true), dq(bq.size()),
+                 dc = poisoned(m * n);
+    CHECK_CU(cuMemcpyHtoD(dq.ptr(), bq.data(), bq.size()));
+    CHECK_TLC(tlc::w4a16_gemm::launch(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dc.ptr(), m, k,
+                                      k / 2, n, k / gs));
+    gpu.synchronize();
+    std::vector<double> want(m * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          uint8_t byte = bq[(p / 2) * n + j];
+          int q = p % 2 == 0 ? byte % 16 : byte / 16;
+          // The kernel rounds the dequantized weight to f16.
+          double wv = fromF16(toF16(float(fromF16(toF16(float(q - 8))) * sc[(p / gs) * n + j])));
+          s += a[i * k + p] * wv;
+        }
+        want[i * n + j] = s;
+      }
+    check("w4a16_gemm 37x200x384", dc.ptr(), want, true);
+  }
+
+  // linear_attention: B = 2, H = 3, S = 150 (a partial last chunk), D = 64.
+  {
+    int64_t b = 2, h = 3, s = 150, d = 64;
+    size_t count = b * h * s * d;
+    auto q = random(count, 10), kk = random(count, 11), v = random(count, 12);
+    for (double *p : {q.data(), kk.data(), v.data()})
+      for (size_t i = 0; i < count; ++i)
+        p[i] *= 0.25; // keeps the running sums within bf16's comfortable range
+    DeviceBuffer dq = upload16(q), dk = upload16(kk), dv = upload16(v), doo = poisoned(count);
+    CHECK_TLC(tlc::linear_attention::launch(gpu.stream(), dq.ptr(), dk.ptr(), dv.ptr(), doo.ptr(),
+                                            b, h, s));
+    gpu.synchronize();
+    std::vector<double> want(count, 0.0);
+    for (int64_t bh = 0; bh < b * h; ++bh)
+      for (int64_t t = 0; t < s; ++t)
+        for (int64_t u = 0; u <= t; ++u) {
+          double dot = 0;
+          for (int64_t c = 0; c < d; ++c)
+            dot += q[(bh * s + t) * d + c] * kk[(bh * s + u) * d + c];
+          for (int64_t c = 0; c < d; ++c)
+            want[(bh * s + t) * d + c] += dot * v[(bh * s + u) * d + c];
+        }
+    check("linear_attention 2x3x150x64", doo.ptr(), want);
+  }
+  return failures ? 1 : 0;
+}
