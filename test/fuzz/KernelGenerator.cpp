@@ -1021,6 +1021,30 @@ void genGemm(Kernel &k, bool dequant) {
       epilogueStatement(k, eg, acc, s, rowIdx, colIdx, accMag);
     }
   }
+  if (accTy == Ty::F32 && rng.chance(10)) {
+    // Uses the accumulator's register layout does not serve: each goes through a layout
+    // conversion (shared memory) in the register strategy, the gemms keep tensor cores.
+    if (bm == bn && rng.chance(50)) {
+      std::string at = k.fresh("at");
+      k.lines.insert(k.lines.begin(),
+                     "  let " + at + " = fragment<f32>[" + BM.text + ", " + BN.text + "];");
+      k.bufferBytes += bm * bn * 4;
+      k.open("parallel (r, c) in " + at);
+      k.line(at + "[r, c] = acc[c, r];"); // the transposed point
+      k.close();
+      k.open("parallel (r, c) in acc");
+      k.line("acc[r, c] = acc[r, c] + 0.5 * " + at + "[r, c];");
+      k.close();
+    } else {
+      std::string cs = k.fresh("cs");
+      k.lines.insert(k.lines.begin(), "  let " + cs + " = fragment<f32>[" + BN.text + "];");
+      k.bufferBytes += bn * 4;
+      k.line("reduce(acc, " + cs + ", dim = 0, op = max);"); // along the columns
+      k.open("parallel (r, c) in acc");
+      k.line("acc[r, c] = acc[r, c] - 0.5 * " + cs + "[c];");
+      k.close();
+    }
+  }
   if (rowStat == 1) {
     k.line("reduce(acc, rs, dim = 1, op = sum);");
     k.open("parallel (r) in rs");
