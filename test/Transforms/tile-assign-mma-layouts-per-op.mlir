@@ -128,3 +128,59 @@ tile.kernel @mixed threads [64, 1, 1] args ["A", "X", "O", "P"] dims [["K", "M"]
   tile.copy %w to %p[%c0, %c0] : !tile.buffer<fragment 32x32xi32> to !tile.tensor<i32, 2>
   tile.yield
 }
+
+// -----
+
+// Row values copied to a tensor go through shared memory (a quad of lanes holds each row); the
+// accumulator read element by element outside a `parallel` (one thread's access, maybe under a
+// condition on the thread) keeps its class in shared memory, and its gemm generic.
+// CHECK-LABEL: tile.kernel @row_values
+// CHECK:         %[[S:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 1]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK:         %[[M:.+]] = tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 2>} : !tile.buffer<fragment 32xf32>
+// CHECK-NEXT:    %[[MM:.+]] = tile.alloc : !tile.buffer<fragment 32xf32>
+// CHECK:         tile.reduce %[[S]], %[[M]]
+// CHECK-NEXT:    tile.copy %[[M]] to %[[MM]]
+// CHECK-NEXT:    tile.copy %[[MM]] to %arg3
+// CHECK-LABEL: tile.kernel @element_outside
+// CHECK-NOT:     tile.layout
+// CHECK-NOT:     tile.mma
+tile.kernel @row_values threads [64, 1, 1] args ["Q", "K", "O", "R"] dims [["S", "32"], ["S", "32"], ["S", "S"], ["S"]] params {} grid {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %o: !tile.tensor<f32, 2>, %rt: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %o: !tile.tensor<f32, 2>, %rt: !tile.tensor<f32, 1>):
+  %qs = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %ks = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %s = tile.alloc : !tile.buffer<fragment 32x32xf32>
+  %m = tile.alloc : !tile.buffer<fragment 32xf32>
+  %c0 = arith.constant 0 : index
+  tile.copy %q[%c0, %c0] to %qs : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.copy %k[%c0, %c0] to %ks : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.gemm %qs, %ks, %s {clear, transpose_b} : !tile.buffer<shared 32x32xbf16>, !tile.buffer<shared 32x32xbf16>, !tile.buffer<fragment 32x32xf32>
+  tile.reduce %s, %m {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 32x32xf32> to !tile.buffer<fragment 32xf32>
+  tile.copy %m to %rt[%c0] : !tile.buffer<fragment 32xf32> to !tile.tensor<f32, 1>
+  tile.copy %s to %o[%c0, %c0] : !tile.buffer<fragment 32x32xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
+tile.kernel @element_outside threads [64, 1, 1] args ["Q", "K", "R"] dims [["S", "32"], ["S", "32"], ["S"]] params {} grid {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %rt: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %rt: !tile.tensor<f32, 1>):
+  %qs = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %ks = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %s = tile.alloc : !tile.buffer<fragment 32x32xf32>
+  %c0 = arith.constant 0 : index
+  tile.copy %q[%c0, %c0] to %qs : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.copy %k[%c0, %c0] to %ks : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.gemm %qs, %ks, %s {clear, transpose_b} : !tile.buffer<shared 32x32xbf16>, !tile.buffer<shared 32x32xbf16>, !tile.buffer<fragment 32x32xf32>
+  %t = tile.thread_id 0
+  %first = arith.cmpi eq, %t, %c0 : index
+  scf.if %first {
+    %v = tile.read %s[%c0, %c0] : !tile.buffer<fragment 32x32xf32>
+    tile.store %v, %rt[%c0] : !tile.tensor<f32, 1>
+  }
+  tile.yield
+}

@@ -3,19 +3,20 @@
 // (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver); both take the register
 // strategy (mma.sync); and with f16 tensors and head dimension 64 (-D T=f16 -D D=64). Tensors
 // starting one element past a 16-byte boundary take its element-copy version instead of cp.async
-// chunks.
+// chunks. GQA: kernels/attention_gqa.tile, 4 query heads per K/V head.
 
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_causal.h"
 #include "attention_f16_d64.h"
+#include "attention_gqa.h"
 #include "attention_sm_80.h"
 
 #include <cstring>
 
 using namespace tlc::gputest;
 
-enum class Variant { Full, Causal, CausalSm80, F16D64 };
+enum class Variant { Full, Causal, CausalSm80, F16D64, Gqa };
 
 static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h, int64_t s,
                     uint32_t seed, bool misaligned = false) {
@@ -23,29 +24,32 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   bool f16 = variant == Variant::F16D64;
   const int64_t d = f16 ? 64 : 128;
   bool causal = variant == Variant::Causal || variant == Variant::CausalSm80;
+  // GQA: query head hh reads K/V head hh / group (attention_gqa.tile's GROUP).
+  const int64_t group = variant == Variant::Gqa ? 4 : 1, hkv = h / group;
   auto round = [&](float x, uint16_t &bits) {
     bits = f16 ? toF16(x) : toBf16(x);
     return f16 ? fromF16(bits) : fromBf16(bits);
   };
-  size_t n = size_t(b * h * s * d);
+  size_t n = size_t(b * h * s * d), nkv = size_t(b * hkv * s * d);
   // A misaligned case shifts every tensor by one element (2 bytes).
   size_t shift = misaligned ? 1 : 0;
-  std::vector<float> q(n), k(n), v(n);
+  std::vector<float> q(n), k(nkv), v(nkv);
   randomFill(q, seed);
   randomFill(k, seed + 1);
   randomFill(v, seed + 2);
-  std::vector<uint16_t> qh(n), kh(n), vh(n);
-  for (size_t i = 0; i < n; ++i) {
+  std::vector<uint16_t> qh(n), kh(nkv), vh(nkv);
+  for (size_t i = 0; i < n; ++i)
     q[i] = round(q[i], qh[i]);
+  for (size_t i = 0; i < nkv; ++i) {
     k[i] = round(k[i], kh[i]);
     v[i] = round(v[i], vh[i]);
   }
-  DeviceBuffer dq((n + shift) * 2), dk((n + shift) * 2), dv((n + shift) * 2),
+  DeviceBuffer dq((n + shift) * 2), dk((nkv + shift) * 2), dv((nkv + shift) * 2),
       dout((n + GuardElements) * 2);
   CUdeviceptr pq = dq.ptr() + shift * 2, pk = dk.ptr() + shift * 2, pv = dv.ptr() + shift * 2;
   CHECK_CU(cuMemcpyHtoD(pq, qh.data(), n * 2));
-  CHECK_CU(cuMemcpyHtoD(pk, kh.data(), n * 2));
-  CHECK_CU(cuMemcpyHtoD(pv, vh.data(), n * 2));
+  CHECK_CU(cuMemcpyHtoD(pk, kh.data(), nkv * 2));
+  CHECK_CU(cuMemcpyHtoD(pv, vh.data(), nkv * 2));
   poison(dout, gpu.stream());
   double softmaxScale = 1.0 / std::sqrt(double(d));
   float scale = float(softmaxScale * 1.4426950408889634); // times log2(e): the kernel uses exp2
@@ -53,6 +57,9 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
     CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else if (variant == Variant::CausalSm80)
     CHECK_TLC(tlc::attention_sm_80::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (variant == Variant::Gqa)
+    CHECK_TLC(
+        tlc::attention_gqa::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s, hkv));
   else if (f16)
     CHECK_TLC(tlc::attention_f16_d64::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else
@@ -65,7 +72,8 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   std::vector<double> ref(n), magnitude(n);
   std::vector<double> score(s);
   for (int64_t bh = 0; bh < b * h; ++bh) {
-    const float *Q = &q[bh * s * d], *K = &k[bh * s * d], *V = &v[bh * s * d];
+    int64_t kvh = (bh / h) * hkv + (bh % h) / group;
+    const float *Q = &q[bh * s * d], *K = &k[kvh * s * d], *V = &v[kvh * s * d];
     for (int64_t i = 0; i < s; ++i) {
       int64_t keys = causal ? i + 1 : s;
       double mx = -INFINITY;
@@ -94,8 +102,9 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   }
   // bf16 P and bf16 output: errors of a few 1e-3 relative to the magnitude of the terms.
   Comparison cmp = compare(got, ref, magnitude, 2e-2);
-  char name[112];
-  std::snprintf(name, sizeof(name), "attention%s%s%s%s B=%lld H=%lld S=%lld D=%lld",
+  char name[160];
+  std::snprintf(name, sizeof(name), "attention%s%s%s%s%s B=%lld H=%lld S=%lld D=%lld",
+                variant == Variant::Gqa ? " GQA (4 heads per K/V head)" : "",
                 f16 ? " f16" : "", causal ? " causal" : "",
                 variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
                 misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s,
@@ -111,6 +120,7 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, Variant::Causal, 1, 2, 129, 67);
     ok &= runCase(gpu, Variant::Full, 1, 1, 200, 71, /*misaligned=*/true);
     ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75);
+    ok &= runCase(gpu, Variant::Gqa, 1, 8, 77, 81);
     std::printf("attention_test small: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
   }
@@ -124,6 +134,8 @@ int main(int argc, char **argv) {
   ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75, /*misaligned=*/true);
   ok &= runCase(gpu, Variant::F16D64, 2, 3, 1000, 77);
   ok &= runCase(gpu, Variant::F16D64, 1, 2, 100, 79, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::Gqa, 2, 8, 1000, 81);
+  ok &= runCase(gpu, Variant::Gqa, 1, 4, 130, 83, /*misaligned=*/true);
   std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -122,7 +122,8 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
   CopySlotsToTensor(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
     auto layout = getRegisterLayout(op.getSource());
-    if (!layout)
+    // Row values (a quad holds each row) go through shared memory (tile-assign-mma-layouts).
+    if (!layout || layout->kind == tile::AccLayout::Kind::MmaSyncRows)
       return failure();
     auto tensor = getTensorValues(op.getDest());
     if (!tensor)

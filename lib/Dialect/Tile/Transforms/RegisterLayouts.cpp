@@ -155,6 +155,13 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
   int64_t rows = 0;
   bool needRows = false;
   for (Operation *member : members) {
+    // An element access outside a `parallel` is one thread's (possibly under a condition on
+    // the thread): no block-wide conversion can serve it there, so the fragment stays in
+    // shared memory.
+    for (Operation *user : member->getUsers())
+      if (isa<ReadOp, WriteOp>(user) && !user->getParentOfType<ParallelOp>())
+        return std::string("the fragment is read or written element by element outside a "
+                           "'parallel'");
     auto type = cast<AllocOp>(member).getBuffer().getType();
     if (rows && type.getShape()[0] != rows)
       return std::string("fragments that share a layout have different row counts");
@@ -374,7 +381,9 @@ void Planner::run() {
       } else if (auto copy = dyn_cast<CopyOp>(at)) {
         Value other = copy.getSource() == fragment ? copy.getDest() : copy.getSource();
         auto otherBuffer = dyn_cast<BufferType>(other.getType());
-        bool tensorDest = copy.getSource() == fragment && !otherBuffer;
+        // Row values (rank 1) go to a tensor through shared memory: a quad holds each row.
+        bool tensorDest = copy.getSource() == fragment && !otherBuffer &&
+                          cast<BufferType>(fragment.getType()).getRank() == 2;
         bool bufferSide = otherBuffer && !otherBuffer.isLocal() && !inRegisters(other);
         if (!tensorDest && !bufferSide)
           reason = "registers are copied to a tensor, or to or from a buffer in shared memory";
