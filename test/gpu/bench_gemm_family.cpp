@@ -7,9 +7,10 @@
 //   - conv2d (implicit GEMM, im2col gathered by a `parallel` body) vs cuBLAS on the GEMM of the
 //     same M, N, K (no im2col): a ceiling, not a convolution library;
 //   - linear_attention: TFLOP/s only (no peer here).
-// Roofline: flops = 2 M N K per product (linear attention: 8 BC D^2 + 4 BC^2 D per chunk... see
-// the line); each line gives both medians, TFLOP/s and the ratio peer_ms / tlc_ms, and for
-// batched and grouped the largest difference to cuBLAS's result relative to the largest |C|.
+// Roofline: flops = 2 M N K per product (linear attention: four 64^3 products per chunk of 64
+// rows, 8 * 64^3 flops); each line gives both medians, TFLOP/s and the ratio peer_ms / tlc_ms,
+// and for batched and grouped the largest difference to cuBLAS's result relative to the
+// largest |C|.
 
 #include "GpuTest.h"
 #include "batched_gemm.h"
@@ -18,7 +19,7 @@
 #include "linear_attention.h"
 #include "w4a16_gemm.h"
 
-#include <cublas_v2.h>
+#include "CublasPeer.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -26,28 +27,7 @@
 
 using namespace tlc::gputest;
 
-#define CHECK_CUBLAS(expr)                                                                     \
-  do {                                                                                         \
-    cublasStatus_t status_ = (expr);                                                           \
-    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #expr, int(status_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-
 namespace {
-template <typename A, typename B>
-std::pair<double, double> interleaved(const GpuContext &gpu, A tlcLaunch, B peerLaunch) {
-  std::vector<double> t, p;
-  for (int r = 0; r < 5; ++r) {
-    t.push_back(medianMs(gpu, 2, 5, tlcLaunch));
-    p.push_back(medianMs(gpu, 2, 5, peerLaunch));
-  }
-  std::sort(t.begin(), t.end());
-  std::sort(p.begin(), p.end());
-  return {t[t.size() / 2], p[p.size() / 2]};
-}
-
 /// max |x - y| / max |y| over two bf16 device arrays (rows [0, rows) only when given).
 double relDiff(CUdeviceptr x, CUdeviceptr y, size_t count) {
   std::vector<uint16_t> a(count), b(count);
@@ -68,6 +48,18 @@ void report(const char *what, double flops, double tlcMs, double peerMs, double 
               what, tlcMs, flops / (tlcMs * 1e-3) / 1e12, peerMs,
               peerMs > 0 ? flops / (peerMs * 1e-3) / 1e12 : 0.0,
               peerMs > 0 ? peerMs / tlcMs : 0.0, rel, rel <= 0.02 ? "OK" : "MISMATCH");
+}
+/// Runs both once, compares tlc's `count` bf16 outputs at `c` with the peer's at `ref`, then
+/// times them interleaved and reports.
+template <typename A, typename B>
+void compareAndTime(const GpuContext &gpu, A tlcLaunch, B peerLaunch, CUdeviceptr c,
+                    CUdeviceptr ref, size_t count, const char *what, double flops) {
+  tlcLaunch();
+  peerLaunch();
+  gpu.synchronize();
+  double rel = relDiff(c, ref, count);
+  auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
+  report(what, flops, t, p, rel);
 }
 } // namespace
 
@@ -99,15 +91,12 @@ int main() {
           reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF, int(s.n), s.m * s.n, int(s.nb),
           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     };
-    tlcLaunch();
-    peerLaunch();
-    gpu.synchronize();
-    double rel = relDiff(c.ptr(), ref.ptr(), cCount);
-    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
     char what[128];
-    std::snprintf(what, sizeof what, "batched bf16 %lldx(%lldx%lldx%lld) vs cublasGemmStridedBatchedEx",
+    std::snprintf(what, sizeof what,
+                  "batched bf16 %lldx(%lldx%lldx%lld) vs cublasGemmStridedBatchedEx",
                   (long long)s.nb, (long long)s.m, (long long)s.n, (long long)s.k);
-    report(what, 2.0 * s.nb * s.m * s.n * s.k, t, p, rel);
+    compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                   2.0 * s.nb * s.m * s.n * s.k);
   }
 
   // Grouped: G groups of random sizes (one empty) over M rows; peer: one cublasGemmEx per group.
@@ -135,24 +124,18 @@ int main() {
       int64_t row = 0;
       for (int64_t i = 0; i < s.g; ++i) {
         if (sizes[i] > 0)
-          CHECK_CUBLAS(cublasGemmEx(
-              handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), sizes[i], int(s.k), &one,
-              reinterpret_cast<void *>(w.ptr() + 2 * i * s.k * s.n), CUDA_R_16BF, int(s.n),
-              reinterpret_cast<void *>(a.ptr() + 2 * row * s.k), CUDA_R_16BF, int(s.k), &zero,
-              reinterpret_cast<void *>(ref.ptr() + 2 * row * s.n), CUDA_R_16BF, int(s.n),
-              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+          cublasRowMajorGemm(handle, sizes[i], s.n, s.k, a.ptr() + 2 * row * s.k,
+                             w.ptr() + 2 * i * s.k * s.n, ref.ptr() + 2 * row * s.n,
+                             CUDA_R_16BF);
         row += sizes[i];
       }
     };
-    tlcLaunch();
-    peerLaunch();
-    gpu.synchronize();
-    double rel = relDiff(c.ptr(), ref.ptr(), cCount);
-    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
     char what[128];
-    std::snprintf(what, sizeof what, "grouped bf16 G=%lld M=%lld N=%lld K=%lld vs cublasGemmEx per group",
+    std::snprintf(what, sizeof what,
+                  "grouped bf16 G=%lld M=%lld N=%lld K=%lld vs cublasGemmEx per group",
                   (long long)s.g, (long long)s.m, (long long)s.n, (long long)s.k);
-    report(what, 2.0 * s.m * s.n * s.k, t, p, rel);
+    compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                   2.0 * s.m * s.n * s.k);
   }
 
   // w4a16 at small M against the f16 GEMM of the same shape.
@@ -169,21 +152,19 @@ int main() {
                                         k / 2, n, k / gs));
     };
     auto peerLaunch = [&] {
-      CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
-                                reinterpret_cast<void *>(b16.ptr()), CUDA_R_16F, int(n),
-                                reinterpret_cast<void *>(a.ptr()), CUDA_R_16F, int(k), &zero,
-                                reinterpret_cast<void *>(ref.ptr()), CUDA_R_16F, int(n),
-                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+      cublasRowMajorGemm(handle, m, n, k, a.ptr(), b16.ptr(), ref.ptr(), CUDA_R_16F);
     };
-    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
     char what[128];
-    std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx", (long long)m);
+    std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx",
+                  (long long)m);
     report(what, 2.0 * m * n * k, t, p, 0.0);
   }
 
   // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.
   struct Conv { int64_t nb, h, w, ci, co; };
-  for (Conv s : {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256}}) {
+  for (Conv s :
+       {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256}}) {
     int64_t m = s.nb * s.h * s.w, n = s.co, k = 9 * s.ci;
     DeviceBuffer x(m * s.ci * 2), wt(k * n * 2), y(m * n * 2), a(m * k * 2), ref(m * n * 2);
     randomBf16(x, m * s.ci, 9);
@@ -194,16 +175,13 @@ int main() {
                                     s.ci, k, n, m));
     };
     auto peerLaunch = [&] {
-      CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
-                                reinterpret_cast<void *>(wt.ptr()), CUDA_R_16BF, int(n),
-                                reinterpret_cast<void *>(a.ptr()), CUDA_R_16BF, int(k), &zero,
-                                reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF, int(n),
-                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+      cublasRowMajorGemm(handle, m, n, k, a.ptr(), wt.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto [t, p] = interleaved(gpu, tlcLaunch, peerLaunch);
+    auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
     char what[160];
     std::snprintf(what, sizeof what,
-                  "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld vs cuBLAS on the GEMM %lldx%lldx%lld",
+                  "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld vs cuBLAS on the GEMM "
+                  "%lldx%lldx%lld",
                   (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co,
                   (long long)m, (long long)n, (long long)k);
     report(what, 2.0 * m * n * k, t, p, 0.0);

@@ -9,21 +9,12 @@
 #include "GpuTest.h"
 #include "gemm.h"
 
-#include <cublas_v2.h>
+#include "CublasPeer.h"
 
 #include <cmath>
 #include <cstdlib>
 
 using namespace tlc::gputest;
-
-#define CHECK_CUBLAS(expr)                                                                     \
-  do {                                                                                         \
-    cublasStatus_t status_ = (expr);                                                           \
-    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #expr, int(status_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
 
 namespace {
 struct Shape {
@@ -31,19 +22,6 @@ struct Shape {
   int64_t offset; // elements A's base is moved by (0: aligned base)
 };
 
-/// Median time of `launch` in ms over `timed` runs, warmed up.
-template <typename A, typename B>
-std::pair<double, double> interleaved(const GpuContext &gpu, int rounds, A tlcLaunch,
-                                      B peerLaunch) {
-  std::vector<double> t, p;
-  for (int r = 0; r < rounds; ++r) {
-    t.push_back(medianMs(gpu, 2, 5, tlcLaunch));
-    p.push_back(medianMs(gpu, 2, 5, peerLaunch));
-  }
-  std::sort(t.begin(), t.end());
-  std::sort(p.begin(), p.end());
-  return {t[t.size() / 2], p[p.size() / 2]};
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -72,14 +50,8 @@ int main(int argc, char **argv) {
     auto tlcLaunch = [&] {
       CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
     };
-    float alpha = 1.0f, beta = 0.0f;
-    // Row-major C = A B is column-major C^T = B^T A^T.
     auto peerLaunch = [&] {
-      CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m), int(s.k),
-                                &alpha, reinterpret_cast<void *>(b.ptr()), CUDA_R_16BF,
-                                int(s.n), reinterpret_cast<void *>(aPtr), CUDA_R_16BF, int(s.k),
-                                &beta, reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF,
-                                int(s.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+      cublasRowMajorGemm(handle, s.m, s.n, s.k, aPtr, b.ptr(), ref.ptr(), CUDA_R_16BF);
     };
     tlcLaunch();
     peerLaunch();
@@ -102,8 +74,8 @@ int main(int argc, char **argv) {
                 (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.offset, tlcMs,
                 flops / (tlcMs * 1e-3) / 1e12, peerMs, flops / (peerMs * 1e-3) / 1e12,
                 peerMs / tlcMs, tlc::gemm::gemm::select(s.m, s.k, s.n),
-                maxDiff / std::max(maxRef, 1e-30), finite && maxDiff <= 0.02 * maxRef ? "OK"
-                                                                                        : "MISMATCH");
+                maxDiff / std::max(maxRef, 1e-30),
+                finite && maxDiff <= 0.02 * maxRef ? "OK" : "MISMATCH");
   }
   cublasDestroy(handle);
   return 0;

@@ -142,7 +142,8 @@ int main() {
                 if (sy < 0 || sy >= h || sx < 0 || sx >= wd)
                   continue;
                 for (int64_t c = 0; c < ci; ++c)
-                  s += x[((b * h + sy) * wd + sx) * ci + c] * wt[((dy2 * r + dx2) * ci + c) * co + o];
+                  s += x[((b * h + sy) * wd + sx) * ci + c] *
+                       wt[((dy2 * r + dx2) * ci + c) * co + o];
               }
             want[((b * h + y) * wd + xx) * co + o] = s;
           }

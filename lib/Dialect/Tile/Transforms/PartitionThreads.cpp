@@ -137,8 +137,9 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
       Value slotOf;
       if (llvm::equal(read.getIndices(), point))
         slotOf = slot;
-      else if (layout.kind == AccLayout::Kind::MmaSync && own->kind == AccLayout::Kind::MmaSyncRows &&
-               read.getIndices().size() == 1 && read.getIndices()[0] == row)
+      else if (layout.kind == AccLayout::Kind::MmaSync &&
+               own->kind == AccLayout::Kind::MmaSyncRows && read.getIndices().size() == 1 &&
+               read.getIndices()[0] == row)
         slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
       if (!slotOf)
         continue;
