@@ -57,6 +57,8 @@ public:
 
 private:
   LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
+  /// --explain: a remark per kernel entry with the registers and spills ptxas reported.
+  void explainRegisters(ModuleOp module, const ArchOutput &out);
   /// Where command-line errors are reported: not a place in the source.
   Location commandLineLoc() { return getCommandLineLoc(&context); }
   Location fileLoc() {
@@ -185,7 +187,30 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   }
   out.ptxas = std::move(*result);
   out.haveCubin = true;
+  if (options.explain)
+    explainRegisters(module, out);
   return success();
+}
+
+void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
+  // --explain, after ptxas: each entry's registers and spills (spills undo what keeping
+  // fragments in registers was for).
+  module.walk([&](tile::KernelOp kernel) {
+    std::string name = kernel.getSymName().str();
+    for (const cuda::PtxasKernelInfo &info : out.ptxas.kernels) {
+      if (info.name != name && info.name != name + kTmaEntrySuffix.str())
+        continue;
+      InFlightDiagnostic remark =
+          emitRemark(kernel.getLoc())
+          << "kernel '" << info.name << "' for " << out.arch << ": " << info.registers
+          << " registers per thread, " << info.spillStoreBytes << " bytes of spill stores, "
+          << info.spillLoadBytes << " bytes of spill loads (ptxas)";
+      if (info.spillStoreBytes || info.spillLoadBytes)
+        remark.attachNote() << "hint: spilled registers go through local memory at every use: "
+                               "smaller tiles, fewer fragments or more threads per block hold "
+                               "fewer values per thread";
+    }
+  });
 }
 
 /// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
