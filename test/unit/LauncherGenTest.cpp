@@ -153,8 +153,9 @@ static KernelLaunchInfo macroNamesKernel() {
   k.name = "macros";
   k.params = {tensor("errno", "f32", {"INT64_MAX", "EOF"}), tensor("stdin", "f32", {"EOF"}),
               scalar("linux", "i32"), scalar("assert", "f32"),
-              tensor("NULL", "f32", {"unix"})};
-  k.sizeSymbols = {"INT64_MAX", "EOF", "unix"};
+              tensor("NULL", "f32", {"unix"}), tensor("EPERM", "f32", {"E2BIG"}),
+              scalar("SIGKILL", "f32")};
+  k.sizeSymbols = {"INT64_MAX", "EOF", "unix", "E2BIG"};
   k.grid[0] = "tlc::rt::ceilDiv(EOF, 256)";
   k.grid[1] = "INT64_MAX";
   k.grid[2] = "linux";
@@ -865,7 +866,7 @@ TEST_CASE("names that are library macros", "[launcher][compile]") {
   // GNU mode predefines 'linux' and 'unix'; the headers define the others.
   checkCompiles(*setup, dir, {"macro_names.cpp"},
                 {"-std=gnu++17", "-include", "cassert", "-include", "cerrno", "-include",
-                 "cstdint", "-include", "cstdio", "-include", "cstdlib"});
+                 "csignal", "-include", "cstdint", "-include", "cstdio", "-include", "cstdlib"});
   llvm::sys::fs::remove_directories(dir);
 }
 

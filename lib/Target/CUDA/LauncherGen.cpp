@@ -74,6 +74,18 @@ static bool isLibraryMacro(StringRef name) {
   // _LEAST and _FAST forms.
   if (name.starts_with("FLT_") || name.starts_with("DBL_") || name.starts_with("LDBL_"))
     return true;
+  // POSIX reserves E followed by a digit or an uppercase letter for <errno.h>'s codes (EPERM,
+  // EAGAIN, E2BIG) and SIG followed by an uppercase letter or _ for <signal.h>'s (SIGKILL): any
+  // such all-caps name may be a macro on some platform.
+  auto allCaps = [](StringRef s) {
+    return llvm::all_of(s, [](char c) { return llvm::isUpper(c) || llvm::isDigit(c) || c == '_'; });
+  };
+  if (name.size() > 1 && name[0] == 'E' && (llvm::isUpper(name[1]) || llvm::isDigit(name[1])) &&
+      allCaps(name))
+    return true;
+  if (name.size() > 3 && name.starts_with("SIG") && (llvm::isUpper(name[3]) || name[3] == '_') &&
+      allCaps(name))
+    return true;
   StringRef rest = name;
   rest.consume_front("U");
   if (!rest.consume_front("INT"))
