@@ -2230,9 +2230,9 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
       auto v = gen(*e);
       if (failed(v))
         return failure();
-      // A grid size that folds to a negative constant can never be launched.
-      if (v->kind == TValue::IntConst && v->i < 0) {
-        auto diag = error(e->loc) << "a grid size must not be negative, got " << v->i;
+      // A grid size that folds to a negative constant or zero can never be launched.
+      if (v->kind == TValue::IntConst && v->i <= 0) {
+        auto diag = error(e->loc) << "a grid size must be positive, got " << v->i;
         diag.attachNote() << "hint: the grid counts blocks; compute it from sizes, as in "
                           << "'grid(cdiv(N, BN))'";
         return failure();
