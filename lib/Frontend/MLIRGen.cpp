@@ -1435,6 +1435,8 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
 
 /// The sm_90 limit of shared memory per block (227 KiB).
 static constexpr int64_t kMaxSharedBytes = 232448;
+/// The CUDA limit of local memory per thread (512 KiB).
+static constexpr int64_t kMaxLocalBytes = 512 * 1024;
 
 static std::string shapeText(ArrayRef<int64_t> shape) {
   std::string s;
@@ -1480,6 +1482,13 @@ LogicalResult Generator::genBuffer(const Stmt &stmt) {
     return failure();
   }
   auto type = tile::BufferType::get(ctx, space, shape, *elementType);
+  if (type.isLocal() && type.getSizeInBytes() > kMaxLocalBytes) {
+    error(stmt.loc) << "local buffer '" << stmt.name.text << "' takes " << type.getSizeInBytes()
+                    << " bytes per thread, more than the " << kMaxLocalBytes << " bytes (512 KiB) "
+                    << "of local memory a thread may use; hint: a tile shared by the block is a "
+                    << "'shared' buffer or a 'fragment'";
+    return failure();
+  }
   Value buffer;
   {
     OpBuilder::InsertionGuard guard(builder);
