@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -95,6 +96,13 @@ static std::string typeName(Type type) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
+  return s;
+}
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
   return s;
 }
 
@@ -1140,6 +1148,20 @@ FailureOr<Generator::ElementRef> Generator::resolveElement(StringRef name, SMLoc
   if (failed(values))
     return failure();
   ref.indices = std::move(*values);
+  // Buffer accesses are not masked: a constant index must lie in the buffer's shape.
+  if (auto buffer = dyn_cast<tile::BufferType>(ref.target.getType())) {
+    for (auto [i, index] : llvm::enumerate(ref.indices)) {
+      std::optional<int64_t> c = getConstantIntValue(index);
+      int64_t extent = buffer.getShape()[i];
+      if (!c || (*c >= 0 && *c < extent))
+        continue;
+      error(indices[i]->loc) << "index " << *c << " is out of bounds for dimension " << i
+                             << " of buffer '" << name << "' of shape ["
+                             << shapeText(buffer.getShape()) << "]; hint: indices of dimension "
+                             << i << " run from 0 to " << extent - 1;
+      return failure();
+    }
+  }
   return ref;
 }
 
@@ -1438,12 +1460,6 @@ static constexpr int64_t kMaxSharedBytes = 232448;
 /// The CUDA limit of local memory per thread (512 KiB).
 static constexpr int64_t kMaxLocalBytes = 512 * 1024;
 
-static std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s;
-}
 
 LogicalResult Generator::genBuffer(const Stmt &stmt) {
   if (controlDepth != 0 || inParallel) {
