@@ -106,6 +106,8 @@ static std::string shapeText(ArrayRef<int64_t> shape) {
   return s;
 }
 
+static bool isF8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
 static bool isIntLike(Type type) {
   return type.isIndex() || (type.isSignlessInteger() && !type.isInteger(1));
 }
@@ -409,6 +411,13 @@ TValue Generator::elementValue(Value loaded, Type elementType) {
 }
 
 LogicalResult Generator::checkValueType(Type type, SMLoc l) {
+  if (isF8(type) || type.isTF32()) {
+    // Code generation has no scalar f8 or tf32 arithmetic, loads or conversions yet.
+    error(l) << "'" << typeName(type) << "' values (casts, typed bindings, scalar parameters) "
+             << "are not supported yet; hint: compute in "
+             << (type.isTF32() ? "'f32'" : "'f16', 'bf16' or 'f32'");
+    return failure();
+  }
   if (!type.isUnsignedInteger(8))
     return success();
   error(l) << "'u8' is a storage type for tensors and buffers; its elements are read as 'i32' "
@@ -1162,6 +1171,15 @@ FailureOr<Generator::ElementRef> Generator::resolveElement(StringRef name, SMLoc
       return failure();
     }
   }
+  if (isF8(ref.elementType) || ref.elementType.isTF32()) {
+    error(l) << "element access to " << what << "s of '" << typeName(ref.elementType)
+             << "' is not supported yet; hint: "
+             << (ref.elementType.isTF32() ? "use an 'f32' buffer"
+                 : symbol->kind == Symbol::Tensor
+                     ? "convert the data to 'f16' or 'bf16' on the host"
+                     : "use an 'f16', 'bf16' or 'f32' buffer");
+    return failure();
+  }
   return ref;
 }
 
@@ -1715,6 +1733,17 @@ LogicalResult Generator::genCopy(const Expr &call) {
     if (buffer.getRank() > rank) {
       error(call.loc) << "a buffer of rank " << buffer.getRank()
                       << " cannot be copied to or from a tensor of rank " << rank;
+      return failure();
+    }
+    // Code generation cannot convert f8 values yet; an f8 tile copied into an f8 buffer (a
+    // tensor-core input) is left to code generation, which reports what it does not support.
+    Type tensorElement = cast<tile::TensorType>(tensor.getType()).getElementType();
+    if (isF8(tensorElement) && tensorElement != buffer.getElementType()) {
+      const Expr &e = *call.operands[srcBuffer ? 1 : 0];
+      error(e.loc) << "'copy' between a tensor of '" << typeName(tensorElement)
+                   << "' and a buffer of '" << typeName(buffer.getElementType())
+                   << "' is not supported yet (it converts the elements); hint: convert the data "
+                   << "to 'f16' or 'bf16' on the host";
       return failure();
     }
   }
