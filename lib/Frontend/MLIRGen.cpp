@@ -223,6 +223,15 @@ private:
   /// Requires a compile-time integer.
   FailureOr<int64_t> constInt(const Expr &expr, StringRef what);
 
+  // Thread dependence: tile operations must be reached by every thread of the block.
+  /// Whether `v` is provably computed from `thread.x|y|z`: directly, through `let` and `var`
+  /// values or through the index of a loop whose bounds are.
+  bool dependsOnThreadId(Value v);
+  /// Records the assignment of `value` to the `var` slot `slot`.
+  void noteVarStore(Value slot, Value value);
+  /// Rejects tile operation `name` at `l` under a thread-dependent condition.
+  LogicalResult checkUniform(StringRef name, SMLoc l);
+
   const SourceLocator &locator;
   const tlc::FrontendOptions &options;
   MLIRContext *ctx;
@@ -241,6 +250,20 @@ private:
   std::vector<std::pair<Name, tile::BufferType>> buffers;
   /// Compile-time parameters of the current kernel only (for evaluating defaults).
   bool constOnly = false;
+
+  /// The outermost `if` condition or loop bound enclosing the current statement that depends on
+  /// thread ids (`what` is "condition" or "loop bound"); null `loc` when there is none.
+  struct Divergence {
+    SMLoc loc;
+    StringRef what;
+  };
+  Divergence divergence;
+  /// Memo of dependsOnThreadId; a `var` read is entered when it is generated, with what the
+  /// variable held then.
+  llvm::DenseMap<Value, bool> threadDependent;
+  /// For each `var` slot of the current kernel: whether it may hold a thread-dependent value, and
+  /// the control depth of its declaration.
+  llvm::DenseMap<Value, std::pair<bool, unsigned>> varState;
 };
 
 } // namespace
@@ -482,8 +505,11 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
     switch (symbol->kind) {
     case Symbol::Bound:
       return symbol->value;
-    case Symbol::Var:
-      return TValue::typed(memref::LoadOp::create(builder, loc(expr.loc), symbol->slot));
+    case Symbol::Var: {
+      Value loaded = memref::LoadOp::create(builder, loc(expr.loc), symbol->slot);
+      threadDependent[loaded] = varState.lookup(symbol->slot).first;
+      return TValue::typed(loaded);
+    }
     case Symbol::Tensor:
       error(expr.loc) << "tensor '" << expr.name << "' cannot be used as a value; index it, as in '"
                       << expr.name << "[i]'";
@@ -1195,6 +1221,56 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
 }
 
 //===----------------------------------------------------------------------===//
+// Thread dependence
+//===----------------------------------------------------------------------===//
+
+bool Generator::dependsOnThreadId(Value v) {
+  auto found = threadDependent.find(v);
+  if (found != threadDependent.end())
+    return found->second;
+  bool result = false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A loop index is as uniform as its bounds; other block arguments (kernel parameters,
+    // `parallel` indices) are not provably thread ids.
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp()))
+      result = arg == loop.getInductionVar() &&
+               (dependsOnThreadId(loop.getLowerBound()) ||
+                dependsOnThreadId(loop.getUpperBound()) || dependsOnThreadId(loop.getStep()));
+  } else if (isa<tile::ThreadIdOp>(v.getDefiningOp())) {
+    result = true;
+  } else {
+    result = llvm::any_of(v.getDefiningOp()->getOperands(),
+                          [&](Value operand) { return dependsOnThreadId(operand); });
+  }
+  threadDependent[v] = result;
+  return result;
+}
+
+void Generator::noteVarStore(Value slot, Value value) {
+  auto &[dependent, depth] = varState[slot];
+  // A thread-dependent value, or any value stored under a thread-dependent condition, makes the
+  // variable thread-dependent; a uniform value stored at the declaration's own level (not under
+  // a condition or in a loop that may not run) makes it uniform again.
+  if (divergence.loc.isValid() || dependsOnThreadId(value))
+    dependent = true;
+  else if (controlDepth == depth)
+    dependent = false;
+}
+
+LogicalResult Generator::checkUniform(StringRef name, SMLoc l) {
+  if (!divergence.loc.isValid())
+    return success();
+  auto diag = error(l) << "'" << name << "' must be reached by every thread of the block, but "
+                       << "it is under a " << divergence.what << " that depends on the thread "
+                       << "index; hint: tile operations act for the whole block: make the "
+                       << divergence.what << " the same for every thread (from 'block.x', sizes "
+                       << "or parameters) and compute per-thread values inside 'parallel'";
+  diag.attachNote(loc(divergence.loc))
+      << "this " << divergence.what << " depends on the thread index";
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
 
@@ -1269,6 +1345,8 @@ LogicalResult Generator::genBinding(const Stmt &stmt) {
     slot = memref::AllocaOp::create(builder, loc(stmt.loc), MemRefType::get({}, type));
   }
   memref::StoreOp::create(builder, loc(stmt.loc), *init, slot);
+  varState[slot] = {false, controlDepth};
+  noteVarStore(slot, *init);
   symbol.kind = Symbol::Var;
   symbol.slot = slot;
   symbol.type = type;
@@ -1299,6 +1377,7 @@ LogicalResult Generator::genAssign(const Stmt &stmt) {
   if (failed(v))
     return failure();
   memref::StoreOp::create(builder, loc(stmt.loc), *v, slot);
+  noteVarStore(slot, *v);
   return success();
 }
 
@@ -1328,6 +1407,10 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
   if (failed(c))
     return failure();
   auto ifOp = scf::IfOp::create(builder, loc(stmt.loc), *c, /*withElseRegion=*/stmt.hasElse);
+  Divergence outer = divergence;
+  llvm::scope_exit restore([&] { divergence = outer; });
+  if (!divergence.loc.isValid() && dependsOnThreadId(*c))
+    divergence = {stmt.value->loc, "condition"};
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifOp.thenBlock());
   ++controlDepth;
@@ -1390,6 +1473,11 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
   Value ub = n == 1 ? bounds[0] : bounds[1];
   step = n == 3 ? bounds[2] : arith::ConstantIndexOp::create(builder, l, 1).getResult();
   auto loop = scf::ForOp::create(builder, l, lb, ub, step);
+  Divergence outer = divergence;
+  llvm::scope_exit restore([&] { divergence = outer; });
+  for (size_t i = 0; i < n && !divergence.loc.isValid(); ++i)
+    if (dependsOnThreadId(bounds[i]))
+      divergence = {call.operands[i]->loc, "loop bound"};
   if (stages)
     loop->setAttr("tile.stages", builder.getI64IntegerAttr(*stages));
   OpBuilder::InsertionGuard guard(builder);
@@ -1672,6 +1760,8 @@ LogicalResult Generator::genTileCall(const Stmt &stmt) {
                     << "appear inside 'parallel'";
     return failure();
   }
+  if (failed(checkUniform(name, call.loc)))
+    return failure();
   if (name == "copy")
     return genCopy(call);
   if (name == "fill")
@@ -2152,6 +2242,9 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argNames, dimNames, strideNames;
   buffers.clear();
+  divergence = {};
+  threadDependent.clear();
+  varState.clear();
   for (const ParamDecl &param : decl.params) {
     auto type = resolveType(param.dtype, param.isTensor);
     if (failed(type) || (!param.isTensor && failed(checkValueType(*type, param.dtype.loc))))
