@@ -1566,7 +1566,6 @@ static constexpr int64_t kMaxSharedBytes = 232448;
 /// The CUDA limit of local memory per thread (512 KiB).
 static constexpr int64_t kMaxLocalBytes = 512 * 1024;
 
-
 LogicalResult Generator::genBuffer(const Stmt &stmt) {
   if (controlDepth != 0 || inParallel) {
     error(stmt.loc) << "buffers are declared at the top level of the kernel body, not inside "
