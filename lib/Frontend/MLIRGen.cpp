@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -97,6 +98,15 @@ static std::string typeName(Type type) {
   os << type;
   return s;
 }
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s;
+}
+
+static bool isF8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
 
 static bool isIntLike(Type type) {
   return type.isIndex() || (type.isSignlessInteger() && !type.isInteger(1));
@@ -213,6 +223,15 @@ private:
   /// Requires a compile-time integer.
   FailureOr<int64_t> constInt(const Expr &expr, StringRef what);
 
+  // Thread dependence: tile operations must be reached by every thread of the block.
+  /// Whether `v` is provably computed from `thread.x|y|z`: directly, through `let` and `var`
+  /// values or through the index of a loop whose bounds are.
+  bool dependsOnThreadId(Value v);
+  /// Records the assignment of `value` to the `var` slot `slot`.
+  void noteVarStore(Value slot, Value value);
+  /// Rejects tile operation `name` at `l` under a thread-dependent condition.
+  LogicalResult checkUniform(StringRef name, SMLoc l);
+
   const SourceLocator &locator;
   const tlc::FrontendOptions &options;
   MLIRContext *ctx;
@@ -231,6 +250,20 @@ private:
   std::vector<std::pair<Name, tile::BufferType>> buffers;
   /// Compile-time parameters of the current kernel only (for evaluating defaults).
   bool constOnly = false;
+
+  /// The outermost `if` condition or loop bound enclosing the current statement that depends on
+  /// thread ids (`what` is "condition" or "loop bound"); null `loc` when there is none.
+  struct Divergence {
+    SMLoc loc;
+    StringRef what;
+  };
+  Divergence divergence;
+  /// Memo of dependsOnThreadId; a `var` read is entered when it is generated, with what the
+  /// variable held then.
+  llvm::DenseMap<Value, bool> threadDependent;
+  /// For each `var` slot of the current kernel: whether it may hold a thread-dependent value, and
+  /// the control depth of its declaration.
+  llvm::DenseMap<Value, std::pair<bool, unsigned>> varState;
 };
 
 } // namespace
@@ -401,6 +434,13 @@ TValue Generator::elementValue(Value loaded, Type elementType) {
 }
 
 LogicalResult Generator::checkValueType(Type type, SMLoc l) {
+  if (isF8(type) || type.isTF32()) {
+    // Code generation has no scalar f8 or tf32 arithmetic, loads or conversions yet.
+    error(l) << "'" << typeName(type) << "' values (casts, typed bindings, scalar parameters) "
+             << "are not supported yet; hint: compute in "
+             << (type.isTF32() ? "'f32'" : "'f16', 'bf16' or 'f32'");
+    return failure();
+  }
   if (!type.isUnsignedInteger(8))
     return success();
   error(l) << "'u8' is a storage type for tensors and buffers; its elements are read as 'i32' "
@@ -465,8 +505,11 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
     switch (symbol->kind) {
     case Symbol::Bound:
       return symbol->value;
-    case Symbol::Var:
-      return TValue::typed(memref::LoadOp::create(builder, loc(expr.loc), symbol->slot));
+    case Symbol::Var: {
+      Value loaded = memref::LoadOp::create(builder, loc(expr.loc), symbol->slot);
+      threadDependent[loaded] = varState.lookup(symbol->slot).first;
+      return TValue::typed(loaded);
+    }
     case Symbol::Tensor:
       error(expr.loc) << "tensor '" << expr.name << "' cannot be used as a value; index it, as in '"
                       << expr.name << "[i]'";
@@ -1140,6 +1183,29 @@ FailureOr<Generator::ElementRef> Generator::resolveElement(StringRef name, SMLoc
   if (failed(values))
     return failure();
   ref.indices = std::move(*values);
+  // Buffer accesses are not masked: a constant index must lie in the buffer's shape.
+  if (auto buffer = dyn_cast<tile::BufferType>(ref.target.getType())) {
+    for (auto [i, index] : llvm::enumerate(ref.indices)) {
+      std::optional<int64_t> c = getConstantIntValue(index);
+      int64_t extent = buffer.getShape()[i];
+      if (!c || (*c >= 0 && *c < extent))
+        continue;
+      error(indices[i]->loc) << "index " << *c << " is out of bounds for dimension " << i
+                             << " of buffer '" << name << "' of shape ["
+                             << shapeText(buffer.getShape()) << "]; hint: indices of dimension "
+                             << i << " run from 0 to " << extent - 1;
+      return failure();
+    }
+  }
+  if (isF8(ref.elementType) || ref.elementType.isTF32()) {
+    error(l) << "element access to " << what << "s of '" << typeName(ref.elementType)
+             << "' is not supported yet; hint: "
+             << (ref.elementType.isTF32() ? "use an 'f32' buffer"
+                 : symbol->kind == Symbol::Tensor
+                     ? "convert the data to 'f16' or 'bf16' on the host"
+                     : "use an 'f16', 'bf16' or 'f32' buffer");
+    return failure();
+  }
   return ref;
 }
 
@@ -1152,6 +1218,56 @@ FailureOr<TValue> Generator::genLoad(const Expr &expr) {
           ? tile::ReadOp::create(builder, loc(expr.loc), ref->target, ref->indices).getResult()
           : tile::LoadOp::create(builder, loc(expr.loc), ref->target, ref->indices).getResult();
   return elementValue(loaded, ref->elementType);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread dependence
+//===----------------------------------------------------------------------===//
+
+bool Generator::dependsOnThreadId(Value v) {
+  auto found = threadDependent.find(v);
+  if (found != threadDependent.end())
+    return found->second;
+  bool result = false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A loop index is as uniform as its bounds; other block arguments (kernel parameters,
+    // `parallel` indices) are not provably thread ids.
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp()))
+      result = arg == loop.getInductionVar() &&
+               (dependsOnThreadId(loop.getLowerBound()) ||
+                dependsOnThreadId(loop.getUpperBound()) || dependsOnThreadId(loop.getStep()));
+  } else if (isa<tile::ThreadIdOp>(v.getDefiningOp())) {
+    result = true;
+  } else {
+    result = llvm::any_of(v.getDefiningOp()->getOperands(),
+                          [&](Value operand) { return dependsOnThreadId(operand); });
+  }
+  threadDependent[v] = result;
+  return result;
+}
+
+void Generator::noteVarStore(Value slot, Value value) {
+  auto &[dependent, depth] = varState[slot];
+  // A thread-dependent value, or any value stored under a thread-dependent condition, makes the
+  // variable thread-dependent; a uniform value stored at the declaration's own level (not under
+  // a condition or in a loop that may not run) makes it uniform again.
+  if (divergence.loc.isValid() || dependsOnThreadId(value))
+    dependent = true;
+  else if (controlDepth == depth)
+    dependent = false;
+}
+
+LogicalResult Generator::checkUniform(StringRef name, SMLoc l) {
+  if (!divergence.loc.isValid())
+    return success();
+  auto diag = error(l) << "'" << name << "' must be reached by every thread of the block, but "
+                       << "it is under a " << divergence.what << " that depends on the thread "
+                       << "index; hint: tile operations act for the whole block: make the "
+                       << divergence.what << " the same for every thread (from 'block.x', sizes "
+                       << "or parameters) and compute per-thread values inside 'parallel'";
+  diag.attachNote(loc(divergence.loc))
+      << "this " << divergence.what << " depends on the thread index";
+  return failure();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1229,6 +1345,8 @@ LogicalResult Generator::genBinding(const Stmt &stmt) {
     slot = memref::AllocaOp::create(builder, loc(stmt.loc), MemRefType::get({}, type));
   }
   memref::StoreOp::create(builder, loc(stmt.loc), *init, slot);
+  varState[slot] = {false, controlDepth};
+  noteVarStore(slot, *init);
   symbol.kind = Symbol::Var;
   symbol.slot = slot;
   symbol.type = type;
@@ -1259,6 +1377,7 @@ LogicalResult Generator::genAssign(const Stmt &stmt) {
   if (failed(v))
     return failure();
   memref::StoreOp::create(builder, loc(stmt.loc), *v, slot);
+  noteVarStore(slot, *v);
   return success();
 }
 
@@ -1288,6 +1407,10 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
   if (failed(c))
     return failure();
   auto ifOp = scf::IfOp::create(builder, loc(stmt.loc), *c, /*withElseRegion=*/stmt.hasElse);
+  Divergence outer = divergence;
+  llvm::scope_exit restore([&] { divergence = outer; });
+  if (!divergence.loc.isValid() && dependsOnThreadId(*c))
+    divergence = {stmt.value->loc, "condition"};
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifOp.thenBlock());
   ++controlDepth;
@@ -1350,6 +1473,11 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
   Value ub = n == 1 ? bounds[0] : bounds[1];
   step = n == 3 ? bounds[2] : arith::ConstantIndexOp::create(builder, l, 1).getResult();
   auto loop = scf::ForOp::create(builder, l, lb, ub, step);
+  Divergence outer = divergence;
+  llvm::scope_exit restore([&] { divergence = outer; });
+  for (size_t i = 0; i < n && !divergence.loc.isValid(); ++i)
+    if (dependsOnThreadId(bounds[i]))
+      divergence = {call.operands[i]->loc, "loop bound"};
   if (stages)
     loop->setAttr("tile.stages", builder.getI64IntegerAttr(*stages));
   OpBuilder::InsertionGuard guard(builder);
@@ -1435,13 +1563,8 @@ LogicalResult Generator::genParallel(const Stmt &stmt) {
 
 /// The sm_90 limit of shared memory per block (227 KiB).
 static constexpr int64_t kMaxSharedBytes = 232448;
-
-static std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s;
-}
+/// The CUDA limit of local memory per thread (512 KiB).
+static constexpr int64_t kMaxLocalBytes = 512 * 1024;
 
 LogicalResult Generator::genBuffer(const Stmt &stmt) {
   if (controlDepth != 0 || inParallel) {
@@ -1480,6 +1603,13 @@ LogicalResult Generator::genBuffer(const Stmt &stmt) {
     return failure();
   }
   auto type = tile::BufferType::get(ctx, space, shape, *elementType);
+  if (type.isLocal() && type.getSizeInBytes() > kMaxLocalBytes) {
+    error(stmt.loc) << "local buffer '" << stmt.name.text << "' takes " << type.getSizeInBytes()
+                    << " bytes per thread, more than the " << kMaxLocalBytes << " bytes (512 KiB) "
+                    << "of local memory a thread may use; hint: a tile shared by the block is a "
+                    << "'shared' buffer or a 'fragment'";
+    return failure();
+  }
   Value buffer;
   {
     OpBuilder::InsertionGuard guard(builder);
@@ -1629,6 +1759,8 @@ LogicalResult Generator::genTileCall(const Stmt &stmt) {
                     << "appear inside 'parallel'";
     return failure();
   }
+  if (failed(checkUniform(name, call.loc)))
+    return failure();
   if (name == "copy")
     return genCopy(call);
   if (name == "fill")
@@ -1690,6 +1822,17 @@ LogicalResult Generator::genCopy(const Expr &call) {
     if (buffer.getRank() > rank) {
       error(call.loc) << "a buffer of rank " << buffer.getRank()
                       << " cannot be copied to or from a tensor of rank " << rank;
+      return failure();
+    }
+    // Code generation cannot convert f8 values yet; an f8 tile copied into an f8 buffer (a
+    // tensor-core input) is left to code generation, which reports what it does not support.
+    Type tensorElement = cast<tile::TensorType>(tensor.getType()).getElementType();
+    if (isF8(tensorElement) && tensorElement != buffer.getElementType()) {
+      const Expr &e = *call.operands[srcBuffer ? 1 : 0];
+      error(e.loc) << "'copy' between a tensor of '" << typeName(tensorElement)
+                   << "' and a buffer of '" << typeName(buffer.getElementType())
+                   << "' is not supported yet (it converts the elements); hint: convert the data "
+                   << "to 'f16' or 'bf16' on the host";
       return failure();
     }
   }
@@ -2098,6 +2241,9 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argNames, dimNames, strideNames;
   buffers.clear();
+  divergence = {};
+  threadDependent.clear();
+  varState.clear();
   for (const ParamDecl &param : decl.params) {
     auto type = resolveType(param.dtype, param.isTensor);
     if (failed(type) || (!param.isTensor && failed(checkValueType(*type, param.dtype.loc))))
@@ -2230,9 +2376,9 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
       auto v = gen(*e);
       if (failed(v))
         return failure();
-      // A grid size that folds to a negative constant can never be launched.
-      if (v->kind == TValue::IntConst && v->i < 0) {
-        auto diag = error(e->loc) << "a grid size must not be negative, got " << v->i;
+      // A grid size that folds to a negative constant or zero can never be launched.
+      if (v->kind == TValue::IntConst && v->i <= 0) {
+        auto diag = error(e->loc) << "a grid size must be positive, got " << v->i;
         diag.attachNote() << "hint: the grid counts blocks; compute it from sizes, as in "
                           << "'grid(cdiv(N, BN))'";
         return failure();
