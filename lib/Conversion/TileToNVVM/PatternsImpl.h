@@ -201,6 +201,18 @@ void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
                   mlir::Value bBase, const layout::SwizzledTile &bTile, bool transB, bool bf16,
                   llvm::SmallVectorImpl<mlir::Value> &c);
 
+/// One warpgroup's share of c += A * op(B) on wgmma for accumulator layout `layout`: per 16-wide
+/// k step and 64-row tile, `wgmma.mma_async` m64nNk16 from shared-memory descriptors of the
+/// swizzled tiles A (K-major, at byte `aStage` of dynamic shared memory, whose shared address is
+/// `smemAddr`; i32) and B (MN-major, or K-major with `transB`, at `bStage`), for the warpgroup at
+/// (`wgM`, `wgN`) (i32). `tiles` holds the accumulator of each 64-row tile as the instruction's
+/// register struct, updated. No fence, commit or wait: the caller places them.
+void buildWarpgroupMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemAddr,
+                       mlir::Value wgM, mlir::Value wgN, const layout::WgmmaAccLayout &layout,
+                       mlir::Value aStage, const layout::SwizzledTile &tileA, mlir::Value bStage,
+                       const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                       llvm::SmallVectorImpl<mlir::Value> &tiles);
+
 /// The register strategy (no pipelined main loop; tile-assign-mma-layouts): places the waits of
 /// the cp.async copies in `func` (each copy one group; before the first op that uses its tile,
 /// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each

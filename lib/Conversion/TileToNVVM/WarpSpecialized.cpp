@@ -270,6 +270,74 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
   return count;
 }
 
+void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wgM, Value wgN,
+                            const layout::WgmmaAccLayout &layout, Value aStage,
+                            const layout::SwizzledTile &tileA, Value bStage,
+                            const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                            SmallVectorImpl<Value> &tiles) {
+  MLIRContext *ctx = b.getContext();
+  auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  auto cst64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); };
+  /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
+  auto descriptor = [&](Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
+    Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
+    Value field = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)), cst32(0x3FFF));
+    Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
+    uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
+    return arith::OrIOp::create(b, loc, desc, cst64(static_cast<int64_t>(fixed))).getResult();
+  };
+  int64_t bk = tileA.cols;
+  int64_t swA = tileA.swizzleBytes, swB = tileB.swizzleBytes;
+  auto structType = tiles.front().getType();
+  // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
+  // 8-row swizzle period); B's columns at wgN * N.
+  Value aRows = arith::MulIOp::create(b, loc, wgM, cst32(layout.warpgroupRows() * swA));
+  Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
+  Value bBase;
+  if (transB) {
+    bBase = arith::AddIOp::create(
+        b, loc, bStage, arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
+  } else {
+    // MN-major: N in 64-column blocks of bk rows x 128 bytes.
+    bBase = arith::AddIOp::create(
+        b, loc, bStage,
+        arith::MulIOp::create(b, loc, wgN,
+                              cst32(layout.instrN() / tileB.blockCols() * tileB.blockBytes())));
+  }
+  auto elem = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), 16);
+  for (int64_t kk = 0; kk < bk / 16; ++kk) {
+    int64_t k0 = kk * 16;
+    // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) * 2.
+    int64_t aDelta = (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * 2;
+    Value bDesc;
+    if (transB) {
+      int64_t bDelta = (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
+      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(bDelta)), 16, 8 * swB, swB);
+    } else {
+      // B, MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset,
+      // 8-row groups by the stride byte offset.
+      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)),
+                         tileB.blockBytes(), 8 * swB, swB);
+    }
+    for (int64_t m = 0; m < layout.mTiles(); ++m) {
+      Value aDesc = descriptor(
+          arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
+      tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, structType, tiles[m], aDesc, bDesc, shape, NVVM::WGMMATypesAttr::get(ctx, elem),
+          NVVM::WGMMATypesAttr::get(ctx, elem),
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, transB ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
+  }
+}
+
 Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping,
                                                 Value base) {
   Value lb = mapping.lookupOrDefault(loop.getLowerBound());
@@ -319,77 +387,20 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     tiles.push_back(s);
   }
 
-  /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
-  auto descriptor = [&](Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
-    Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
-    Value field = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)), cst32(0x3FFF));
-    Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
-    uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
-    return arith::OrIOp::create(b, loc, desc, cst64(static_cast<int64_t>(fixed))).getResult();
-  };
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (tile::GemmOp gemm : gemms) {
     Value a = gemm.getA(), bOp = gemm.getB();
     auto aType = cast<tile::BufferType>(a.getType());
     auto bType = cast<tile::BufferType>(bOp.getType());
-    bool transB = gemm.getTransposeB();
-    int64_t bk = aType.getShape()[1];
-    int64_t swA = bufferSwizzle(a), swB = bufferSwizzle(bOp);
-    layout::SwizzledTile tileA{aType.getShape()[0], bk, 2, swA};
-    layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], 2, swB};
+    layout::SwizzledTile tileA{aType.getShape()[0], aType.getShape()[1], 2, bufferSwizzle(a)};
+    layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], 2, bufferSwizzle(bOp)};
     Value aStage = arith::AddIOp::create(
         b, loc, cst32(bufferOffset(a)), arith::MulIOp::create(b, loc, stage, cst32(stageBytes(a))));
     Value bStage = arith::AddIOp::create(
         b, loc, cst32(bufferOffset(bOp)),
         arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
-    // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
-    // 8-row swizzle period); B's columns at wgN * N.
-    Value aRows = arith::MulIOp::create(b, loc, wgM, cst32(layout.warpgroupRows() * swA));
-    Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
-    Value bBase;
-    if (transB) {
-      bBase = arith::AddIOp::create(
-          b, loc, bStage, arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
-    } else {
-      // MN-major: N in 64-column blocks of bk rows x 128 bytes.
-      bBase = arith::AddIOp::create(
-          b, loc, bStage,
-          arith::MulIOp::create(b, loc, wgN,
-                                cst32(layout.instrN() / tileB.blockCols() * tileB.blockBytes())));
-    }
-    auto elem = aType.getElementType().isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), 16);
-    for (int64_t kk = 0; kk < bk / 16; ++kk) {
-      int64_t k0 = kk * 16;
-      // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) * 2.
-      int64_t aDelta = (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * 2;
-      Value bDesc;
-      if (transB) {
-        int64_t bDelta =
-            (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
-        bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(bDelta)), 16, 8 * swB, swB);
-      } else {
-        // B, MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset,
-        // 8-row groups by the stride byte offset.
-        bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)),
-                           tileB.blockBytes(), 8 * swB, swB);
-      }
-      for (int64_t m = 0; m < layout.mTiles(); ++m) {
-        Value aDesc = descriptor(
-            arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
-        tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, structType, tiles[m], aDesc, bDesc, shape,
-            NVVM::WGMMATypesAttr::get(ctx, elem), NVVM::WGMMATypesAttr::get(ctx, elem),
-            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-            NVVM::MMALayoutAttr::get(ctx, transB ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-            NVVM::MMAIntOverflowAttr());
-      }
-    }
+    buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aStage, tileA, bStage, tileB,
+                      gemm.getTransposeB(), aType.getElementType().isBF16(), tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // Wait for this iteration's multiplies, then free the stage at once: the producer refills it
