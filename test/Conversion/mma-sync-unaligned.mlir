@@ -1,7 +1,8 @@
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
 
-// tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async +
-// mma.sync ring, whose copies are marked `tile.unaligned`. Its version for tensors cp.async
+// tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async ring
+// feeding wgmma (sm_80: mma.sync), whose copies are marked `tile.unaligned`. Its version for tensors cp.async
 // cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads and one
 // 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
 // CHECK-LABEL: gpu.func @gemm(
@@ -9,7 +10,18 @@
 // CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c256
 // CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
 // CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-// CHECK:         nvvm.mma.sync
+// Each stage: this thread's copies landed, made visible to wgmma's async proxy, a barrier, then
+// wgmma from the stage's swizzled tiles, waited for before the stage is refilled.
+// CHECK:         nvvm.cp.async.wait.group
+// CHECK-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK:         nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// SM80-LABEL:  gpu.func @gemm(
+// SM80-NOT:      nvvm.wgmma
+// SM80:          nvvm.mma.sync
 tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

@@ -60,6 +60,8 @@ private:
 
   void issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, Value stage);
   void compute(scf::ForOp loop, IRMapping &mapping, Value stage);
+  /// compute() for gemms marked wgmma (sm_90a, tensors TMA cannot read).
+  void computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage);
   void buildMainLoop(scf::ForOp loop, IRMapping &mapping);
   void buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Value step, Value count);
   /// The copies of iteration `it` + S - 1 (into its stage), one group; an empty group past the end.
@@ -74,6 +76,8 @@ private:
   int64_t threads = 0, stages = 1;
   /// How the loop being built copies: 16-byte cp.async chunks, or element loads.
   TileCopyMode copyMode = TileCopyMode::CpAsync;
+  /// Whether its gemms are wgmma (read through the async proxy) rather than mma.sync.
+  bool wgmma = false;
 };
 } // namespace
 
@@ -102,6 +106,10 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
     if (auto gemm = dyn_cast<tile::GemmOp>(op))
       gemms.push_back(gemm);
   Value acc = mapping.lookup(gemms.front().getC());
+  if (wgmma) {
+    computeWgmma(gemms, acc, stage);
+    return;
+  }
   layout::MmaSyncAccLayout layout = getRegisterLayout(acc)->mma;
   Value accMemref = getBufferMemref(acc);
   SmallVector<Value> c;
@@ -117,6 +125,43 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
   }
   for (int64_t s = 0; s < layout.slots(); ++s)
     memref::StoreOp::create(b, loc, c[s], accMemref, ValueRange{cstIndex(s)});
+}
+
+void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage) {
+  // The warpgroup's accumulator tiles as wgmma's register structs, multiplied by the stage's
+  // tiles, then waited for: the stage is refilled right after (every warpgroup has finished with
+  // it at the next iteration's barrier).
+  layout::WgmmaAccLayout layout = getRegisterLayout(acc)->wgmma;
+  Value accMemref = getBufferMemref(acc);
+  int64_t perTile = layout.instrN() / 2;
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perTile, b.getF32Type()));
+  SmallVector<Value> tiles;
+  for (int64_t m = 0; m < layout.mTiles(); ++m) {
+    Value s = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
+      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
+    }
+    tiles.push_back(s);
+  }
+  Value warpgroup = arith::DivUIOp::create(b, loc, tid32, cst32(128));
+  Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+  Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+  Value smemAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemBase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (tile::GemmOp gemm : gemms) {
+    bool bf16 = cast<tile::BufferType>(gemm.getA().getType()).getElementType().isBF16();
+    buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, stageBase(gemm.getA(), stage),
+                      tileOf(gemm.getA()), stageBase(gemm.getB(), stage), tileOf(gemm.getB()),
+                      gemm.getTransposeB(), bf16, tiles);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t m = 0; m < layout.mTiles(); ++m)
+    for (int64_t r = 0; r < perTile; ++r)
+      memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, tiles[m], r),
+                              accMemref, ValueRange{cstIndex(m * perTile + r)});
 }
 
 void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {
@@ -191,6 +236,11 @@ void MmaSyncBuilder::buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Va
     b.setInsertionPointToStart(mainLoop.getBody());
     Value it = mainLoop.getInductionVar();
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(stages - 2));
+    // wgmma reads shared memory through the async proxy: this thread's writes (cp.async or
+    // st.shared) are made visible to it before the barrier.
+    if (wgmma)
+      NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                                 NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     gpu::BarrierOp::create(b, loc);
     compute(loop, mapping, toI32(arith::RemUIOp::create(b, loc, it, cstIndex(stages))));
     issueNext(loop, mapping, lb, step, count, it);
@@ -209,6 +259,9 @@ LogicalResult MmaSyncBuilder::build(IRMapping &mapping) {
   if (!mainLoop)
     return kernel.emitOpError("has no pipelined main loop for the mma.sync strategy");
   stages = std::max<int64_t>(1, cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt());
+  mainLoop.getBody()->walk([&](tile::GemmOp gemm) {
+    wgmma |= tile::getMmaKind(gemm) == tile::MmaKind::Wgmma;
+  });
   smemBase = buildSharedBase(b, loc, func);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid32 = toI32(tid);

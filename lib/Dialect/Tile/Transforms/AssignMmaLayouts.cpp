@@ -46,8 +46,9 @@ static bool onlyFedBy(Value buffer, CopyOp copy, scf::ForOp loop) {
   return true;
 }
 
-/// The copy in `loop` that writes `buffer` from a rank-2 tensor, if it is the only one.
-static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop) {
+/// The copy in `loop` that writes `buffer` from a rank-2 tensor (TMA boxes are 2-D; cp.async
+/// copies take the leading dimensions as offsets: any rank from 2), if it is the only one.
+static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop, bool tma) {
   CopyOp found;
   for (Operation *user : buffer.getUsers()) {
     auto copy = dyn_cast<CopyOp>(user);
@@ -56,7 +57,8 @@ static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop) {
     if (found || copy->getParentOp() != loop)
       return {};
     auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
-    if (!tensor || tensor.getRank() != 2 || !isWgmmaInput(tensor.getElementType()))
+    if (!tensor || tensor.getRank() < 2 || (tma && tensor.getRank() != 2) ||
+        !isWgmmaInput(tensor.getElementType()))
       return {};
     found = copy;
   }
@@ -172,29 +174,46 @@ struct AssignMmaLayoutsPass
     // sm_90a: wgmma on warpgroups; sm_80 and later otherwise: mma.sync on warps.
     if (!target.hasWgmma() && !target.hasMmaSync())
       return "";
-    kind = target.hasWgmma() && tma ? AccLayout::Kind::Wgmma : AccLayout::Kind::MmaSync;
     auto threads = kernel.getThreads();
     if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024) {
       why.reason = "tensor-core strategies need threads(n) with n a multiple of 32, at most 1024";
       return "";
     }
-    int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
-    if (threads[0] % group == 0 &&
-        threads[0] <= (kind == AccLayout::Kind::Wgmma ? 512 : 1024)) {
-      int64_t warpgroups = threads[0] / group;
-      SmallVector<scf::ForOp> loops;
-      kernel.getBody().walk([&](scf::ForOp loop) {
-        if (loop->hasAttr(kStagesAttr))
-          loops.push_back(loop);
-      });
+    // The main-loop rings to try, in order: on sm_90a wgmma, fed by TMA from a producer
+    // warpgroup or by the block's own cp.async copies (the entry that serves tensors TMA cannot
+    // read, tma = false, has only the latter, then the mma.sync ring); mma.sync elsewhere.
+    SmallVector<std::pair<AccLayout::Kind, bool>> rings;
+    if (target.hasWgmma()) {
+      rings.push_back({AccLayout::Kind::Wgmma, tma});
+      // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
+      // feeding wgmma there too.
+      if (tma)
+        rings.push_back({AccLayout::Kind::Wgmma, false});
+    }
+    if (!target.hasWgmma() || !tma)
+      rings.push_back({AccLayout::Kind::MmaSync, false});
+    SmallVector<scf::ForOp> loops;
+    kernel.getBody().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kStagesAttr))
+        loops.push_back(loop);
+    });
+    for (auto [ringKind, viaTma] : rings) {
+      kind = ringKind;
+      useTma = viaTma;
+      int64_t group = kind == AccLayout::Kind::Wgmma ? 128 : 32;
+      if (threads[0] % group != 0 || threads[0] > (kind == AccLayout::Kind::Wgmma ? 512 : 1024))
+        continue;
       // One producer warpgroup serves one main loop: the first that fits.
       for (scf::ForOp loop : loops)
-        if (assign(kernel, loop, warpgroups))
-          return kind == AccLayout::Kind::Wgmma
-                     ? "sm_90a strategy: the pipelined loop is a TMA + wgmma ring fed by a "
-                       "producer warpgroup"
-                     : "mma.sync strategy: the pipelined loop is a cp.async ring feeding "
-                       "ldmatrix + mma.sync";
+        if (assign(kernel, loop, threads[0] / group)) {
+          if (kind == AccLayout::Kind::MmaSync)
+            return "mma.sync strategy: the pipelined loop is a cp.async ring feeding ldmatrix + "
+                   "mma.sync";
+          return useTma ? "sm_90a strategy: the pipelined loop is a TMA + wgmma ring fed by a "
+                          "producer warpgroup"
+                        : "sm_90a strategy without TMA: the pipelined loop is a cp.async ring "
+                          "feeding wgmma";
+        }
     }
     // No pipelined main loop: the register strategy (mma.sync, on sm_90a too), per op.
     plan = RegisterPlan();
@@ -215,6 +234,8 @@ struct AssignMmaLayoutsPass
 
   RegisterPlan plan;
   AccLayout::Kind kind = AccLayout::Kind::Wgmma;
+  /// Whether the ring being tried fills its tiles by TMA (else by cp.async).
+  bool useTma = true;
 
   /// `warpgroups`: warpgroups (wgmma) or warps (mma.sync) of the kernel.
   bool assign(KernelOp kernel, scf::ForOp loop, int64_t warpgroups) {
@@ -278,7 +299,7 @@ struct AssignMmaLayoutsPass
         accLayout.mma = *chosen;
       }
       for (Value operand : {gemm.getA(), gemm.getB()}) {
-        CopyOp copy = findFeedingCopy(operand, loop);
+        CopyOp copy = findFeedingCopy(operand, loop, useTma);
         if (!copy || !onlyFedBy(operand, copy, loop) || !operand.getDefiningOp<AllocOp>())
           return false;
         for (Value offset : copy.getSourceOffsets())
@@ -302,9 +323,9 @@ struct AssignMmaLayoutsPass
       gemm->setAttr(kMmaAttr, MmaKindAttr::get(kernel.getContext(),
                                                wgmma ? MmaKind::Wgmma : MmaKind::MmaSync));
     for (CopyOp copy : copies) {
-      copy->setAttr(wgmma ? kTmaAttr : kCpAsyncAttr, b.getUnitAttr());
+      copy->setAttr(useTma ? kTmaAttr : kCpAsyncAttr, b.getUnitAttr());
       // Without TMA on a target that has it, this compile serves the launches TMA rejects.
-      if (!wgmma && !tma)
+      if (!tma)
         copy->setAttr(kUnalignedAttr, b.getUnitAttr());
     }
     LLVM_DEBUG(llvm::dbgs() << (wgmma ? "wgmma" : "mma.sync") << " main loop at " << loop.getLoc()

@@ -59,7 +59,8 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
     return std::nullopt;
   if (tma && wgmma)
     return PipelineKind::TmaWgmma;
-  if (!cpAsync || !mmaSync)
+  // cp.async copies feed mma.sync, or, on sm_90a for tensors TMA cannot read, wgmma.
+  if (!cpAsync || !(mmaSync || wgmma))
     return std::nullopt;
   // The cp.async ring is a main loop of the kernel's body: tiles (of rank-2 or higher
   // tensors) from offsets it recomputes, into buffers only this loop's gemms read, multiplied
