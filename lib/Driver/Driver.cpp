@@ -120,6 +120,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.arch = arch.str();
   pipelineOptions.explain = options.explain;
   pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
+  pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
   buildTlcPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))
     return failure();

@@ -46,6 +46,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
     // entry (tile-explain describes both).
     assignOptions.explain = options.explain && options.tma;
     assignOptions.tma = options.tma;
+    assignOptions.cpAsyncWgmma = options.cpAsyncWgmma;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
   }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());

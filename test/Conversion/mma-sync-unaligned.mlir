@@ -1,8 +1,10 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=MMA
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=true},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=true},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
 
 // tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async ring
-// feeding wgmma (sm_80: mma.sync), whose copies are marked `tile.unaligned`. Its version for tensors cp.async
+// feeding mma.sync, or, with cp-async-wgmma (`tlc --codegen=cp-async-wgmma`, not yet run on a
+// GPU), wgmma (sm_80: mma.sync either way); its copies are marked `tile.unaligned`. Its version for tensors cp.async
 // cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads and one
 // 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
 // CHECK-LABEL: gpu.func @gemm(
@@ -19,6 +21,10 @@
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// MMA-LABEL:   gpu.func @gemm(
+// MMA:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// MMA-NOT:       nvvm.wgmma
+// MMA:           nvvm.mma.sync
 // SM80-LABEL:  gpu.func @gemm(
 // SM80-NOT:      nvvm.wgmma
 // SM80:          nvvm.mma.sync

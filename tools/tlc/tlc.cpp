@@ -62,9 +62,10 @@ int main(int argc, char **argv) {
                "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");
   std::string codegen = "default";
   app.add_option("--codegen", codegen,
-                 "code generation: default, or reference (every tile op on its generic lowering; "
-                 "the oracle of the differential tests)")
-      ->check(CLI::IsMember({"default", "reference"}));
+                 "code generation: default; reference (every tile op on its generic lowering; "
+                 "the oracle of the differential tests); or cp-async-wgmma (the default, with "
+                 "sm_90a's cp.async main-loop rings feeding wgmma; not yet run on a GPU)")
+      ->check(CLI::IsMember({"default", "reference", "cp-async-wgmma"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -91,6 +92,7 @@ int main(int argc, char **argv) {
     options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
   }
   options.referenceCodegen = codegen == "reference";
+  options.cpAsyncWgmma = codegen == "cp-async-wgmma";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

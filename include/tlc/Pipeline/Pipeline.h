@@ -23,6 +23,9 @@ struct PipelineOptions {
   bool tma = true;
   /// Remarks on the strategy each kernel with gemms takes (tile-assign-mma-layouts explain).
   bool explain = false;
+  /// sm_90a: cp.async main-loop rings feed wgmma instead of mma.sync (`tlc
+  /// --codegen=cp-async-wgmma`; tile-assign-mma-layouts' cp-async-wgmma). Not yet run on a GPU.
+  bool cpAsyncWgmma = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

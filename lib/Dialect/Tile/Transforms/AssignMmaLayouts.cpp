@@ -184,10 +184,11 @@ struct AssignMmaLayoutsPass
     // read, tma = false, has only the latter, then the mma.sync ring); mma.sync elsewhere.
     SmallVector<std::pair<AccLayout::Kind, bool>> rings;
     if (target.hasWgmma()) {
-      rings.push_back({AccLayout::Kind::Wgmma, tma});
-      // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
-      // feeding wgmma there too.
       if (tma)
+        rings.push_back({AccLayout::Kind::Wgmma, true});
+      // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
+      // feeding wgmma there too, when asked for (cp-async-wgmma: not yet run on a GPU).
+      if (cpAsyncWgmma)
         rings.push_back({AccLayout::Kind::Wgmma, false});
     }
     if (!target.hasWgmma() || !tma)

@@ -36,7 +36,10 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
            "Use TMA and wgmma where the target has them; off, sm_90a main loops take the "
            "cp.async + mma.sync ring (any alignment)">,
     Option<"explain", "explain", "bool", "false",
-           "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">
+           "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">,
+    Option<"cpAsyncWgmma", "cp-async-wgmma", "bool", "false",
+           "sm_90a: let cp.async main-loop rings feed wgmma (the entry for tensors TMA cannot "
+           "read, rank-3 tiles); not yet run on a GPU, so off by default">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
