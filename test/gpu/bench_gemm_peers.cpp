@@ -4,10 +4,12 @@
 // element: the plain entry, the cp.async + mma.sync ring with element loads). Each line: both
 // medians, TFLOP/s (2 M N K / time), the ratio, and the largest difference between the two
 // results relative to the largest |C| (both accumulate in f32; bf16 output). Roofline: 2 M N K
-// flops; (M K + K N + M N) * 2 bytes. Usage: bench_gemm_peers [M N K offset]...
+// flops; (M K + K N + M N) * 2 bytes. Each shape runs the default build of gemm.tile and the
+// one with --codegen=cp-async-wgmma (build=...). Usage: bench_gemm_peers [M N K offset]...
 
 #include "GpuTest.h"
 #include "gemm.h"
+#include "gemm_cp_async_wgmma.h"
 
 #include "CublasPeer.h"
 
@@ -46,36 +48,44 @@ int main(int argc, char **argv) {
     randomBf16(a, aCount, 1);
     randomBf16(b, bCount, 2);
     CUdeviceptr aPtr = a.ptr() + 2 * s.offset;
-    CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount)); // NaN: every element must be written
-    auto tlcLaunch = [&] {
-      CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
-    };
     auto peerLaunch = [&] {
       cublasRowMajorGemm(handle, s.m, s.n, s.k, aPtr, b.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    tlcLaunch();
-    peerLaunch();
-    gpu.synchronize();
-    std::vector<uint16_t> got(cCount), want(cCount);
-    CHECK_CU(cuMemcpyDtoH(got.data(), c.ptr(), cCount * 2));
-    CHECK_CU(cuMemcpyDtoH(want.data(), ref.ptr(), cCount * 2));
-    double maxDiff = 0, maxRef = 0;
-    bool finite = true;
-    for (size_t i = 0; i < cCount; ++i) {
-      float x = fromBf16(got[i]), y = fromBf16(want[i]);
-      finite &= std::isfinite(x);
-      maxDiff = std::max(maxDiff, double(std::fabs(x - y)));
-      maxRef = std::max(maxRef, double(std::fabs(y)));
-    }
-    auto [tlcMs, peerMs] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
-    double flops = 2.0 * s.m * s.n * s.k;
-    std::printf("BENCH gemm-peers bf16 %lldx%lldx%lld offset=%lld tlc_ms=%.4f tlc_TFLOPs=%.1f "
-                "cublas_ms=%.4f cublas_TFLOPs=%.1f ratio=%.3f variant=%d rel_diff=%.2e %s\n",
-                (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.offset, tlcMs,
-                flops / (tlcMs * 1e-3) / 1e12, peerMs, flops / (peerMs * 1e-3) / 1e12,
-                peerMs / tlcMs, tlc::gemm::gemm::select(s.m, s.k, s.n),
-                maxDiff / std::max(maxRef, 1e-30),
-                finite && maxDiff <= 0.02 * maxRef ? "OK" : "MISMATCH");
+    // Each build of gemm.tile against cuBLAS on the same tensors.
+    auto run = [&](const char *build, auto tlcLaunch) {
+      CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount)); // NaN: every element must be written
+      tlcLaunch();
+      peerLaunch();
+      gpu.synchronize();
+      std::vector<uint16_t> got(cCount), want(cCount);
+      CHECK_CU(cuMemcpyDtoH(got.data(), c.ptr(), cCount * 2));
+      CHECK_CU(cuMemcpyDtoH(want.data(), ref.ptr(), cCount * 2));
+      double maxDiff = 0, maxRef = 0;
+      bool finite = true;
+      for (size_t i = 0; i < cCount; ++i) {
+        float x = fromBf16(got[i]), y = fromBf16(want[i]);
+        finite &= std::isfinite(x);
+        maxDiff = std::max(maxDiff, double(std::fabs(x - y)));
+        maxRef = std::max(maxRef, double(std::fabs(y)));
+      }
+      auto [tlcMs, peerMs] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
+      double flops = 2.0 * s.m * s.n * s.k;
+      std::printf("BENCH gemm-peers bf16 %lldx%lldx%lld offset=%lld build=%s tlc_ms=%.4f "
+                  "tlc_TFLOPs=%.1f cublas_ms=%.4f cublas_TFLOPs=%.1f ratio=%.3f variant=%d "
+                  "rel_diff=%.2e %s\n",
+                  (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.offset, build,
+                  tlcMs, flops / (tlcMs * 1e-3) / 1e12, peerMs, flops / (peerMs * 1e-3) / 1e12,
+                  peerMs / tlcMs, tlc::gemm::gemm::select(s.m, s.k, s.n),
+                  maxDiff / std::max(maxRef, 1e-30),
+                  finite && maxDiff <= 0.02 * maxRef ? "OK" : "MISMATCH");
+    };
+    run("default", [&] {
+      CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
+    });
+    run("cp-async-wgmma", [&] {
+      CHECK_TLC(tlc::gemm_cp_async_wgmma::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m,
+                                                       s.k, s.n));
+    });
   }
   cublasDestroy(handle);
   return 0;
