@@ -546,6 +546,17 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
          << " writes files: pass '-o <path prefix>'\n";
     return 1;
   }
+  // Each chunk would write its fatbin, launchers and manifest onto the same '-o' prefix: the
+  // last chunk's would silently replace the others'.
+  if (options.splitInputFile && !isTextStage(options.emit) && !options.checkOnly &&
+      !options.verifyDiagnostics) {
+    errs << "tlc: error: '--split-input-file' compiles each chunk on its own, but --emit="
+         << (options.emit == EmitKind::Cubin ? "cubin" : "fatbin")
+         << " would write every chunk's files onto the same '-o' prefix; use it with --check, "
+            "--verify-diagnostics or a text stage (--emit=tile|mlir|llvm|ptx), or split the "
+            "file\n";
+    return 1;
+  }
   std::string errorMessage;
   auto input = openInputFile(options.inputPath, &errorMessage);
   if (!input) {
