@@ -546,17 +546,6 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
          << " writes files: pass '-o <path prefix>'\n";
     return 1;
   }
-  // Each chunk would write its fatbin, launchers and manifest onto the same '-o' prefix: the
-  // last chunk's would silently replace the others'.
-  if (options.splitInputFile && !isTextStage(options.emit) && !options.checkOnly &&
-      !options.verifyDiagnostics) {
-    errs << "tlc: error: '--split-input-file' compiles each chunk on its own, but --emit="
-         << (options.emit == EmitKind::Cubin ? "cubin" : "fatbin")
-         << " would write every chunk's files onto the same '-o' prefix; use it with --check, "
-            "--verify-diagnostics or a text stage (--emit=tile|mlir|llvm|ptx), or split the "
-            "file\n";
-    return 1;
-  }
   std::string errorMessage;
   auto input = openInputFile(options.inputPath, &errorMessage);
   if (!input) {
@@ -572,6 +561,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
 
   OutputSet outputs;
   std::string text;
+  int fileChunks = 0;
   auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                            llvm::raw_ostream &) -> LogicalResult {
     llvm::SourceMgr sourceMgr;
@@ -594,7 +584,20 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
         errs << "tlc: note: " << note.str() << "\n";
       return success();
     });
-    return Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
+    if (failed(Compilation(chunkOptions, context, sourceMgr).run(outputs, text)))
+      return failure();
+    // A second chunk's fatbin, launchers and manifest would land on the first one's '-o'
+    // prefix, silently replacing them.
+    if (options.splitInputFile && !isTextStage(options.emit) && !options.checkOnly &&
+        ++fileChunks > 1) {
+      errs << "tlc: error: '--split-input-file' compiles each chunk on its own, but --emit="
+           << (options.emit == EmitKind::Cubin ? "cubin" : "fatbin")
+           << " would write a second chunk's files onto the same '-o' prefix; use it with "
+              "--check, --verify-diagnostics or a text stage (--emit=tile|mlir|llvm|ptx), or "
+              "split the file\n";
+      return failure();
+    }
+    return success();
   };
 
   LogicalResult result =
