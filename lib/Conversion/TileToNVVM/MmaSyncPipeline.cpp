@@ -133,18 +133,7 @@ void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value
   // it at the next iteration's barrier).
   layout::WgmmaAccLayout layout = getRegisterLayout(acc)->wgmma;
   Value accMemref = getBufferMemref(acc);
-  int64_t perTile = layout.instrN() / 2;
-  auto structType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perTile, b.getF32Type()));
-  SmallVector<Value> tiles;
-  for (int64_t m = 0; m < layout.mTiles(); ++m) {
-    Value s = LLVM::UndefOp::create(b, loc, structType);
-    for (int64_t r = 0; r < perTile; ++r) {
-      Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
-      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
-    }
-    tiles.push_back(s);
-  }
+  SmallVector<Value> tiles = loadWgmmaTiles(b, loc, accMemref, layout);
   Value warpgroup = arith::DivUIOp::create(b, loc, tid32, cst32(128));
   Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
   Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
@@ -158,10 +147,7 @@ void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (int64_t m = 0; m < layout.mTiles(); ++m)
-    for (int64_t r = 0; r < perTile; ++r)
-      memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, tiles[m], r),
-                              accMemref, ValueRange{cstIndex(m * perTile + r)});
+  storeWgmmaTiles(b, loc, tiles, accMemref, layout);
 }
 
 void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {

@@ -201,6 +201,14 @@ void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
                   mlir::Value bBase, const layout::SwizzledTile &bTile, bool transB, bool bf16,
                   llvm::SmallVectorImpl<mlir::Value> &c);
 
+/// The calling thread's wgmma accumulator slots (`accMemref`, layout `layout`) as one register
+/// struct per 64-row tile (the instruction's operand), and back.
+llvm::SmallVector<mlir::Value> loadWgmmaTiles(mlir::OpBuilder &b, mlir::Location loc,
+                                              mlir::Value accMemref,
+                                              const layout::WgmmaAccLayout &layout);
+void storeWgmmaTiles(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> tiles,
+                     mlir::Value accMemref, const layout::WgmmaAccLayout &layout);
+
 /// One warpgroup's share of c += A * op(B) on wgmma for accumulator layout `layout`: per 16-wide
 /// k step and 64-row tile, `wgmma.mma_async` m64nNk16 from shared-memory descriptors of the
 /// swizzled tiles A (K-major, at byte `aStage` of dynamic shared memory, whose shared address is

@@ -270,6 +270,35 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
   return count;
 }
 
+SmallVector<Value> tlc::loadWgmmaTiles(OpBuilder &b, Location loc, Value accMemref,
+                                       const layout::WgmmaAccLayout &layout) {
+  int64_t perTile = layout.instrN() / 2;
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perTile, b.getF32Type()));
+  SmallVector<Value> tiles;
+  for (int64_t m = 0; m < layout.mTiles(); ++m) {
+    Value s = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = memref::LoadOp::create(
+          b, loc, accMemref, ValueRange{arith::ConstantIndexOp::create(b, loc, m * perTile + r)});
+      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
+    }
+    tiles.push_back(s);
+  }
+  return tiles;
+}
+
+void tlc::storeWgmmaTiles(OpBuilder &b, Location loc, ArrayRef<Value> tiles, Value accMemref,
+                          const layout::WgmmaAccLayout &layout) {
+  int64_t perTile = layout.instrN() / 2;
+  for (int64_t m = 0; m < layout.mTiles(); ++m)
+    for (int64_t r = 0; r < perTile; ++r) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
+      Value slot = arith::ConstantIndexOp::create(b, loc, m * perTile + r);
+      memref::StoreOp::create(b, loc, v, accMemref, ValueRange{slot});
+    }
+}
+
 void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wgM, Value wgN,
                             const layout::WgmmaAccLayout &layout, Value aStage,
                             const layout::SwizzledTile &tileA, Value bStage,
@@ -375,17 +404,9 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
 
   // The accumulator of each 64-row tile, as the instruction's register struct.
   int64_t perTile = layout.instrN() / 2;
-  auto f32 = b.getF32Type();
-  auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perTile, f32));
-  SmallVector<Value> tiles;
-  for (int64_t m = 0; m < layout.mTiles(); ++m) {
-    Value s = LLVM::UndefOp::create(b, loc, structType);
-    for (int64_t r = 0; r < perTile; ++r) {
-      Value v = memref::LoadOp::create(b, loc, accMemref, ValueRange{cstIndex(m * perTile + r)});
-      s = LLVM::InsertValueOp::create(b, loc, s, v, r);
-    }
-    tiles.push_back(s);
-  }
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perTile, b.getF32Type()));
+  SmallVector<Value> tiles = loadWgmmaTiles(b, loc, accMemref, layout);
 
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (tile::GemmOp gemm : gemms) {
@@ -407,11 +428,7 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
   // while the next stages (already loaded) are multiplied. Keeping a group in flight across
   // iterations made ptxas serialize the wgmmas of the persistent loop (measured slower).
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (int64_t m = 0; m < layout.mTiles(); ++m)
-    for (int64_t r = 0; r < perTile; ++r) {
-      Value v = LLVM::ExtractValueOp::create(b, loc, tiles[m], r);
-      memref::StoreOp::create(b, loc, v, accMemref, ValueRange{cstIndex(m * perTile + r)});
-    }
+  storeWgmmaTiles(b, loc, tiles, accMemref, layout);
   auto release = scf::IfOp::create(b, loc, isLane0, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard inner(b);
