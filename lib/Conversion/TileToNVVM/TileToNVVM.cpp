@@ -146,15 +146,11 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
         mapping.map(alloc.getBuffer(), lowerRegisterFragment(b, alloc, func));
         continue;
       }
-      auto loop = dyn_cast<scf::ForOp>(op);
-      if (loop && tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncRegs) {
-        buildRegisterRing(loop, b, mapping);
-        continue;
-      }
       b.clone(op, mapping);
     }
-    // Rings nested in a uniform `if` or an outer loop (a grouped GEMM's tiles, a persistent
-    // schedule): built in place, from the values around them.
+    // The `cp_async_regs` rings, wherever they are (in the body, in a uniform `if`, in an outer
+    // loop: a grouped GEMM's tiles, a persistent schedule): built in place, from the values
+    // around them.
     SmallVector<scf::ForOp> nested;
     func.walk([&](scf::ForOp loop) {
       if (tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncRegs)
