@@ -217,7 +217,6 @@ struct AssignMmaLayoutsPass
         }
     }
     // No pipelined main loop: the register strategy (mma.sync, on sm_90a too), per op.
-    plan = RegisterPlan();
     planRegisterLayouts(kernel, threads[0] / 32, plan);
     int64_t gemms = plan.mmaGemms.size() + plan.genericGemms.size();
     if (plan.mmaGemms.empty()) {
