@@ -14,10 +14,12 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -26,6 +28,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -49,14 +53,23 @@ struct ArchOutput {
 /// One compile of one buffer (a whole file, or one chunk of a split file).
 class Compilation {
 public:
-  Compilation(const CompileOptions &options, MLIRContext &context, llvm::SourceMgr &sourceMgr)
-      : options(options), context(context), sourceMgr(sourceMgr) {}
+  Compilation(const CompileOptions &options, MLIRContext &context, llvm::SourceMgr &sourceMgr,
+              TimingScope &timing)
+      : options(options), context(context), sourceMgr(sourceMgr), timing(timing) {}
 
   /// Runs every stage the options ask for; collects outputs in `outputs` and text in `text`.
   LogicalResult run(OutputSet &outputs, std::string &text);
 
 private:
+  /// Compiles `module` for one architecture; runs concurrently with the other architectures'
+  /// compiles (the module is only read), its diagnostics ordered by `failableParallelForEach`.
   LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
+  /// compileArch's stages after the MLIR pipeline: LLVM IR, PTX, ptxas.
+  LogicalResult finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module, StringRef arch,
+                           ArchOutput &out, TimingScope &archTimer);
+  /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
+  FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
+                                                TimingScope &timer);
   /// --explain: a remark per kernel entry with the registers and spills ptxas reported.
   void explainRegisters(ModuleOp module, const ArchOutput &out);
   /// Where command-line errors are reported: not a place in the source.
@@ -72,7 +85,11 @@ private:
   const CompileOptions &options;
   MLIRContext &context;
   llvm::SourceMgr &sourceMgr;
+  /// `--time-passes`: the root of the stages' timers (disabled otherwise).
+  TimingScope &timing;
   std::optional<cuda::CudaToolkit> toolkit;
+  /// Options every ptxas run gets beyond -arch/-O3.
+  std::vector<std::string> ptxasArgs;
 };
 
 } // namespace
@@ -112,31 +129,49 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
   into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
 }
 
-LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutput &out) {
-  out.arch = arch.str();
+FailureOr<OwningOpRef<ModuleOp>>
+Compilation::lowerModule(ModuleOp module, const PipelineOptions &pipelineOptions,
+                         TimingScope &timer) {
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
   PassManager pm(&context);
+  buildTlcPipeline(pm, pipelineOptions);
+  if (options.timePasses)
+    pm.enableTiming(timer);
+  if (failed(pm.run(*lowered)))
+    return failure();
+  return lowered;
+}
+
+LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutput &out) {
+  out.arch = arch.str();
+  TimingScope archTimer = timing.nest(("compile for " + arch).str());
   PipelineOptions pipelineOptions;
   pipelineOptions.arch = arch.str();
   pipelineOptions.explain = options.explain;
   pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
   pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
-  buildTlcPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*lowered)))
+  TimingScope passesTimer = archTimer.nest("MLIR passes");
+  auto lowered = lowerModule(module, pipelineOptions, passesTimer);
+  passesTimer.stop();
+  if (failed(lowered))
     return failure();
   // Kernels compiled by the sm_90a strategy also get a form without TMA (the cp.async +
   // mma.sync ring, which reads tensors at any alignment), under the plain entry name, for
   // launches whose tensors break TMA's alignment rules (docs/abi.md).
-  if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
-    OwningOpRef<ModuleOp> generic = cast<ModuleOp>(module->clone());
-    PassManager genericPm(&context);
+  if ((**lowered)->hasAttr(kTmaEntriesAttrName)) {
     PipelineOptions genericOptions = pipelineOptions;
     genericOptions.tma = false;
-    buildTlcPipeline(genericPm, genericOptions);
-    if (failed(genericPm.run(*generic)))
+    TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
+    auto generic = lowerModule(module, genericOptions, plainTimer);
+    if (failed(generic))
       return failure();
-    mergeGpuModules(*lowered, *generic);
+    mergeGpuModules(**lowered, **generic);
   }
+  return finishArch(std::move(*lowered), module, arch, out, archTimer);
+}
+
+LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module,
+                                      StringRef arch, ArchOutput &out, TimingScope &archTimer) {
   if (auto bytes = (*lowered)->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
     for (NamedAttribute entry : bytes)
       out.sharedBytes[entry.getName()] = cast<IntegerAttr>(entry.getValue()).getInt();
@@ -165,7 +200,9 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   std::string libdevice;
   if (toolkit)
     libdevice = (toolkit->root() + "/nvvm/libdevice/libdevice.10.bc").str();
+  TimingScope llvmTimer = archTimer.nest("LLVM IR and its optimization (O3)");
   auto llvmModule = cuda::translateToLLVMIR(*lowered, llvmContext, arch, libdevice);
+  llvmTimer.stop();
   if (failed(llvmModule))
     return failure();
   if (options.emit == EmitKind::LLVM) {
@@ -173,14 +210,18 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     (*llvmModule)->print(os, nullptr);
     return success();
   }
+  TimingScope ptxTimer = archTimer.nest("PTX (NVPTX back end)");
   auto ptx = cuda::emitPtx(**llvmModule, arch, fileLoc());
+  ptxTimer.stop();
   if (failed(ptx))
     return failure();
   out.ptx = std::move(*ptx);
   if (options.emit == EmitKind::PTX || !toolkit || options.ptxOnly)
     return success();
 
-  auto result = toolkit->assemble(out.ptx, arch, /*extraArgs=*/{}, options.ptxasTimeout);
+  TimingScope ptxasTimer = archTimer.nest("ptxas");
+  auto result = toolkit->assemble(out.ptx, arch, ptxasArgs, options.ptxasTimeout);
+  ptxasTimer.stop();
   if (!result) {
     emitError(fileLoc()) << "ptxas failed for '" << arch
                          << "': " << llvm::toString(result.takeError());
@@ -351,6 +392,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
 LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   FrontendOptions frontendOptions;
   frontendOptions.defines = options.defines;
+  TimingScope frontendTimer = timing.nest("frontend (parse, check, tile dialect)");
   OwningOpRef<ModuleOp> module = importTileFile(sourceMgr, &context, frontendOptions);
   if (!module)
     return failure();
@@ -421,6 +463,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
       }
     }
   }
+  frontendTimer.stop();
   auto launchInfo = extractLaunchInfo(*module);
   if (failed(launchInfo))
     return failure();
@@ -450,10 +493,26 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     }
   }
 
+  // The architectures compile concurrently on the context's thread pool (`-j`); their
+  // diagnostics come out in the order of --arch, as a serial compile gives them.
+  // ptxas 13 compiles an input's functions on all cores (-split-compile 0): the same code as
+  // a serial run, and the recorded command line does not depend on the machine.
+  if (toolkit && needCubin) {
+    auto version = toolkit->version(options.ptxasTimeout);
+    unsigned major = 0;
+    if (version)
+      (void)StringRef(*version).split('.').first.getAsInteger(10, major);
+    else
+      llvm::consumeError(version.takeError());
+    if (major >= 13)
+      ptxasArgs = {"-split-compile", "0"};
+  }
   std::vector<ArchOutput> results(archs.size());
-  for (auto [arch, out] : llvm::zip(archs, results))
-    if (failed(compileArch(*module, arch, out)))
-      return failure();
+  if (failed(failableParallelForEachN(&context, 0, archs.size(), [&](size_t i) {
+        return compileArch(*module, archs[i], results[i]);
+      })))
+    return failure();
+  TimingScope packageTimer = timing.nest("fatbin, launchers, manifest");
 
   auto appendText = [&](auto member) {
     for (const ArchOutput &out : results) {
@@ -552,9 +611,25 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     errs << "tlc: error: " << errorMessage << "\n";
     return 1;
   }
+  // `--time-passes`: a tree of each stage's time per architecture, MLIR's passes included.
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(options.timePasses);
+  timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  timingManager.setOutput(createOutputStrategy(DefaultTimingManager::OutputFormat::Text, errs));
+  TimingScope rootTimer = timingManager.getRootScope();
+
+  // `-j N`: the architectures, and the kernels inside MLIR's passes, compile on N threads (the
+  // pool outlives the context that uses it). Outputs do not depend on N.
+  unsigned jobs = options.jobs ? options.jobs
+                               : llvm::hardware_concurrency().compute_thread_count();
+  std::optional<llvm::DefaultThreadPool> threadPool;
   DialectRegistry registry;
   registerTlcDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  if (jobs > 1) {
+    threadPool.emplace(llvm::hardware_concurrency(jobs));
+    context.setThreadPool(*threadPool);
+  }
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   context.printStackTraceOnDiagnostic(false);
@@ -570,7 +645,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     if (options.verifyDiagnostics) {
       chunkOptions.checkOnly = true;
       SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context, errs);
-      (void)Compilation(chunkOptions, context, sourceMgr).run(outputs, text);
+      (void)Compilation(chunkOptions, context, sourceMgr, rootTimer).run(outputs, text);
       return handler.verify();
     }
     SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
@@ -584,7 +659,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
         errs << "tlc: note: " << note.str() << "\n";
       return success();
     });
-    if (failed(Compilation(chunkOptions, context, sourceMgr).run(outputs, text)))
+    if (failed(Compilation(chunkOptions, context, sourceMgr, rootTimer).run(outputs, text)))
       return failure();
     // A second chunk's fatbin, launchers and manifest would land on the first one's '-o'
     // prefix, silently replacing them.
@@ -617,6 +692,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     }
     outputs.add(options.outputPath, std::move(text));
   }
+  TimingScope writeTimer = rootTimer.nest("write outputs");
   if (llvm::Error err = outputs.commit()) {
     errs << "tlc: error: " << llvm::toString(std::move(err)) << "\n";
     return 1;

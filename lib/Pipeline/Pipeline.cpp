@@ -61,22 +61,25 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Out of the tile dialect, into a gpu.module.
+  // Out of the tile dialect, into a gpu.module. From here on, passes that work function by
+  // function are nested on the functions, so that `-j` runs them on the kernels in parallel.
   pm.addPass(createConvertTileToNVVM());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
 
   // Upstream lowering to the LLVM and NVVM dialects.
-  pm.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
   pm.addNestedPass<gpu::GPUModuleOp>(createUnifyDynamicSharedMemory());
-  pm.nest<gpu::GPUModuleOp>().addNestedPass<LLVM::LLVMFuncOp>(createMarkGridConstants());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  OpPassManager &functions = pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
+  functions.addPass(createMarkGridConstants());
+  functions.addPass(createConvertNVVMToLLVMPass());
+  functions.addPass(createReconcileUnrealizedCastsPass());
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createCSEPass());
 }
 
 namespace {

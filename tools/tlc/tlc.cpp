@@ -57,6 +57,12 @@ int main(int argc, char **argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--namespace", options.launcherNamespace,
                  "C++ namespace of the generated launchers (default tlc::<output file stem>)");
+  app.add_option("-j,--jobs", options.jobs,
+                 "threads to compile with: architectures concurrently, kernels inside the "
+                 "passes (default: one per core; outputs are the same for every value)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--time-passes", options.timePasses,
+               "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
   app.add_flag("--explain", options.explain,
                "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");

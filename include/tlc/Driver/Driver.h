@@ -45,6 +45,12 @@ struct CompileOptions {
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;
+  /// `-j`: threads the compile uses (architectures concurrently, kernels inside MLIR's passes);
+  /// 0: one per core. Outputs are the same for every value.
+  unsigned jobs = 0;
+  /// `--time-passes`: print each stage's time (frontend, MLIR passes, LLVM, PTX, ptxas per
+  /// architecture; outputs) to the error stream.
+  bool timePasses = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

@@ -256,8 +256,8 @@ Expected<CudaToolkit> CudaToolkit::find(StringRef explicitPath,
                            searched.c_str());
 }
 
-Expected<std::string> CudaToolkit::version() const {
-  Expected<ToolRun> run = runTool(ptxas, {ptxas, "--version"});
+Expected<std::string> CudaToolkit::version(unsigned timeoutSeconds) const {
+  Expected<ToolRun> run = runTool(ptxas, {ptxas, "--version"}, timeoutSeconds);
   if (!run)
     return run.takeError();
   if (run->exitCode != 0)

@@ -17,6 +17,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <mutex>
+
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
@@ -28,10 +30,14 @@ unsigned tlc::cuda::ptxVersionFor(llvm::StringRef arch) {
 
 static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef arch,
                                                                 std::string &error) {
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
-  LLVMInitializeNVPTXAsmPrinter();
+  // Architectures compile on several threads (tlc -j); the target registers once.
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
   llvm::Triple triple(kTriple);
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)

@@ -69,7 +69,8 @@ public:
   llvm::StringRef ptxasPath() const { return ptxas; }
 
   /// The release reported by `ptxas --version`, e.g. "13.0".
-  llvm::Expected<std::string> version() const;
+  /// A ptxas still running after \p timeoutSeconds (0: no limit) is killed and reported.
+  llvm::Expected<std::string> version(unsigned timeoutSeconds = 0) const;
 
   /// Assembles \p ptx for \p arch (e.g. "sm_90a") with
   /// `ptxas -arch=<arch> -O3 -v <extraArgs...> <in> -o <out>`, using temporary
