@@ -69,7 +69,7 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createCSEPass());
 
   // Upstream lowering to the LLVM and NVVM dialects.
-  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createLowerStructuredControlFlow());
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));

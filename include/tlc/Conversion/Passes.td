@@ -50,4 +50,20 @@ def UnifyDynamicSharedMemory
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def LowerStructuredControlFlow : Pass<"tlc-scf-to-cf"> {
+  let summary = "scf to cf in time linear in the function's length";
+  let description = [{
+    Lowers `scf.if`, `scf.for`, `scf.while`, `scf.index_switch`, `scf.execute_region`,
+    `scf.parallel` and `scf.forall` to blocks and `cf` branches with upstream's patterns (the IR is
+    the one `convert-scf-to-cf` gives), applied in reverse pre-order: nested ops before their
+    parents, later ops of a block before earlier ones. Each lowering splits its block, moving the
+    ops after it into the continuation block; visited last-to-first, a split moves only the ops up
+    to the next (already lowered) op, so a function of n statements lowers in O(n). Upstream's
+    pass visits first-to-last under the dialect conversion driver: each split moves the rest of
+    the block, O(n^2) time and memory (4,000 bounds-checked statements took 11 s and 3.4 GB).
+    Ops a lowering creates (`scf.parallel` becomes `scf.for`) are lowered by the next round.
+  }];
+  let dependentDialects = ["mlir::cf::ControlFlowDialect", "mlir::arith::ArithDialect"];
+}
+
 #endif // TLC_CONVERSION_PASSES_TD
