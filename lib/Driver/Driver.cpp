@@ -70,6 +70,9 @@ private:
   /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
   FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
                                                 TimingScope &timer);
+  /// A ptxas failure: each error ptxas gives for a PTX line or an entry is reported at the
+  /// kernel it belongs to, with the PTX line; what cannot be placed, as `tlc: error: ...`.
+  void reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx, StringRef message);
   /// --explain: a remark per kernel entry with the registers and spills ptxas reported.
   void explainRegisters(ModuleOp module, const ArchOutput &out);
   /// Where command-line errors are reported: not a place in the source.
@@ -223,8 +226,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
   auto result = toolkit->assemble(out.ptx, arch, ptxasArgs, options.ptxasTimeout);
   ptxasTimer.stop();
   if (!result) {
-    emitError(fileLoc()) << "ptxas failed for '" << arch
-                         << "': " << llvm::toString(result.takeError());
+    reportPtxasFailure(module, arch, out.ptx, llvm::toString(result.takeError()));
     return failure();
   }
   out.ptxas = std::move(*result);
@@ -232,6 +234,80 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
   if (options.explain)
     explainRegisters(module, out);
   return success();
+}
+
+/// The entry (`.entry <name>(`) whose body holds line \p line (1-based) of \p ptx.
+static StringRef entryAtLine(StringRef ptx, unsigned line) {
+  StringRef entry;
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  for (unsigned i = 0; i < lines.size() && i < line; ++i) {
+    StringRef text = lines[i].trim();
+    size_t at = text.find(".entry ");
+    if (at != StringRef::npos)
+      entry = text.drop_front(at + strlen(".entry ")).take_until([](char c) {
+        return c == '(' || c == ' ';
+      });
+  }
+  return entry;
+}
+
+void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx,
+                                     StringRef message) {
+  // The kernel an entry compiles: `<kernel>`, a configuration `<kernel>__<i>`, either with
+  // `__tma` (the sm_90a strategy's entry).
+  auto kernelLoc = [&](StringRef entry) -> std::optional<Location> {
+    entry.consume_back("__tma");
+    for (tile::KernelOp kernel : module.getOps<tile::KernelOp>())
+      if (kernel.getSymName() == entry)
+        return kernel.getLoc();
+    return std::nullopt;
+  };
+  SmallVector<StringRef> ptxLines;
+  ptx.split(ptxLines, '\n');
+  bool placed = false;
+  SmallVector<StringRef> lines;
+  message.split(lines, '\n');
+  for (StringRef line : lines) {
+    // "ptxas <file>, line <n>; error   : <what>" and "ptxas error   : Entry function '<name>'
+    // uses too much ...".
+    StringRef rest = line.trim();
+    if (!rest.consume_front("ptxas "))
+      continue;
+    std::string where;
+    StringRef entry;
+    size_t lineAt = rest.find(", line ");
+    unsigned ptxLine = 0;
+    if (lineAt != StringRef::npos &&
+        !rest.drop_front(lineAt + strlen(", line ")).consumeInteger(10, ptxLine) && ptxLine) {
+      entry = entryAtLine(ptx, ptxLine);
+      rest = rest.drop_front(rest.find(';') + 1).trim();
+      if (ptxLine <= ptxLines.size())
+        where = llvm::formatv(" (PTX line {0}: '{1}')", ptxLine, ptxLines[ptxLine - 1].trim());
+    }
+    if (!rest.consume_front("error") && !rest.consume_front("fatal"))
+      continue;
+    rest = rest.ltrim(" :");
+    size_t quote = rest.find("Entry function '");
+    if (entry.empty() && quote != StringRef::npos)
+      entry = rest.drop_front(quote + strlen("Entry function '")).take_until([](char c) {
+        return c == '\'';
+      });
+    std::optional<Location> loc = entry.empty() ? std::nullopt : kernelLoc(entry);
+    if (!loc)
+      continue;
+    emitError(*loc) << "ptxas failed for '" << arch << "' on this kernel (entry '" << entry
+                    << "'): " << rest << where;
+    placed = true;
+  }
+  if (placed)
+    return;
+  // The toolkit's own message already names ptxas and the architecture.
+  StringRef rest = message;
+  if (rest.consume_front(("ptxas failed for " + arch).str()))
+    emitError(commandLineLoc()) << "ptxas failed for '" << arch << "'" << rest;
+  else
+    emitError(commandLineLoc()) << "ptxas failed for '" << arch << "': " << message;
 }
 
 void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
