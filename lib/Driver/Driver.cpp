@@ -75,12 +75,9 @@ private:
   void reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx, StringRef message);
   /// --explain: a remark per kernel entry with the registers and spills ptxas reported.
   void explainRegisters(ModuleOp module, const ArchOutput &out);
-  /// Where command-line errors are reported: not a place in the source.
+  /// Where errors without a place in the source are reported (`tlc: error: ...`): the command
+  /// line, the toolkit, packaging.
   Location commandLineLoc() { return getCommandLineLoc(&context); }
-  Location fileLoc() {
-    StringRef name = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier();
-    return FileLineColLoc::get(&context, name, 1, 1);
-  }
   std::string prefix() const;
   std::string manifest(const std::vector<cuda::KernelLaunchInfo> &kernels,
                        const std::vector<ArchOutput> &archs, ModuleOp module) const;
@@ -214,7 +211,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
     return success();
   }
   TimingScope ptxTimer = archTimer.nest("PTX (NVPTX back end)");
-  auto ptx = cuda::emitPtx(**llvmModule, arch, fileLoc());
+  auto ptx = cuda::emitPtx(**llvmModule, arch, commandLineLoc());
   ptxTimer.stop();
   if (failed(ptx))
     return failure();
@@ -623,7 +620,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
       continue;
     auto entry = cuda::makeElfEntry(out.ptxas.cubin, out.arch);
     if (!entry) {
-      emitError(fileLoc()) << "cannot package the cubin for '" << out.arch
+      emitError(commandLineLoc()) << "cannot package the cubin for '" << out.arch
                            << "': " << llvm::toString(entry.takeError());
       return failure();
     }
@@ -632,7 +629,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   for (const ArchOutput &out : results) {
     auto entry = cuda::makePtxEntry(out.ptx, out.arch);
     if (!entry) {
-      emitError(fileLoc()) << "cannot package the PTX for '" << out.arch
+      emitError(commandLineLoc()) << "cannot package the PTX for '" << out.arch
                            << "': " << llvm::toString(entry.takeError());
       return failure();
     }
@@ -655,7 +652,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   launcher.kernels = *launchInfo;
   launcher.fatbin = fatbin;
   if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {
-    emitError(fileLoc()) << "cannot generate a launcher: " << llvm::toString(std::move(err));
+    emitError(commandLineLoc()) << "cannot generate a launcher: " << llvm::toString(std::move(err));
     return failure();
   }
   cuda::LauncherFiles files = cuda::generateLauncher(launcher);
