@@ -684,6 +684,15 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     errs << "tlc: error: " << errorMessage << "\n";
     return 1;
   }
+  // A lone '\r' (old Mac line endings) ends a line as the lexer reads it; the diagnostics'
+  // source lines and carets find lines by '\n': make it one (same length, same offsets).
+  if (input->getBuffer().contains('\r')) {
+    std::string text = input->getBuffer().str();
+    for (size_t i = 0, e = text.size(); i != e; ++i)
+      if (text[i] == '\r' && (i + 1 == e || text[i + 1] != '\n'))
+        text[i] = '\n';
+    input = llvm::MemoryBuffer::getMemBufferCopy(text, input->getBufferIdentifier());
+  }
   // `--time-passes`: a tree of each stage's time per architecture, MLIR's passes included.
   DefaultTimingManager timingManager;
   timingManager.setEnabled(options.timePasses);
