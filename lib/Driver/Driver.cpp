@@ -4,6 +4,7 @@
 #include "LaunchInfo.h"
 #include "OutputFile.h"
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 #include "tlc/Frontend/Frontend.h"
 #include "tlc/Pipeline/Pipeline.h"
@@ -67,6 +68,9 @@ private:
   /// compileArch's stages after the MLIR pipeline: LLVM IR, PTX, ptxas.
   LogicalResult finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module, StringRef arch,
                            ArchOutput &out, TimingScope &archTimer);
+  /// Runs the passes `build` adds on `module`; timed under `timer`.
+  LogicalResult runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
+                          TimingScope &timer);
   /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
   FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
                                                 TimingScope &timer);
@@ -129,15 +133,22 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
   into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
 }
 
+LogicalResult Compilation::runPasses(ModuleOp module,
+                                     function_ref<void(OpPassManager &)> build,
+                                     TimingScope &timer) {
+  PassManager pm(&context);
+  build(pm);
+  if (options.timePasses)
+    pm.enableTiming(timer);
+  return pm.run(module);
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 Compilation::lowerModule(ModuleOp module, const PipelineOptions &pipelineOptions,
                          TimingScope &timer) {
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
-  PassManager pm(&context);
-  buildTlcPipeline(pm, pipelineOptions);
-  if (options.timePasses)
-    pm.enableTiming(timer);
-  if (failed(pm.run(*lowered)))
+  if (failed(runPasses(
+          *lowered, [&](OpPassManager &pm) { buildTlcPipeline(pm, pipelineOptions); }, timer)))
     return failure();
   return lowered;
 }
@@ -150,24 +161,60 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.explain = options.explain;
   pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
   pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
-  TimingScope passesTimer = archTimer.nest("MLIR passes");
-  auto lowered = lowerModule(module, pipelineOptions, passesTimer);
-  passesTimer.stop();
-  if (failed(lowered))
-    return failure();
+  PipelineOptions plainOptions = pipelineOptions;
+  plainOptions.tma = false;
+
   // Kernels compiled by the sm_90a strategy also get a form without TMA (the cp.async +
   // mma.sync ring, which reads tensors at any alignment), under the plain entry name, for
-  // launches whose tensors break TMA's alignment rules (docs/abi.md).
-  if ((**lowered)->hasAttr(kTmaEntriesAttrName)) {
-    PipelineOptions genericOptions = pipelineOptions;
-    genericOptions.tma = false;
-    TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-    auto generic = lowerModule(module, genericOptions, plainTimer);
-    if (failed(generic))
-      return failure();
-    mergeGpuModules(**lowered, **generic);
+  // launches whose tensors break TMA's alignment rules (docs/abi.md). Once the tile passes
+  // chose TMA copies, that second compile runs beside the rest of the first (`-j`); its
+  // diagnostics follow the first compile's, as in a serial run.
+  OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+  TimingScope passesTimer = archTimer.nest("MLIR passes");
+  if (failed(runPasses(
+          *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); },
+          passesTimer)))
+    return failure();
+  bool choseTma = false;
+  lowered->walk([&](Operation *op) {
+    choseTma |= op->hasAttr(tile::kTmaAttr);
+    return choseTma ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  FailureOr<OwningOpRef<ModuleOp>> plain = failure();
+  bool plainDone = false;
+  LogicalResult lowering = success();
+  {
+    ParallelDiagnosticHandler ordered(&context);
+    std::optional<llvm::ThreadPoolTaskGroup> tasks;
+    if (choseTma && context.isMultithreadingEnabled()) {
+      tasks.emplace(context.getThreadPool());
+      tasks->async([&] {
+        ordered.setOrderIDForThread(1);
+        TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
+        plain = lowerModule(module, plainOptions, plainTimer);
+        ordered.eraseOrderIDForThread();
+      });
+      plainDone = true;
+    }
+    ordered.setOrderIDForThread(0);
+    lowering = runPasses(*lowered, buildLoweringPasses, passesTimer);
+    ordered.eraseOrderIDForThread();
+    if (tasks)
+      tasks->wait();
   }
-  return finishArch(std::move(*lowered), module, arch, out, archTimer);
+  passesTimer.stop();
+  if (failed(lowering))
+    return failure();
+  if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
+    if (!plainDone) {
+      TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
+      plain = lowerModule(module, plainOptions, plainTimer);
+    }
+    if (failed(plain))
+      return failure();
+    mergeGpuModules(*lowered, **plain);
+  }
+  return finishArch(std::move(lowered), module, arch, out, archTimer);
 }
 
 LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module,

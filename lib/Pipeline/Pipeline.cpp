@@ -33,6 +33,11 @@
 using namespace mlir;
 
 void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildTilePasses(pm, options);
+  buildLoweringPasses(pm);
+}
+
+void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   // The target, once, for every pass that decides by architecture.
   tile::TileSetTargetOptions targetOptions;
   targetOptions.arch = options.arch;
@@ -60,7 +65,9 @@ void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
 
+void tlc::buildLoweringPasses(OpPassManager &pm) {
   // Out of the tile dialect, into a gpu.module. From here on, passes that work function by
   // function are nested on the functions, so that `-j` runs them on the kernels in parallel.
   pm.addPass(createConvertTileToNVVM());

@@ -31,6 +31,10 @@ struct PipelineOptions {
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a
 /// `gpu.module`, in the order `tlc` runs them.
 void buildTlcPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+/// The first part of buildTlcPipeline: the tile-level passes, which make every decision.
+void buildTilePasses(mlir::OpPassManager &pm, const PipelineOptions &options);
+/// The rest of buildTlcPipeline: convert-tile-to-nvvm and the lowering to LLVM/NVVM.
+void buildLoweringPasses(mlir::OpPassManager &pm);
 
 /// Registers `--tlc-pipeline` (for tlc-opt) and every tlc pass.
 void registerTlcPasses();
