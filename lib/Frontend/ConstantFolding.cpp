@@ -119,76 +119,89 @@ void Generator::emitFloatOverflow(SMLoc l, StringRef text, FloatType type) {
 
 FailureOr<TValue> Generator::foldBinary(const Expr &expr, const TValue &a, const TValue &b) {
   Token::Kind op = expr.op;
-  auto overflow = [&]() -> FailureOr<TValue> {
-    error(expr.loc) << "integer overflow in constant expression";
-    return failure();
-  };
-  if (a.kind == TValue::BoolConst || b.kind == TValue::BoolConst) {
-    if (a.kind != b.kind) {
-      error(expr.loc) << "type mismatch in " << Token::describe(op)
-                      << ": a boolean and a number";
-      return failure();
-    }
-    switch (op) {
-    case Token::amp_amp:
-      return TValue::boolConst(a.b && b.b);
-    case Token::pipe_pipe:
-      return TValue::boolConst(a.b || b.b);
-    case Token::equal_equal:
-      return TValue::boolConst(a.b == b.b);
-    case Token::not_equal:
-      return TValue::boolConst(a.b != b.b);
-    default:
-      error(expr.loc) << Token::describe(op) << " cannot be applied to 'bool' values";
-      return failure();
-    }
-  }
+  if (a.kind == TValue::BoolConst || b.kind == TValue::BoolConst)
+    return foldBoolBinary(expr, a, b);
   if (op == Token::amp_amp || op == Token::pipe_pipe) {
     error(expr.loc) << Token::describe(op) << " needs 'bool' operands";
     return failure();
   }
-  if (a.kind == TValue::IntConst && b.kind == TValue::IntConst) {
-    int64_t x = a.i, y = b.i, r = 0;
-    switch (op) {
-    case Token::plus:
-      if (__builtin_add_overflow(x, y, &r))
-        return overflow();
-      return TValue::intConst(r);
-    case Token::minus:
-      if (__builtin_sub_overflow(x, y, &r))
-        return overflow();
-      return TValue::intConst(r);
-    case Token::star:
-      if (__builtin_mul_overflow(x, y, &r))
-        return overflow();
-      return TValue::intConst(r);
-    case Token::slash:
-    case Token::percent:
-      if (y == 0) {
-        error(expr.loc) << "division by zero in constant expression";
-        return failure();
-      }
-      if (x == INT64_MIN && y == -1)
-        return overflow();
-      return TValue::intConst(op == Token::slash ? x / y : x % y);
-    case Token::less:
-      return TValue::boolConst(x < y);
-    case Token::less_equal:
-      return TValue::boolConst(x <= y);
-    case Token::greater:
-      return TValue::boolConst(x > y);
-    case Token::greater_equal:
-      return TValue::boolConst(x >= y);
-    case Token::equal_equal:
-      return TValue::boolConst(x == y);
-    case Token::not_equal:
-      return TValue::boolConst(x != y);
-    default:
-      break;
-    }
-  }
+  if (a.kind == TValue::IntConst && b.kind == TValue::IntConst)
+    return foldIntBinary(expr, a.i, b.i);
   double x = a.kind == TValue::IntConst ? double(a.i) : a.f;
   double y = b.kind == TValue::IntConst ? double(b.i) : b.f;
+  return foldFloatBinary(expr, x, y);
+}
+
+FailureOr<TValue> Generator::foldBoolBinary(const Expr &expr, const TValue &a, const TValue &b) {
+  Token::Kind op = expr.op;
+  if (a.kind != b.kind) {
+    error(expr.loc) << "type mismatch in " << Token::describe(op) << ": a boolean and a number";
+    return failure();
+  }
+  switch (op) {
+  case Token::amp_amp:
+    return TValue::boolConst(a.b && b.b);
+  case Token::pipe_pipe:
+    return TValue::boolConst(a.b || b.b);
+  case Token::equal_equal:
+    return TValue::boolConst(a.b == b.b);
+  case Token::not_equal:
+    return TValue::boolConst(a.b != b.b);
+  default:
+    error(expr.loc) << Token::describe(op) << " cannot be applied to 'bool' values";
+    return failure();
+  }
+}
+
+FailureOr<TValue> Generator::foldIntBinary(const Expr &expr, int64_t x, int64_t y) {
+  Token::Kind op = expr.op;
+  auto overflow = [&]() -> FailureOr<TValue> {
+    error(expr.loc) << "integer overflow in constant expression";
+    return failure();
+  };
+  int64_t r = 0;
+  switch (op) {
+  case Token::plus:
+    if (__builtin_add_overflow(x, y, &r))
+      return overflow();
+    return TValue::intConst(r);
+  case Token::minus:
+    if (__builtin_sub_overflow(x, y, &r))
+      return overflow();
+    return TValue::intConst(r);
+  case Token::star:
+    if (__builtin_mul_overflow(x, y, &r))
+      return overflow();
+    return TValue::intConst(r);
+  case Token::slash:
+  case Token::percent:
+    if (y == 0) {
+      error(expr.loc) << "division by zero in constant expression";
+      return failure();
+    }
+    if (x == INT64_MIN && y == -1)
+      return overflow();
+    return TValue::intConst(op == Token::slash ? x / y : x % y);
+  case Token::less:
+    return TValue::boolConst(x < y);
+  case Token::less_equal:
+    return TValue::boolConst(x <= y);
+  case Token::greater:
+    return TValue::boolConst(x > y);
+  case Token::greater_equal:
+    return TValue::boolConst(x >= y);
+  case Token::equal_equal:
+    return TValue::boolConst(x == y);
+  case Token::not_equal:
+    return TValue::boolConst(x != y);
+  default:
+    // Not an integer operator: as for floats (which report it).
+    return foldFloatBinary(expr, double(x), double(y));
+  }
+}
+
+FailureOr<TValue> Generator::foldFloatBinary(const Expr &expr, double x, double y) {
+  Token::Kind op = expr.op;
   // Finite operands whose sum, difference, product or quotient (by a non-zero) is infinite
   // overflowed; a division by zero keeps its IEEE result.
   if ((op == Token::plus || op == Token::minus || op == Token::star ||
@@ -232,4 +245,34 @@ FailureOr<TValue> Generator::foldBinary(const Expr &expr, const TValue &a, const
   }
   error(expr.loc) << "unsupported operator " << Token::describe(op);
   return failure();
+}
+
+FailureOr<TValue> Generator::foldMinMax(const Expr &expr, const TValue &a, const TValue &b) {
+  StringRef name = expr.name;
+  if (a.kind == TValue::IntConst && b.kind == TValue::IntConst) {
+    int64_t x = a.i, y = b.i;
+    if (name == "min")
+      return TValue::intConst(std::min(x, y));
+    if (name == "max")
+      return TValue::intConst(std::max(x, y));
+    if (y <= 0) {
+      error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << y;
+      return failure();
+    }
+    return TValue::intConst(x / y + ((x % y) > 0 ? 1 : 0));
+  }
+  double x = a.kind == TValue::IntConst ? double(a.i) : a.f;
+  double y = b.kind == TValue::IntConst ? double(b.i) : b.f;
+  return TValue::floatConst(name == "min" ? std::min(x, y) : std::max(x, y));
+}
+
+FailureOr<TValue> Generator::foldAbs(const Expr &expr, const TValue &arg) {
+  if (arg.kind == TValue::IntConst) {
+    if (arg.i == INT64_MIN) {
+      error(expr.loc) << "integer overflow in constant expression";
+      return failure();
+    }
+    return TValue::intConst(std::abs(arg.i));
+  }
+  return TValue::floatConst(std::fabs(arg.f));
 }

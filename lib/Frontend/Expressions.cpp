@@ -18,7 +18,6 @@ using namespace tlc;
 using namespace tlc::frontend;
 
 #include <cmath>
-#include <functional>
 #include <limits>
 
 FailureOr<TValue> Generator::gen(const Expr &expr) {
@@ -29,44 +28,8 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
     return TValue::floatConst(expr.floatValue);
   case Expr::BoolLit:
     return TValue::boolConst(expr.boolValue);
-  case Expr::Ref: {
-    const Symbol *symbol = lookup(expr.name);
-    if (!symbol && expr.name == "inf")
-      return TValue::floatConst(std::numeric_limits<double>::infinity());
-    if (!symbol) {
-      error(expr.loc) << "unknown name '" << expr.name << "'";
-      return failure();
-    }
-    switch (symbol->kind) {
-    case Symbol::Bound:
-      return symbol->value;
-    case Symbol::Var: {
-      Value loaded = memref::LoadOp::create(builder, loc(expr.loc), symbol->slot);
-      threadDependent[loaded] = varState.lookup(symbol->slot).first;
-      return TValue::typed(loaded);
-    }
-    case Symbol::Tensor:
-      error(expr.loc) << "tensor '" << expr.name << "' cannot be used as a value; index it, as in '"
-                      << expr.name << "[i]'";
-      return failure();
-    case Symbol::Size:
-      if (constOnly)
-        break;
-      return TValue::typed(tile::DimOp::create(builder, loc(expr.loc),
-                                               currentEntry->getArgument(symbol->arg),
-                                               symbol->dim));
-    case Symbol::TypeConst:
-      error(expr.loc) << "type parameter '" << expr.name << "' cannot be used as a value";
-      return failure();
-    case Symbol::Buffer:
-      error(expr.loc) << "buffer '" << expr.name << "' cannot be used as a value; index it, as in '"
-                      << expr.name << "[i, j]', or pass it to a tile operation";
-      return failure();
-    }
-    error(expr.loc) << "'" << expr.name << "' is a run-time value; only compile-time "
-                    << "parameters can be used here";
-    return failure();
-  }
+  case Expr::Ref:
+    return genRef(expr);
   case Expr::BlockIdx:
   case Expr::ThreadIdx: {
     bool isBlock = expr.kind == Expr::BlockIdx;
@@ -101,6 +64,45 @@ FailureOr<TValue> Generator::gen(const Expr &expr) {
   case Expr::Index:
     return genLoad(expr);
   }
+  return failure();
+}
+
+FailureOr<TValue> Generator::genRef(const Expr &expr) {
+  const Symbol *symbol = lookup(expr.name);
+  if (!symbol && expr.name == "inf")
+    return TValue::floatConst(std::numeric_limits<double>::infinity());
+  if (!symbol) {
+    error(expr.loc) << "unknown name '" << expr.name << "'";
+    return failure();
+  }
+  switch (symbol->kind) {
+  case Symbol::Bound:
+    return symbol->value;
+  case Symbol::Var: {
+    Value loaded = memref::LoadOp::create(builder, loc(expr.loc), symbol->slot);
+    threadDependent[loaded] = varState.lookup(symbol->slot).first;
+    return TValue::typed(loaded);
+  }
+  case Symbol::Tensor:
+    error(expr.loc) << "tensor '" << expr.name << "' cannot be used as a value; index it, as in '"
+                    << expr.name << "[i]'";
+    return failure();
+  case Symbol::Size:
+    if (constOnly)
+      break;
+    return TValue::typed(tile::DimOp::create(builder, loc(expr.loc),
+                                             currentEntry->getArgument(symbol->arg),
+                                             symbol->dim));
+  case Symbol::TypeConst:
+    error(expr.loc) << "type parameter '" << expr.name << "' cannot be used as a value";
+    return failure();
+  case Symbol::Buffer:
+    error(expr.loc) << "buffer '" << expr.name << "' cannot be used as a value; index it, as in '"
+                    << expr.name << "[i, j]', or pass it to a tile operation";
+    return failure();
+  }
+  error(expr.loc) << "'" << expr.name << "' is a run-time value; only compile-time "
+                  << "parameters can be used here";
   return failure();
 }
 
@@ -345,33 +347,66 @@ FailureOr<TValue> Generator::genCast(SMLoc l, const TValue &v, Type to) {
   return TValue::typed(r);
 }
 
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// A builtin function: its name, its number of arguments and the member that generates it.
+struct Generator::BuiltinFunction {
+  llvm::StringLiteral name;
+  unsigned arity;
+  FailureOr<TValue> (Generator::*gen)(const Expr &call, ArrayRef<TValue> args);
+};
+
+const Generator::BuiltinFunction *Generator::lookupFunction(StringRef name) {
+  static constexpr BuiltinFunction functions[] = {
+#define TLC_FUNCTION(NAME, ARITY, GEN) {#NAME, ARITY, &Generator::GEN},
+#include "Builtins.def"
+  };
+  for (const BuiltinFunction &function : functions)
+    if (function.name == name)
+      return &function;
+  return nullptr;
+}
+
+bool Generator::isBuiltinFunction(StringRef name) { return lookupFunction(name) != nullptr; }
+
+/// "cdiv, min, ..., erf": the builtin functions, for messages.
+static std::string functionList() {
+  static constexpr llvm::StringLiteral names[] = {
+#define TLC_FUNCTION(NAME, ARITY, GEN) #NAME,
+#include "Builtins.def"
+  };
+  std::string list;
+  for (StringRef name : names)
+    list += (list.empty() ? "" : ", ") + name.str();
+  return list;
+}
+
+FailureOr<SmallVector<TValue>> Generator::genCallArgs(const Expr &expr, size_t arity) {
+  if (expr.operands.size() != arity) {
+    error(expr.loc) << "'" << expr.name << "' takes " << arity << " argument"
+                    << (arity == 1 ? "" : "s") << ", got " << expr.operands.size();
+    return failure();
+  }
+  SmallVector<TValue> args;
+  for (const ExprPtr &operand : expr.operands) {
+    auto v = gen(*operand);
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  return args;
+}
+
 FailureOr<TValue> Generator::genCall(const Expr &expr) {
   StringRef name = expr.name;
-  auto arity = [&](size_t n) -> LogicalResult {
-    if (expr.operands.size() == n)
-      return success();
-    error(expr.loc) << "'" << name << "' takes " << n << " argument" << (n == 1 ? "" : "s")
-                    << ", got " << expr.operands.size();
-    return failure();
-  };
-  SmallVector<TValue> args;
-  auto genArgs = [&]() -> LogicalResult {
-    for (const ExprPtr &operand : expr.operands) {
-      auto v = gen(*operand);
-      if (failed(v))
-        return failure();
-      args.push_back(*v);
-    }
-    return success();
-  };
-
   for (const Name &k : expr.keywords)
     if (!k.text.empty()) {
       error(k.loc) << "'" << name << "' takes no keyword arguments";
       return failure();
     }
-  if (name == "copy" || name == "fill" || name == "gemm" || name == "reduce" ||
-      name == "atomic_add") {
+  if (isTileOp(name)) {
     error(expr.loc) << "'" << name << "' is a statement, not a value";
     return failure();
   }
@@ -385,152 +420,125 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
   if (castType) {
     if (failed(checkValueType(*castType, expr.loc)))
       return failure();
-    if (failed(arity(1)) || failed(genArgs()))
+    auto args = genCallArgs(expr, 1);
+    if (failed(args))
       return failure();
-    return genCast(expr.loc, args[0], *castType);
+    return genCast(expr.loc, (*args)[0], *castType);
   }
+  const BuiltinFunction *function = lookupFunction(name);
+  if (!function) {
+    error(expr.loc) << "unknown function '" << name << "'; available: " << functionList()
+                    << " and casts such as f32(x)";
+    return failure();
+  }
+  auto args = genCallArgs(expr, function->arity);
+  if (failed(args))
+    return failure();
+  return (this->*function->gen)(expr, *args);
+}
 
+FailureOr<TValue> Generator::genMinMax(const Expr &expr, ArrayRef<TValue> args) {
+  StringRef name = expr.name;
+  bool bothInt = args[0].kind == TValue::IntConst && args[1].kind == TValue::IntConst;
+  if (bothInt || (args[0].isConst() && args[1].isConst() && name != "cdiv"))
+    return foldMinMax(expr, args[0], args[1]);
+  if (name == "cdiv" && args[1].kind == TValue::IntConst && args[1].i <= 0) {
+    error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << args[1].i;
+    return failure();
+  }
+  auto type = unify(expr.loc, name, args[0], args[1]);
+  if (failed(type))
+    return failure();
+  auto x = materialize(expr.operands[0]->loc, args[0], *type, "argument");
+  if (failed(x))
+    return failure();
+  auto y = materialize(expr.operands[1]->loc, args[1], *type, "argument");
+  if (failed(y))
+    return failure();
+  bool isFloat = isa<FloatType>(*type);
+  if (type->isInteger(1) || (isFloat && name == "cdiv")) {
+    error(expr.loc) << "'" << name << "' needs integer" << (name == "cdiv" ? "" : " or float")
+                    << " arguments, found '" << typeName(*type) << "'";
+    return failure();
+  }
   Location l = loc(expr.loc);
-  if (name == "cdiv" || name == "min" || name == "max") {
-    if (failed(arity(2)) || failed(genArgs()))
-      return failure();
-    if (args[0].kind == TValue::IntConst && args[1].kind == TValue::IntConst) {
-      int64_t x = args[0].i, y = args[1].i;
-      if (name == "min")
-        return TValue::intConst(std::min(x, y));
-      if (name == "max")
-        return TValue::intConst(std::max(x, y));
-      if (y <= 0) {
-        error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << y;
-        return failure();
-      }
-      return TValue::intConst(x / y + ((x % y) > 0 ? 1 : 0));
-    }
-    if (name == "cdiv" && args[1].kind == TValue::IntConst && args[1].i <= 0) {
-      error(expr.operands[1]->loc) << "'cdiv' needs a positive divisor, got " << args[1].i;
-      return failure();
-    }
-    if (args[0].isConst() && args[1].isConst() && name != "cdiv") {
-      double x = args[0].kind == TValue::IntConst ? double(args[0].i) : args[0].f;
-      double y = args[1].kind == TValue::IntConst ? double(args[1].i) : args[1].f;
-      return TValue::floatConst(name == "min" ? std::min(x, y) : std::max(x, y));
-    }
-    auto type = unify(expr.loc, name, args[0], args[1]);
-    if (failed(type))
-      return failure();
-    auto x = materialize(expr.operands[0]->loc, args[0], *type, "argument");
-    if (failed(x))
-      return failure();
-    auto y = materialize(expr.operands[1]->loc, args[1], *type, "argument");
-    if (failed(y))
-      return failure();
-    bool isFloat = isa<FloatType>(*type);
-    if (type->isInteger(1) || (isFloat && name == "cdiv")) {
-      error(expr.loc) << "'" << name << "' needs integer" << (name == "cdiv" ? "" : " or float")
-                      << " arguments, found '" << typeName(*type) << "'";
-      return failure();
-    }
-    if (name == "cdiv")
-      return TValue::typed(arith::CeilDivSIOp::create(builder, l, *x, *y));
-    if (name == "min")
-      return TValue::typed(isFloat ? arith::MinNumFOp::create(builder, l, *x, *y).getResult()
-                                   : arith::MinSIOp::create(builder, l, *x, *y).getResult());
-    return TValue::typed(isFloat ? arith::MaxNumFOp::create(builder, l, *x, *y).getResult()
-                                 : arith::MaxSIOp::create(builder, l, *x, *y).getResult());
+  if (name == "cdiv")
+    return TValue::typed(arith::CeilDivSIOp::create(builder, l, *x, *y));
+  if (name == "min")
+    return TValue::typed(isFloat ? arith::MinNumFOp::create(builder, l, *x, *y).getResult()
+                                 : arith::MinSIOp::create(builder, l, *x, *y).getResult());
+  return TValue::typed(isFloat ? arith::MaxNumFOp::create(builder, l, *x, *y).getResult()
+                               : arith::MaxSIOp::create(builder, l, *x, *y).getResult());
+}
+
+FailureOr<TValue> Generator::genAbs(const Expr &expr, ArrayRef<TValue> args) {
+  if (args[0].kind == TValue::IntConst || args[0].kind == TValue::FloatConst)
+    return foldAbs(expr, args[0]);
+  Type type = typeOf(args[0]);
+  if (type.isInteger(1) || args[0].kind == TValue::BoolConst) {
+    error(expr.loc) << "'abs' needs a number, found 'bool'";
+    return failure();
   }
-  if (name == "abs") {
-    if (failed(arity(1)) || failed(genArgs()))
-      return failure();
-    if (args[0].kind == TValue::IntConst) {
-      if (args[0].i == INT64_MIN) {
-        error(expr.loc) << "integer overflow in constant expression";
-        return failure();
-      }
-      return TValue::intConst(std::abs(args[0].i));
-    }
-    if (args[0].kind == TValue::FloatConst)
-      return TValue::floatConst(std::fabs(args[0].f));
-    Type type = typeOf(args[0]);
-    if (type.isInteger(1) || args[0].kind == TValue::BoolConst) {
-      error(expr.loc) << "'abs' needs a number, found 'bool'";
-      return failure();
-    }
-    Value x = args[0].value;
-    if (isa<FloatType>(type))
-      return TValue::typed(
-          arith::MaxNumFOp::create(builder, l, x, arith::NegFOp::create(builder, l, x)));
-    Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
+  Location l = loc(expr.loc);
+  Value x = args[0].value;
+  if (isa<FloatType>(type))
     return TValue::typed(
-        arith::MaxSIOp::create(builder, l, x, arith::SubIOp::create(builder, l, zero, x)));
+        arith::MaxNumFOp::create(builder, l, x, arith::NegFOp::create(builder, l, x)));
+  Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
+  return TValue::typed(
+      arith::MaxSIOp::create(builder, l, x, arith::SubIOp::create(builder, l, zero, x)));
+}
+
+template <typename OpTy>
+FailureOr<TValue> Generator::genMath(const Expr &expr, ArrayRef<TValue> args) {
+  TValue arg = args[0];
+  if (arg.kind == TValue::IntConst)
+    arg = TValue::floatConst(double(arg.i));
+  Type type = typeOf(arg);
+  if (!isa<FloatType>(type) || type.isTF32() || isF8(type)) {
+    error(expr.operands[0]->loc) << "'" << expr.name << "' needs an f16, bf16, f32 or f64 "
+                                 << "argument, found '" << typeName(type) << "'";
+    return failure();
   }
-  static const llvm::StringLiteral mathFunctions[] = {"exp",  "exp2", "log",  "log2",
-                                                      "sqrt", "rsqrt", "tanh", "erf"};
-  if (llvm::is_contained(mathFunctions, name)) {
-    if (failed(arity(1)) || failed(genArgs()))
-      return failure();
-    TValue arg = args[0];
-    if (arg.kind == TValue::IntConst)
-      arg = TValue::floatConst(double(arg.i));
-    Type type = typeOf(arg);
-    if (!isa<FloatType>(type) || type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type)) {
-      error(expr.operands[0]->loc) << "'" << name << "' needs an f16, bf16, f32 or f64 argument, "
-                                   << "found '" << typeName(type) << "'";
+  Value x = *materialize(expr.operands[0]->loc, arg, type, "argument");
+  return TValue::typed(OpTy::create(builder, loc(expr.loc), x).getResult());
+}
+
+FailureOr<TValue> Generator::genSelectCall(const Expr &expr, ArrayRef<TValue> args) {
+  return genSelect(expr.loc, args[0], args[1], args[2]);
+}
+
+FailureOr<TValue> Generator::genFma(const Expr &expr, ArrayRef<TValue> args) {
+  // a * b + c rounded once (PTX fma.rn): the operands share one float type, that of the
+  // non-constant arguments (all the same), f32 when all are constants.
+  Type type = Float32Type::get(ctx);
+  for (size_t i = 0, first = 3; i < 3; ++i) {
+    if (args[i].isConst())
+      continue;
+    if (first == 3) {
+      first = i;
+      type = args[i].value.getType();
+    } else if (args[i].value.getType() != type) {
+      error(expr.loc) << "type mismatch in 'fma': '" << typeName(type) << "' and '"
+                      << typeName(args[i].value.getType()) << "'; convert one argument, as in "
+                      << typeName(type) << "(...)";
       return failure();
     }
-    Value x = *materialize(expr.operands[0]->loc, arg, type, "argument");
-    Value r = llvm::StringSwitch<std::function<Value()>>(name)
-                  .Case("exp", [&] { return math::ExpOp::create(builder, l, x).getResult(); })
-                  .Case("exp2", [&] { return math::Exp2Op::create(builder, l, x).getResult(); })
-                  .Case("log", [&] { return math::LogOp::create(builder, l, x).getResult(); })
-                  .Case("log2", [&] { return math::Log2Op::create(builder, l, x).getResult(); })
-                  .Case("sqrt", [&] { return math::SqrtOp::create(builder, l, x).getResult(); })
-                  .Case("rsqrt", [&] { return math::RsqrtOp::create(builder, l, x).getResult(); })
-                  .Case("tanh", [&] { return math::TanhOp::create(builder, l, x).getResult(); })
-                  .Default([&] { return math::ErfOp::create(builder, l, x).getResult(); })();
-    return TValue::typed(r);
   }
-  if (name == "select") {
-    if (failed(arity(3)) || failed(genArgs()))
-      return failure();
-    return genSelect(expr.loc, args[0], args[1], args[2]);
+  if (!isa<FloatType>(type) || type.isTF32() || isF8(type)) {
+    error(expr.loc) << "'fma' needs f16, bf16, f32 or f64 arguments, found '" << typeName(type)
+                    << "'";
+    return failure();
   }
-  if (name == "fma") {
-    // a * b + c rounded once (PTX fma.rn): the operands share one float type.
-    if (failed(arity(3)) || failed(genArgs()))
+  SmallVector<Value, 3> values;
+  for (auto [operand, arg] : llvm::zip(expr.operands, args)) {
+    auto v = materialize(operand->loc, arg, type, "argument");
+    if (failed(v))
       return failure();
-    // The type of the non-constant arguments (all the same), f32 when all are constants.
-    Type type = Float32Type::get(ctx);
-    for (size_t i = 0, first = 3; i < 3; ++i) {
-      if (args[i].isConst())
-        continue;
-      if (first == 3) {
-        first = i;
-        type = args[i].value.getType();
-      } else if (args[i].value.getType() != type) {
-        error(expr.loc) << "type mismatch in 'fma': '" << typeName(type) << "' and '"
-                        << typeName(args[i].value.getType()) << "'; convert one argument, as in "
-                        << typeName(type) << "(...)";
-        return failure();
-      }
-    }
-    if (!isa<FloatType>(type) || type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type)) {
-      error(expr.loc) << "'fma' needs f16, bf16, f32 or f64 arguments, found '"
-                      << typeName(type) << "'";
-      return failure();
-    }
-    SmallVector<Value, 3> values;
-    for (auto [operand, arg] : llvm::zip(expr.operands, args)) {
-      auto v = materialize(operand->loc, arg, type, "argument");
-      if (failed(v))
-        return failure();
-      values.push_back(*v);
-    }
-    return TValue::typed(math::FmaOp::create(builder, l, values[0], values[1], values[2]));
+    values.push_back(*v);
   }
-  error(expr.loc) << "unknown function '" << name
-                  << "'; available: cdiv, min, max, abs, select, fma, exp, exp2, log, log2, "
-                  << "sqrt, rsqrt, tanh, erf and casts such as f32(x)";
-  return failure();
+  return TValue::typed(
+      math::FmaOp::create(builder, loc(expr.loc), values[0], values[1], values[2]));
 }
 
 FailureOr<SmallVector<Value>> Generator::genIndices(const std::vector<ExprPtr> &exprs) {

@@ -53,7 +53,7 @@ const Symbol *Generator::lookup(StringRef name) const {
 }
 
 LogicalResult Generator::declare(const Name &name, Symbol symbol) {
-  if (builtinType(name.text) || name.text == "block" || name.text == "thread")
+  if (isReservedName(name.text))
     return error(name.loc) << "'" << name.text << "' is a reserved name", failure();
   if (const Symbol *previous = lookup(name.text)) {
     auto diag = error(name.loc) << "redefinition of '" << name.text << "'";
@@ -65,23 +65,28 @@ LogicalResult Generator::declare(const Name &name, Symbol symbol) {
   return success();
 }
 
+bool Generator::isReservedName(StringRef name) {
+  return builtinType(name) || name == "block" || name == "thread";
+}
+
 std::optional<Type> Generator::builtinType(StringRef name) {
   return llvm::StringSwitch<std::optional<Type>>(name)
-      .Case("f64", Float64Type::get(ctx))
-      .Case("f32", Float32Type::get(ctx))
-      .Case("f16", Float16Type::get(ctx))
-      .Case("bf16", BFloat16Type::get(ctx))
-      .Case("tf32", FloatTF32Type::get(ctx))
-      .Case("f8e4m3", Float8E4M3FNType::get(ctx))
-      .Case("f8e5m2", Float8E5M2Type::get(ctx))
-      .Case("i64", IntegerType::get(ctx, 64))
-      .Case("i32", IntegerType::get(ctx, 32))
-      .Case("i16", IntegerType::get(ctx, 16))
-      .Case("i8", IntegerType::get(ctx, 8))
-      .Case("u8", IntegerType::get(ctx, 8, IntegerType::Unsigned))
-      .Case("bool", IntegerType::get(ctx, 1))
-      .Case("int", IndexType::get(ctx))
+#define TLC_TYPE(NAME, GET, HINTED) .Case(#NAME, GET)
+#include "Builtins.def"
       .Default(std::nullopt);
+}
+
+/// "f64, f32, ..., int": the type names listed in the error for an unknown type.
+static std::string hintedTypeList() {
+  static constexpr std::pair<llvm::StringLiteral, bool> types[] = {
+#define TLC_TYPE(NAME, GET, HINTED) {#NAME, HINTED},
+#include "Builtins.def"
+  };
+  std::string list;
+  for (auto [name, hinted] : types)
+    if (hinted)
+      list += (list.empty() ? "" : ", ") + name.str();
+  return list;
 }
 
 FailureOr<Type> Generator::resolveType(const Name &name, bool forTensor) {
@@ -92,9 +97,7 @@ FailureOr<Type> Generator::resolveType(const Name &name, bool forTensor) {
       type = symbol->type;
   }
   if (!type) {
-    error(name.loc) << "unknown type '" << name.text
-                    << "'; expected one of f64, f32, tf32, f16, bf16, f8e4m3, f8e5m2, i64, i32, "
-                    << "i16, i8, bool, int"
+    error(name.loc) << "unknown type '" << name.text << "'; expected one of " << hintedTypeList()
                     << " or a 'type' parameter";
     return failure();
   }

@@ -76,71 +76,16 @@ LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &
         define = &value; // the last -D wins
     Symbol symbol;
     if (param.kind == ConstParamDecl::Type) {
-      symbol.kind = Symbol::TypeConst;
-      std::optional<Type> type;
-      if (define) {
-        type = builtinType(*define);
-        if (!type || type->isIndex() || type->isInteger(1)) {
-          error(param.name.loc) << "'-D " << param.name.text << "=" << *define
-                                << "' does not name a data type (f64, f32, f16, bf16, i64, "
-                                << "i32, i16, i8)";
-          return failure();
-        }
-      } else if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
-        type = cast<TypeAttr>(given).getValue();
-      } else if (param.defaultValue) {
-        const Expr &e = *param.defaultValue;
-        if (e.kind != Expr::Ref) {
-          error(e.loc) << "the default of type parameter '" << param.name.text
-                       << "' must be a type name";
-          return failure();
-        }
-        auto resolved = resolveType(Name{e.name, e.loc}, /*forTensor=*/true);
-        if (failed(resolved))
-          return failure();
-        type = *resolved;
-      }
-      if (!type) {
-        error(param.name.loc) << "compile-time parameter '" << param.name.text
-                              << "' has no default; give it with -D " << param.name.text
-                              << "=<type>";
+      auto type = bindTypeParam(param, define, overrides);
+      if (failed(type))
         return failure();
-      }
+      symbol.kind = Symbol::TypeConst;
       symbol.type = *type;
       params.append(param.name.text, TypeAttr::get(*type));
     } else {
-      std::optional<TValue> value;
-      if (define) {
-        value = parseDefine(*define, param.kind);
-        if (!value) {
-          error(param.name.loc) << "'-D " << param.name.text << "=" << *define
-                                << "' does not parse as '" << kindName(param.kind) << "'";
-          return failure();
-        }
-      } else if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
-        if (param.kind == ConstParamDecl::Int)
-          value = TValue::intConst(cast<IntegerAttr>(given).getInt());
-        else
-          value = TValue::boolConst(cast<BoolAttr>(given).getValue());
-      } else if (param.defaultValue) {
-        auto v = gen(*param.defaultValue);
-        if (failed(v))
-          return failure();
-        TValue::Kind want =
-            param.kind == ConstParamDecl::Int ? TValue::IntConst : TValue::BoolConst;
-        if (v->kind != want) {
-          error(param.defaultValue->loc)
-              << "the default of '" << param.name.text << "' must be a compile-time '"
-              << kindName(param.kind) << "'";
-          return failure();
-        }
-        value = *v;
-      } else {
-        error(param.name.loc) << "compile-time parameter '" << param.name.text
-                              << "' has no default; give it with -D " << param.name.text
-                              << "=<value>";
+      auto value = bindValueParam(param, define, overrides);
+      if (failed(value))
         return failure();
-      }
       symbol.value = *value;
       if (param.kind == ConstParamDecl::Int)
         params.append(param.name.text, builder.getI64IntegerAttr(value->i));
@@ -151,6 +96,75 @@ LogicalResult Generator::bindConstParams(const KernelDecl &decl, NamedAttrList &
       return failure();
   }
   return success();
+}
+
+FailureOr<Type> Generator::bindTypeParam(const ConstParamDecl &param, const std::string *define,
+                                         DictionaryAttr overrides) {
+  std::optional<Type> type;
+  if (define) {
+    type = builtinType(*define);
+    if (!type || type->isIndex() || type->isInteger(1)) {
+      error(param.name.loc) << "'-D " << param.name.text << "=" << *define
+                            << "' does not name a data type (f64, f32, f16, bf16, i64, "
+                            << "i32, i16, i8)";
+      return failure();
+    }
+  } else if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
+    type = cast<TypeAttr>(given).getValue();
+  } else if (param.defaultValue) {
+    const Expr &e = *param.defaultValue;
+    if (e.kind != Expr::Ref) {
+      error(e.loc) << "the default of type parameter '" << param.name.text
+                   << "' must be a type name";
+      return failure();
+    }
+    auto resolved = resolveType(Name{e.name, e.loc}, /*forTensor=*/true);
+    if (failed(resolved))
+      return failure();
+    type = *resolved;
+  }
+  if (!type) {
+    error(param.name.loc) << "compile-time parameter '" << param.name.text
+                          << "' has no default; give it with -D " << param.name.text
+                          << "=<type>";
+    return failure();
+  }
+  return *type;
+}
+
+FailureOr<TValue> Generator::bindValueParam(const ConstParamDecl &param,
+                                            const std::string *define,
+                                            DictionaryAttr overrides) {
+  if (define) {
+    std::optional<TValue> value = parseDefine(*define, param.kind);
+    if (!value) {
+      error(param.name.loc) << "'-D " << param.name.text << "=" << *define
+                            << "' does not parse as '" << kindName(param.kind) << "'";
+      return failure();
+    }
+    return *value;
+  }
+  if (Attribute given = overrides ? overrides.get(param.name.text) : Attribute()) {
+    if (param.kind == ConstParamDecl::Int)
+      return TValue::intConst(cast<IntegerAttr>(given).getInt());
+    return TValue::boolConst(cast<BoolAttr>(given).getValue());
+  }
+  if (!param.defaultValue) {
+    error(param.name.loc) << "compile-time parameter '" << param.name.text
+                          << "' has no default; give it with -D " << param.name.text
+                          << "=<value>";
+    return failure();
+  }
+  auto v = gen(*param.defaultValue);
+  if (failed(v))
+    return failure();
+  TValue::Kind want = param.kind == ConstParamDecl::Int ? TValue::IntConst : TValue::BoolConst;
+  if (v->kind != want) {
+    error(param.defaultValue->loc) << "the default of '" << param.name.text
+                                   << "' must be a compile-time '" << kindName(param.kind) << "'";
+    return failure();
+  }
+  return *v;
 }
 
 LogicalResult Generator::bindKernelScope(const KernelDecl &decl, Block &entry) {
@@ -194,37 +208,45 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   if (failed(bindConstParams(decl, params, overrides)))
     return failure();
 
-  // Parameter types and names.
-  SmallVector<Type> argTypes;
-  SmallVector<Attribute> argNames, dimNames, strideNames;
   buffers.clear();
   divergence = {};
   threadDependent.clear();
   varState.clear();
+  KernelSignature signature;
+  if (failed(resolveSignature(decl, signature)))
+    return failure();
+  createKernel(decl, module, signature, params, configs, variant);
+  Block *grid = &kernel.getGrid().front();
+  Block *body = &kernel.getBody().front();
+
+  pushScope();
+  llvm::scope_exit exitParams([&] { popScope(); });
+  if (failed(bindKernelScope(decl, *body)))
+    return failure();
+
+  builder.setInsertionPointToStart(body);
+  currentEntry = body;
+  if (failed(genThreads(decl)) || failed(genGrid(decl, *grid)))
+    return failure();
+
+  // The body, on the device.
+  builder.setInsertionPointToStart(body);
+  currentEntry = body;
+  if (failed(genBlock(decl.body)))
+    return failure();
+  builder.setInsertionPointToEnd(body);
+  tile::YieldOp::create(builder, loc(decl.name.loc));
+  return checkSharedMemory(decl);
+}
+
+LogicalResult Generator::resolveSignature(const KernelDecl &decl, KernelSignature &signature) {
   for (const ParamDecl &param : decl.params) {
-    auto type = resolveType(param.dtype, param.isTensor);
-    if (failed(type) || (!param.isTensor && failed(checkValueType(*type, param.dtype.loc))))
+    auto type = resolveParamType(param);
+    if (failed(type))
       return failure();
-    if (param.isTensor) {
-      if (param.dims.size() > 8) {
-        error(param.name.loc) << "tensors have at most 8 dimensions";
-        return failure();
-      }
-      argTypes.push_back(tile::TensorType::get(ctx, *type, param.dims.size()));
-    } else {
-      // The launch ABI (docs/abi.md) passes f32, f64, i32, i64 and bool scalars, and `int` as
-      // i64; narrower types have no launcher type.
-      bool narrow = type->isF16() || type->isBF16() || type->isInteger(8) || type->isInteger(16);
-      if (narrow) {
-        error(param.dtype.loc) << "scalar parameter '" << param.name.text << "' cannot have type '"
-                               << typeName(*type) << "'; scalar parameters are f32, f64, i32, "
-                               << "i64, int or bool (convert inside the kernel)";
-        return failure();
-      }
-      argTypes.push_back(*type);
-    }
-    argNames.push_back(builder.getStringAttr(param.name.text));
-    SmallVector<Attribute> dims, strides;
+    signature.argTypes.push_back(*type);
+    signature.argNames.push_back(builder.getStringAttr(param.name.text));
+    SmallVector<Attribute> dims;
     for (const Name &dim : param.dims) {
       std::optional<int64_t> value = constantDim(dim);
       if (value && *value < 0) {
@@ -233,42 +255,77 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
       }
       dims.push_back(builder.getStringAttr(value ? std::to_string(*value) : dim.text));
     }
-    for (const Name &stride : param.strides) {
-      std::optional<int64_t> value = constantDim(stride);
-      if (!value && (builtinType(stride.text) || stride.text == "block" ||
-                     stride.text == "thread")) {
-        error(stride.loc) << "'" << stride.text << "' is a reserved name";
+    auto strides = resolveStrides(decl, param);
+    if (failed(strides))
+      return failure();
+    signature.dimNames.push_back(builder.getArrayAttr(dims));
+    signature.strideNames.push_back(*strides);
+  }
+  return success();
+}
+
+FailureOr<Type> Generator::resolveParamType(const ParamDecl &param) {
+  auto type = resolveType(param.dtype, param.isTensor);
+  if (failed(type) || (!param.isTensor && failed(checkValueType(*type, param.dtype.loc))))
+    return failure();
+  if (param.isTensor) {
+    if (param.dims.size() > 8) {
+      error(param.name.loc) << "tensors have at most 8 dimensions";
+      return failure();
+    }
+    return Type(tile::TensorType::get(ctx, *type, param.dims.size()));
+  }
+  // The launch ABI (docs/abi.md) passes f32, f64, i32, i64 and bool scalars, and `int` as
+  // i64; narrower types have no launcher type.
+  bool narrow = type->isF16() || type->isBF16() || type->isInteger(8) || type->isInteger(16);
+  if (narrow) {
+    error(param.dtype.loc) << "scalar parameter '" << param.name.text << "' cannot have type '"
+                           << typeName(*type) << "'; scalar parameters are f32, f64, i32, "
+                           << "i64, int or bool (convert inside the kernel)";
+    return failure();
+  }
+  return *type;
+}
+
+FailureOr<Attribute> Generator::resolveStrides(const KernelDecl &decl, const ParamDecl &param) {
+  SmallVector<Attribute> strides;
+  for (const Name &stride : param.strides) {
+    std::optional<int64_t> value = constantDim(stride);
+    if (!value && isReservedName(stride.text)) {
+      error(stride.loc) << "'" << stride.text << "' is a reserved name";
+      return failure();
+    }
+    if (!value) {
+      const Symbol *existing = lookup(stride.text);
+      bool isSize = llvm::any_of(decl.params, [&](const ParamDecl &p) {
+        return llvm::any_of(p.dims, [&](const Name &d) { return d.text == stride.text; });
+      });
+      bool isParam = llvm::any_of(decl.params,
+                                  [&](const ParamDecl &p) { return p.name.text == stride.text; });
+      if (existing || isSize || isParam) {
+        error(stride.loc) << "stride name '" << stride.text
+                          << "' is already used; strides need names of their own";
         return failure();
       }
-      if (!value) {
-        const Symbol *existing = lookup(stride.text);
-        bool isSize = llvm::any_of(decl.params, [&](const ParamDecl &p) {
-          return llvm::any_of(p.dims, [&](const Name &d) { return d.text == stride.text; });
-        });
-        bool isParam = llvm::any_of(decl.params,
-                                    [&](const ParamDecl &p) { return p.name.text == stride.text; });
-        if (existing || isSize || isParam) {
-          error(stride.loc) << "stride name '" << stride.text
-                            << "' is already used; strides need names of their own";
-          return failure();
-        }
-      }
-      strides.push_back(builder.getStringAttr(value ? std::to_string(*value) : stride.text));
     }
-    dimNames.push_back(builder.getArrayAttr(dims));
-    strideNames.push_back(builder.getArrayAttr(strides));
+    strides.push_back(builder.getStringAttr(value ? std::to_string(*value) : stride.text));
   }
+  return Attribute(builder.getArrayAttr(strides));
+}
 
+void Generator::createKernel(const KernelDecl &decl, ModuleOp module,
+                             const KernelSignature &signature, const NamedAttrList &params,
+                             ArrayAttr configs, std::optional<unsigned> variant) {
   builder.setInsertionPointToEnd(module.getBody());
   std::string symbol = decl.name.text;
   if (variant)
     symbol += "__" + std::to_string(*variant);
   kernel = tile::KernelOp::create(
       builder, loc(decl.name.loc), builder.getStringAttr(symbol),
-      builder.getDenseI64ArrayAttr({1, 1, 1}), builder.getArrayAttr(argNames),
-      builder.getArrayAttr(dimNames), params.getDictionary(ctx));
+      builder.getDenseI64ArrayAttr({1, 1, 1}), builder.getArrayAttr(signature.argNames),
+      builder.getArrayAttr(signature.dimNames), params.getDictionary(ctx));
   if (llvm::any_of(decl.params, [](const ParamDecl &p) { return !p.strides.empty(); }))
-    kernel->setAttr("strides", builder.getArrayAttr(strideNames));
+    kernel->setAttr("strides", builder.getArrayAttr(signature.strideNames));
   if (configs)
     kernel->setAttr("configs", configs);
   if (variant) {
@@ -278,17 +335,12 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   SmallVector<Location> argLocs;
   for (const ParamDecl &param : decl.params)
     argLocs.push_back(loc(param.name.loc));
-  Block *grid = builder.createBlock(&kernel.getGrid(), {}, argTypes, argLocs);
-  Block *body = builder.createBlock(&kernel.getBody(), {}, argTypes, argLocs);
+  builder.createBlock(&kernel.getGrid(), {}, signature.argTypes, argLocs);
+  builder.createBlock(&kernel.getBody(), {}, signature.argTypes, argLocs);
+}
 
-  pushScope();
-  llvm::scope_exit exitParams([&] { popScope(); });
-  if (failed(bindKernelScope(decl, *body)))
-    return failure();
-
+LogicalResult Generator::genThreads(const KernelDecl &decl) {
   // Threads: compile-time, at most 1024, whole warps.
-  builder.setInsertionPointToStart(body);
-  currentEntry = body;
   SmallVector<int64_t> threads;
   for (const ExprPtr &e : decl.threads) {
     auto n = constInt(*e, "a thread count");
@@ -310,54 +362,45 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
   }
   threads.resize(3, 1);
   kernel.setThreads(threads);
+  return success();
+}
 
-
-  // The grid, computed on the host.
-  {
-    builder.setInsertionPointToStart(grid);
-    currentEntry = grid;
-    inGrid = true;
-    llvm::scope_exit exitGrid([&] { inGrid = false; });
-    // Scalar parameters are the grid block's own arguments.
-    pushScope();
-    llvm::scope_exit exitGridScope([&] { popScope(); });
-    for (auto [index, param] : llvm::enumerate(decl.params)) {
-      if (param.isTensor)
-        continue;
-      Symbol symbol;
-      symbol.value = TValue::typed(grid->getArgument(index));
-      scopes.back()[param.name.text] = symbol;
-    }
-    SmallVector<Value> sizes;
-    for (const ExprPtr &e : decl.grid) {
-      auto v = gen(*e);
-      if (failed(v))
-        return failure();
-      // A grid size that folds to a negative constant or zero can never be launched.
-      if (v->kind == TValue::IntConst && v->i <= 0) {
-        auto diag = error(e->loc) << "a grid size must be positive, got " << v->i;
-        diag.attachNote() << "hint: the grid counts blocks; compute it from sizes, as in "
-                          << "'grid(cdiv(N, BN))'";
-        return failure();
-      }
-      auto x = materialize(e->loc, *v, builder.getIndexType(), "as a grid size");
-      if (failed(x))
-        return failure();
-      sizes.push_back(*x);
-    }
-    while (sizes.size() < 3)
-      sizes.push_back(arith::ConstantIndexOp::create(builder, loc(decl.gridLoc), 1));
-    tile::YieldOp::create(builder, loc(decl.gridLoc), sizes);
+LogicalResult Generator::genGrid(const KernelDecl &decl, Block &grid) {
+  builder.setInsertionPointToStart(&grid);
+  currentEntry = &grid;
+  inGrid = true;
+  llvm::scope_exit exitGrid([&] { inGrid = false; });
+  // Scalar parameters are the grid block's own arguments.
+  pushScope();
+  llvm::scope_exit exitGridScope([&] { popScope(); });
+  for (auto [index, param] : llvm::enumerate(decl.params)) {
+    if (param.isTensor)
+      continue;
+    Symbol symbol;
+    symbol.value = TValue::typed(grid.getArgument(index));
+    scopes.back()[param.name.text] = symbol;
   }
-
-  // The body, on the device.
-  builder.setInsertionPointToStart(body);
-  currentEntry = body;
-  if (failed(genBlock(decl.body)))
-    return failure();
-  builder.setInsertionPointToEnd(body);
-  tile::YieldOp::create(builder, loc(decl.name.loc));
-  return checkSharedMemory(decl);
+  SmallVector<Value> sizes;
+  for (const ExprPtr &e : decl.grid) {
+    auto v = gen(*e);
+    if (failed(v))
+      return failure();
+    // A grid size that folds to a negative constant or zero can never be launched.
+    if (v->kind == TValue::IntConst && v->i <= 0) {
+      auto diag = error(e->loc) << "a grid size must be positive, got " << v->i;
+      diag.attachNote() << "hint: the grid counts blocks; compute it from sizes, as in "
+                        << "'grid(cdiv(N, BN))'";
+      return failure();
+    }
+    auto x = materialize(e->loc, *v, builder.getIndexType(), "as a grid size");
+    if (failed(x))
+      return failure();
+    sizes.push_back(*x);
+  }
+  while (sizes.size() < 3)
+    sizes.push_back(arith::ConstantIndexOp::create(builder, loc(decl.gridLoc), 1));
+  tile::YieldOp::create(builder, loc(decl.gridLoc), sizes);
+  return success();
 }
 
 std::optional<int64_t> Generator::constantDim(const Name &name) {
@@ -412,36 +455,44 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
         error(name.loc) << "'" << name.text << "' is given twice in one configuration";
         return failure();
       }
-      if (param->kind == ConstParamDecl::Type) {
-        std::optional<Type> type =
-            expr->kind == Expr::Ref ? builtinType(expr->name) : std::optional<Type>();
-        if (!type || type->isIndex() || type->isInteger(1)) {
-          error(expr->loc) << "'" << name.text << "' is a type parameter; give a data type";
-          return failure();
-        }
-        entries.append(name.text, TypeAttr::get(*type));
-        continue;
-      }
-      if (const Expr *ref = findParamRef(*expr, decl)) {
-        error(ref->loc) << "the values of a configuration are constants; '" << ref->name
-                        << "' is a compile-time parameter";
-        return failure();
-      }
-      auto value = gen(*expr);
+      auto value = evalConfigEntry(decl, *param, name, *expr);
       if (failed(value))
         return failure();
-      bool isInt = param->kind == ConstParamDecl::Int;
-      if (value->kind != (isInt ? TValue::IntConst : TValue::BoolConst)) {
-        error(expr->loc) << "'" << name.text << "' needs a compile-time '"
-                         << (isInt ? "int" : "bool") << "'";
-        return failure();
-      }
-      entries.append(name.text, isInt ? Attribute(builder.getI64IntegerAttr(value->i))
-                                      : Attribute(builder.getBoolAttr(value->b)));
+      entries.append(name.text, *value);
     }
     configs.push_back(entries.getDictionary(ctx));
   }
   return builder.getArrayAttr(configs);
+}
+
+FailureOr<Attribute> Generator::evalConfigEntry(const KernelDecl &decl,
+                                                const ConstParamDecl &param, const Name &name,
+                                                const Expr &expr) {
+  if (param.kind == ConstParamDecl::Type) {
+    std::optional<Type> type =
+        expr.kind == Expr::Ref ? builtinType(expr.name) : std::optional<Type>();
+    if (!type || type->isIndex() || type->isInteger(1)) {
+      error(expr.loc) << "'" << name.text << "' is a type parameter; give a data type";
+      return failure();
+    }
+    return Attribute(TypeAttr::get(*type));
+  }
+  if (const Expr *ref = findParamRef(expr, decl)) {
+    error(ref->loc) << "the values of a configuration are constants; '" << ref->name
+                    << "' is a compile-time parameter";
+    return failure();
+  }
+  auto value = gen(expr);
+  if (failed(value))
+    return failure();
+  bool isInt = param.kind == ConstParamDecl::Int;
+  if (value->kind != (isInt ? TValue::IntConst : TValue::BoolConst)) {
+    error(expr.loc) << "'" << name.text << "' needs a compile-time '" << (isInt ? "int" : "bool")
+                    << "'";
+    return failure();
+  }
+  return isInt ? Attribute(builder.getI64IntegerAttr(value->i))
+               : Attribute(builder.getBoolAttr(value->b));
 }
 
 const std::pair<std::string, std::string> *
@@ -517,34 +568,41 @@ OwningOpRef<ModuleOp> Generator::generate(const FileAST &file, SMLoc fileLoc) {
         return nullptr;
       continue;
     }
-    // One kernel per configuration, `<kernel>__<i>`; any error in one is located in the source
-    // as usual, with a note pointing at the configuration.
-    tile::KernelOp first;
-    for (unsigned i = 0, e = configs->size(); i != e; ++i) {
-      std::string symbol = decl->name.text + "__" + std::to_string(i);
-      if (auto it = declared.find(symbol); it != declared.end()) {
-        auto diag = error(decl->configLocs[i])
-                    << "configuration " << i << " of kernel '" << decl->name.text
-                    << "' is compiled as kernel '" << symbol << "', which is already defined";
-        diag.attachNote(loc(it->second)) << "'" << symbol << "' is defined here";
-        return nullptr;
-      }
-      Location configLoc = loc(decl->configLocs[i]);
-      ScopedDiagnosticHandler inConfig(ctx, [&, i](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error ||
-            diag.getSeverity() == DiagnosticSeverity::Warning)
-          diag.attachNote(configLoc) << "in configuration " << i;
-        return failure(); // reported by the handler below
-      });
-      if (failed(genKernel(*decl, *module, *configs, i)))
-        return nullptr;
-      if (!first)
-        first = kernel;
-      else if (failed(checkSameSignature(*decl, first, kernel, i)))
-        return nullptr;
-    }
+    if (failed(genVariants(*decl, *module, *configs, declared)))
+      return nullptr;
   }
   if (failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+LogicalResult Generator::genVariants(const KernelDecl &decl, ModuleOp module, ArrayAttr configs,
+                                     const llvm::StringMap<SMLoc> &declared) {
+  // One kernel per configuration, `<kernel>__<i>`; any error in one is located in the source
+  // as usual, with a note pointing at the configuration.
+  tile::KernelOp first;
+  for (unsigned i = 0, e = configs.size(); i != e; ++i) {
+    std::string symbol = decl.name.text + "__" + std::to_string(i);
+    if (auto it = declared.find(symbol); it != declared.end()) {
+      auto diag = error(decl.configLocs[i])
+                  << "configuration " << i << " of kernel '" << decl.name.text
+                  << "' is compiled as kernel '" << symbol << "', which is already defined";
+      diag.attachNote(loc(it->second)) << "'" << symbol << "' is defined here";
+      return failure();
+    }
+    Location configLoc = loc(decl.configLocs[i]);
+    ScopedDiagnosticHandler inConfig(ctx, [&, i](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error ||
+          diag.getSeverity() == DiagnosticSeverity::Warning)
+        diag.attachNote(configLoc) << "in configuration " << i;
+      return failure(); // reported by the handler below
+    });
+    if (failed(genKernel(decl, module, configs, i)))
+      return failure();
+    if (!first)
+      first = kernel;
+    else if (failed(checkSameSignature(decl, first, kernel, i)))
+      return failure();
+  }
+  return success();
 }

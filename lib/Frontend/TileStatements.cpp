@@ -50,43 +50,66 @@ FailureOr<std::pair<Value, SmallVector<Value>>> Generator::genTensorRef(const Ex
   return std::make_pair(tensor, *indices);
 }
 
+/// A tile operation: its name, the member that generates it, and whether it acts for the whole
+/// block.
+struct Generator::TileOpInfo {
+  llvm::StringLiteral name;
+  LogicalResult (Generator::*gen)(const Expr &call);
+  bool wholeBlock;
+};
+
+const Generator::TileOpInfo *Generator::lookupTileOp(StringRef name) {
+  static constexpr TileOpInfo tileOps[] = {
+#define TLC_TILE_OP(NAME, GEN, WHOLE_BLOCK) {#NAME, &Generator::GEN, WHOLE_BLOCK},
+#include "Builtins.def"
+  };
+  for (const TileOpInfo &op : tileOps)
+    if (op.name == name)
+      return &op;
+  return nullptr;
+}
+
+bool Generator::isTileOp(StringRef name) { return lookupTileOp(name) != nullptr; }
+
+/// "copy, fill, ... and atomic_add": the tile operations, for messages.
+static std::string tileOpList() {
+  static constexpr llvm::StringLiteral names[] = {
+#define TLC_TILE_OP(NAME, GEN, WHOLE_BLOCK) #NAME,
+#include "Builtins.def"
+  };
+  std::string list;
+  for (auto [i, name] : llvm::enumerate(names))
+    list += (i == 0 ? "" : i + 1 == std::size(names) ? " and " : ", ") + name.str();
+  return list;
+}
+
 LogicalResult Generator::genTileCall(const Stmt &stmt) {
   const Expr &call = *stmt.value;
   StringRef name = call.name;
-  bool known = name == "copy" || name == "fill" || name == "gemm" || name == "reduce" ||
-               name == "atomic_add";
-  if (!known) {
+  const TileOpInfo *op = lookupTileOp(name);
+  if (!op) {
     const Symbol *symbol = lookup(name);
-    static const llvm::StringLiteral valueFunctions[] = {
-        "cdiv", "min", "max", "abs", "select", "fma", "exp", "exp2", "log", "log2", "sqrt",
-        "rsqrt", "tanh", "erf"};
-    if (symbol || builtinType(name) || llvm::is_contained(valueFunctions, name))
+    if (symbol || builtinType(name) || isBuiltinFunction(name))
       error(call.loc) << "the value of '" << name << "(...)' is unused; bind it with 'let'";
     else
-      error(call.loc) << "unknown operation '" << name
-                      << "'; tile operations are copy, fill, gemm, reduce and atomic_add";
+      error(call.loc) << "unknown operation '" << name << "'; tile operations are "
+                      << tileOpList();
     return failure();
   }
   if (inGrid) {
     error(call.loc) << "'" << name << "' cannot appear in 'grid(...)'";
     return failure();
   }
-  if (name == "atomic_add")
-    return genAtomicAdd(call);
-  if (inParallel) {
-    error(call.loc) << "'" << name << "' is a tile operation for the whole block and cannot "
-                    << "appear inside 'parallel'";
-    return failure();
+  if (op->wholeBlock) {
+    if (inParallel) {
+      error(call.loc) << "'" << name << "' is a tile operation for the whole block and cannot "
+                      << "appear inside 'parallel'";
+      return failure();
+    }
+    if (failed(checkUniform(name, call.loc)))
+      return failure();
   }
-  if (failed(checkUniform(name, call.loc)))
-    return failure();
-  if (name == "copy")
-    return genCopy(call);
-  if (name == "fill")
-    return genFill(call);
-  if (name == "gemm")
-    return genGemm(call);
-  return genReduce(call);
+  return (this->*op->gen)(call);
 }
 
 LogicalResult Generator::genCopy(const Expr &call) {
