@@ -102,19 +102,25 @@ std::string typeName(Type type);
 /// "128x64", for messages.
 std::string shapeText(ArrayRef<int64_t> shape);
 
+/// Whether `type` is one of the f8 types.
 inline bool isF8(Type type) {
   return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
 }
 
+/// Whether `type` is an integer: `int` (index) or a signless integer other than bool.
 inline bool isIntLike(Type type) {
   return type.isIndex() || (type.isSignlessInteger() && !type.isInteger(1));
 }
 
+/// Checks a file's syntax tree and builds its `tile` dialect in one walk. One Generator serves
+/// one file; the state below is that of the kernel being generated.
 class Generator {
 public:
   Generator(const SourceLocator &locator, const tlc::FrontendOptions &options)
       : locator(locator), options(options), ctx(locator.getContext()), builder(ctx) {}
 
+  /// The module of `file`'s kernels, one tile.kernel per kernel (or per configuration); null
+  /// after an error, which has been reported.
   OwningOpRef<ModuleOp> generate(const FileAST &file, SMLoc fileLoc);
 
 private:
