@@ -155,6 +155,11 @@ FailureOr<TValue> Generator::bindValueParam(const ConstParamDecl &param,
                           << "=<value>";
     return failure();
   }
+  // The default is evaluated before the kernel exists: ops it creates (a cast's constant, before
+  // the kind check refuses it) go into a scratch block, erased on return.
+  Block scratch;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&scratch);
   auto v = gen(*param.defaultValue);
   if (failed(v))
     return failure();
