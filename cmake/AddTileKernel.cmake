@@ -46,6 +46,43 @@ function(_tlc_arch_name entry out)
     "or a CMAKE_CUDA_ARCHITECTURES entry such as 90a or 80")
 endfunction()
 
+# tlc_compile(<prefix> <source> [OUTPUTS ext...] [COMMENT text] [ARGS tlc arguments...]): the one
+# rule that runs tlc, `tlc <source> -o <prefix> <ARGS>`, producing <prefix>.<ext> for each OUTPUTS
+# extension (default: fatbin h cpp json; launchers and manifest outputs tlc writes but the build
+# does not want are removed). It reruns when <source> or tlc changes. add_tile_kernel, the
+# bundled kernels (kernels/), the GPU tests' kernels and the differential builds use it.
+function(tlc_compile prefix source)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "COMMENT" "OUTPUTS;ARGS")
+  if(NOT ARG_OUTPUTS)
+    set(ARG_OUTPUTS fatbin h cpp json)
+  endif()
+  set(outputs)
+  foreach(ext IN LISTS ARG_OUTPUTS)
+    list(APPEND outputs "${prefix}.${ext}")
+  endforeach()
+  set(remove)
+  foreach(ext h cpp)
+    if(NOT ext IN_LIST ARG_OUTPUTS)
+      list(APPEND remove "${prefix}.${ext}")
+    endif()
+  endforeach()
+  set(remove_command)
+  if(remove)
+    set(remove_command COMMAND "${CMAKE_COMMAND}" -E remove ${remove})
+  endif()
+  if(NOT ARG_COMMENT)
+    get_filename_component(name "${source}" NAME)
+    set(ARG_COMMENT "tlc ${name} ${ARG_ARGS}")
+  endif()
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND "$<TARGET_FILE:tlc::tlc>" "${source}" -o "${prefix}" ${ARG_ARGS}
+    ${remove_command}
+    DEPENDS "${source}" tlc::tlc
+    COMMENT "${ARG_COMMENT}"
+    VERBATIM)
+endfunction()
+
 function(add_tile_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE;OUTPUT_DIR" "SOURCES;ARCHS;DEFINES")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -138,13 +175,8 @@ function(add_tile_kernel target)
     if(rel MATCHES "^\\.\\./")
       set(rel "${src}")
     endif()
-    add_custom_command(
-      OUTPUT "${prefix}.cpp" "${prefix}.h" "${prefix}.fatbin" "${prefix}.json"
-      COMMAND "$<TARGET_FILE:tlc::tlc>" "${src}" -o "${prefix}"
-              ${arch_args} ${define_args} ${ns_args} ${cuda_args}
-      DEPENDS "${src}" tlc::tlc
-      COMMENT "tlc ${rel} (${archs}) for ${target}"
-      VERBATIM)
+    tlc_compile("${prefix}" "${src}" COMMENT "tlc ${rel} (${archs}) for ${target}"
+                ARGS ${arch_args} ${define_args} ${ns_args} ${cuda_args})
     list(APPEND sources "${prefix}.cpp")
     list(APPEND headers "${prefix}.h")
     list(APPEND fatbins "${prefix}.fatbin")
