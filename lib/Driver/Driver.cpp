@@ -74,6 +74,16 @@ private:
   /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
   FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
                                                 TimingScope &timer);
+  /// The --arch values (sm_90a when none), each one the NVPTX backend knows.
+  FailureOr<std::vector<std::string>> checkArchs();
+  /// Names that become C++ identifiers in the launchers (output stem, namespace, kernels,
+  /// parameters, sizes), each checked where it is declared.
+  LogicalResult checkLauncherNames(ModuleOp module);
+  /// Finds the CUDA toolkit when the stage needs it (ptxas, libdevice), and ptxas's options.
+  LogicalResult findToolkit();
+  /// The fatbin (one ELF per architecture, then the PTX of each), launchers and manifest.
+  LogicalResult package(ModuleOp module, const std::vector<ArchOutput> &results,
+                        std::vector<cuda::KernelLaunchInfo> &launchInfo, OutputSet &outputs);
   /// A ptxas failure: each error ptxas gives for a PTX line or an entry is reported at the
   /// kernel it belongs to, with the PTX line; what cannot be placed, as `tlc: error: ...`.
   void reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx, StringRef message);
@@ -523,7 +533,51 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     module->print(os);
     return success();
   }
+  FailureOr<std::vector<std::string>> archs = checkArchs();
+  if (failed(archs) || (options.emit == EmitKind::Fatbin && failed(checkLauncherNames(*module))))
+    return failure();
+  frontendTimer.stop();
+  auto launchInfo = extractLaunchInfo(*module);
+  if (failed(launchInfo) || failed(findToolkit()))
+    return failure();
 
+  // The architectures compile concurrently on the context's thread pool (`-j`); their
+  // diagnostics come out in the order of --arch, as a serial compile gives them.
+  std::vector<ArchOutput> results(archs->size());
+  if (failed(failableParallelForEachN(&context, 0, archs->size(), [&](size_t i) {
+        return compileArch(*module, (*archs)[i], results[i]);
+      })))
+    return failure();
+  TimingScope packageTimer = timing.nest("fatbin, launchers, manifest");
+
+  auto appendText = [&](auto member) {
+    for (const ArchOutput &out : results) {
+      if (results.size() > 1)
+        text += "// ----- " + out.arch + "\n";
+      text += out.*member;
+    }
+  };
+  switch (options.emit) {
+  case EmitKind::MLIR:
+    appendText(&ArchOutput::mlir);
+    return success();
+  case EmitKind::LLVM:
+    appendText(&ArchOutput::llvmIR);
+    return success();
+  case EmitKind::PTX:
+    appendText(&ArchOutput::ptx);
+    return success();
+  case EmitKind::Cubin:
+    for (const ArchOutput &out : results)
+      outputs.add(prefix() + (results.size() > 1 ? "." + out.arch : "") + ".cubin",
+                  out.ptxas.cubin);
+    return success();
+  default:
+    return package(*module, results, *launchInfo, outputs);
+  }
+}
+
+FailureOr<std::vector<std::string>> Compilation::checkArchs() {
   std::vector<std::string> archs = options.archs;
   if (archs.empty())
     archs.push_back("sm_90a");
@@ -533,11 +587,14 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
       if (!parsed)
         llvm::consumeError(parsed.takeError());
       emitError(commandLineLoc()) << "unknown architecture '" << arch
-                           << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_90, sm_80";
+                                  << "'; expected sm_XY or sm_XYa, e.g. sm_90a, sm_90, sm_80";
       return failure();
     }
   }
+  return archs;
+}
 
+LogicalResult Compilation::checkLauncherNames(ModuleOp module) {
   // The output's file stem and --namespace name the launchers' namespace: command-line errors.
   if (options.emit == EmitKind::Fatbin) {
     cuda::LauncherInfo names;
@@ -552,7 +609,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   }
 
   // Names become C++ identifiers in the launchers: check them where they are declared.
-  for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
     if (options.emit != EmitKind::Fatbin)
       break;
     // Kernel names are spelled by the caller; parameters and sizes only by the launchers.
@@ -583,11 +640,10 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
       }
     }
   }
-  frontendTimer.stop();
-  auto launchInfo = extractLaunchInfo(*module);
-  if (failed(launchInfo))
-    return failure();
+  return success();
+}
 
+LogicalResult Compilation::findToolkit() {
   // The toolkit provides ptxas (cubins) and libdevice (math functions).
   if (options.ptxOnly && options.emit == EmitKind::Cubin) {
     emitError(commandLineLoc())
@@ -613,8 +669,6 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     }
   }
 
-  // The architectures compile concurrently on the context's thread pool (`-j`); their
-  // diagnostics come out in the order of --arch, as a serial compile gives them.
   // ptxas 13 compiles an input's functions on all cores (-split-compile 0): the same code as
   // a serial run, and the recorded command line does not depend on the machine.
   if (toolkit && needCubin) {
@@ -627,39 +681,12 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
     if (major >= 13)
       ptxasArgs = {"-split-compile", "0"};
   }
-  std::vector<ArchOutput> results(archs.size());
-  if (failed(failableParallelForEachN(&context, 0, archs.size(), [&](size_t i) {
-        return compileArch(*module, archs[i], results[i]);
-      })))
-    return failure();
-  TimingScope packageTimer = timing.nest("fatbin, launchers, manifest");
+  return success();
+}
 
-  auto appendText = [&](auto member) {
-    for (const ArchOutput &out : results) {
-      if (results.size() > 1)
-        text += "// ----- " + out.arch + "\n";
-      text += out.*member;
-    }
-  };
-  switch (options.emit) {
-  case EmitKind::MLIR:
-    appendText(&ArchOutput::mlir);
-    return success();
-  case EmitKind::LLVM:
-    appendText(&ArchOutput::llvmIR);
-    return success();
-  case EmitKind::PTX:
-    appendText(&ArchOutput::ptx);
-    return success();
-  case EmitKind::Cubin:
-    for (const ArchOutput &out : results)
-      outputs.add(prefix() + (results.size() > 1 ? "." + out.arch : "") + ".cubin",
-                  out.ptxas.cubin);
-    return success();
-  default:
-    break;
-  }
-
+LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput> &results,
+                                   std::vector<cuda::KernelLaunchInfo> &launchInfo,
+                                   OutputSet &outputs) {
   // The fatbin: one ELF entry per architecture, then the PTX of each.
   std::vector<cuda::FatbinEntry> entries;
   for (const ArchOutput &out : results) {
@@ -689,14 +716,14 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   launcher.fileStem = stem;
   launcher.cxxNamespace = options.launcherNamespace;
   launcher.headerName = stem + ".h";
-  for (cuda::KernelLaunchInfo &kernel : *launchInfo)
+  for (cuda::KernelLaunchInfo &kernel : launchInfo)
     for (const ArchOutput &out : results) {
       kernel.sharedBytes = std::max<unsigned>(kernel.sharedBytes,
                                               out.sharedBytes.lookup(kernel.name));
       if (auto it = out.tma.find(kernel.name); it != out.tma.end())
         kernel.tma = it->second;
     }
-  launcher.kernels = *launchInfo;
+  launcher.kernels = launchInfo;
   launcher.fatbin = fatbin;
   if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {
     emitError(commandLineLoc()) << "cannot generate a launcher: " << llvm::toString(std::move(err));
@@ -706,7 +733,7 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   outputs.add(prefix() + ".fatbin", std::move(fatbin));
   outputs.add(prefix() + ".h", std::move(files.header));
   outputs.add(prefix() + ".cpp", std::move(files.source));
-  outputs.add(prefix() + ".json", manifest(*launchInfo, results, *module));
+  outputs.add(prefix() + ".json", manifest(launchInfo, results, module));
   return success();
 }
 
