@@ -142,6 +142,18 @@ struct Planner {
   }
 
   void run();
+  /// The fragments, joined into classes that must share a layout (rowBound: need whole rows).
+  SmallVector<AllocOp> inferClasses();
+  /// Registers for the classes holding a candidate's accumulator, within the register budget.
+  void chooseRegisters(ArrayRef<AllocOp> fragments);
+  /// The candidates whose fragments got registers (the others stay generic, with a reason).
+  SmallVector<GemmOp> selectMmaGemms();
+  /// Why the use of `fragment` by tile-level op `at` needs a conversion, or null.
+  const char *misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp> mma);
+  /// A conversion through shared memory for every use its register layout cannot serve.
+  void convertMisfits(ArrayRef<GemmOp> mma);
+  /// mma.sync on the gemms, cp.async on the copies that fill their shared operands.
+  void markMmaGemms(ArrayRef<GemmOp> mma);
   std::optional<std::string> chooseLayouts(ArrayRef<Operation *> members,
                                            SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out);
   void convert(Operation *at, Value fragment, StringRef reason);
@@ -231,6 +243,9 @@ void Planner::convert(Operation *at, Value fragment, StringRef reason) {
                                       reason.str() + ")"});
 }
 
+/// Whether a fragment got a register layout.
+static bool inRegisters(Value v) { return static_cast<bool>(getAccLayout(v)); }
+
 void Planner::run() {
   // 1. The gemms mma.sync can run.
   kernel.getBody().walk([&](GemmOp gemm) {
@@ -242,8 +257,18 @@ void Planner::run() {
   });
   if (candidates.empty())
     return;
+  // 2. Layout inference: which fragments must agree; the classes that get registers.
+  SmallVector<AllocOp> fragments = inferClasses();
+  chooseRegisters(fragments);
+  SmallVector<GemmOp> mma = selectMmaGemms();
+  // 3. Conversions where a use does not fit its fragment's layout.
+  convertMisfits(mma);
+  // 4. The gemms and the copies that fill their shared operands.
+  markMmaGemms(mma);
+  plan.mmaGemms = std::move(mma);
+}
 
-  // 2. Layout inference: which fragments must agree.
+SmallVector<AllocOp> Planner::inferClasses() {
   SmallVector<AllocOp> fragments;
   for (auto alloc : kernel.getBody().getOps<AllocOp>())
     if (alloc.getBuffer().getType().isFragment()) {
@@ -284,7 +309,11 @@ void Planner::run() {
         rowBound.insert(fragmentAlloc(domain));
       }
   });
+  return fragments;
+}
 
+void Planner::chooseRegisters(ArrayRef<AllocOp> fragments) {
+  MLIRContext *ctx = kernel.getContext();
   // A class goes to registers when it holds a candidate gemm's accumulator.
   llvm::DenseSet<Operation *> accumulators;
   for (GemmOp gemm : candidates)
@@ -327,14 +356,14 @@ void Planner::run() {
          "shared memory"});
     chosen.pop_back();
   }
-  MLIRContext *ctx = kernel.getContext();
   for (auto &layouts : chosen)
     for (auto &[alloc, layout] : layouts) {
       alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
       plan.registers.push_back(alloc);
     }
-  auto inRegisters = [](Value v) { return static_cast<bool>(getAccLayout(v)); };
+}
 
+SmallVector<GemmOp> Planner::selectMmaGemms() {
   // The gemms whose fragments got registers run mma.sync.
   SmallVector<GemmOp> mma;
   for (GemmOp gemm : candidates) {
@@ -346,8 +375,50 @@ void Planner::run() {
       plan.genericGemms.push_back(
           {gemm, "its accumulator stays in shared memory (see the note on its fragment)"});
   }
+  return mma;
+}
 
-  // 3. Conversions where a use does not fit its fragment's layout.
+const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp> mma) {
+  const char *reason = nullptr;
+  if (auto parallel = dyn_cast<ParallelOp>(at)) {
+    SmallVector<Access> accesses = fragmentAccesses(parallel);
+    bool hasDomain = llvm::any_of(accesses, [&](const Access &a) {
+      return a.kind == Access::AtPoint && inRegisters(a.buffer);
+    });
+    bool fits = hasDomain && llvm::all_of(accesses, [&](const Access &a) {
+                  return !inRegisters(a.buffer) || a.kind != Access::Other;
+                });
+    if (!fits)
+      reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "
+               "point (or a row value at its row)";
+  } else if (isa<FillOp>(at)) {
+  } else if (auto gemm = dyn_cast<GemmOp>(at)) {
+    if (!llvm::is_contained(mma, gemm) || gemm.getB() == fragment)
+      reason = "this gemm does not run on mma.sync, which would read the fragment in "
+               "registers";
+  } else if (auto copy = dyn_cast<CopyOp>(at)) {
+    Value other = copy.getSource() == fragment ? copy.getDest() : copy.getSource();
+    auto otherBuffer = dyn_cast<BufferType>(other.getType());
+    // Row values (rank 1) go to a tensor through shared memory: a quad holds each row.
+    bool tensorDest = copy.getSource() == fragment && !otherBuffer &&
+                      cast<BufferType>(fragment.getType()).getRank() == 2;
+    bool bufferSide = otherBuffer && !otherBuffer.isLocal() && !inRegisters(other);
+    if (!tensorDest && !bufferSide)
+      reason = "registers are copied to a tensor, or to or from a buffer in shared memory";
+  } else if (auto reduce = dyn_cast<ReduceOp>(at)) {
+    bool fits = reduce.getSource() == fragment
+                    ? reduce.getDim() == 1 && inRegisters(reduce.getDest()) &&
+                          (!reduce.getInit() || inRegisters(reduce.getInit()))
+                    : inRegisters(reduce.getSource());
+    if (!fits)
+      reason = "registers are reduced along rows (dim = 1) into row values in registers";
+  } else {
+    reason = "this op accesses a fragment in registers element by element";
+  }
+  return reason;
+}
+
+void Planner::convertMisfits(ArrayRef<GemmOp> mma) {
   struct Misfit {
     Operation *at;
     Value fragment;
@@ -361,42 +432,7 @@ void Planner::run() {
       Operation *at = user;
       if (auto parallel = user->getParentOfType<ParallelOp>())
         at = parallel;
-      const char *reason = nullptr;
-      if (auto parallel = dyn_cast<ParallelOp>(at)) {
-        SmallVector<Access> accesses = fragmentAccesses(parallel);
-        bool hasDomain = llvm::any_of(accesses, [&](const Access &a) {
-          return a.kind == Access::AtPoint && inRegisters(a.buffer);
-        });
-        bool fits = hasDomain && llvm::all_of(accesses, [&](const Access &a) {
-                      return !inRegisters(a.buffer) || a.kind != Access::Other;
-                    });
-        if (!fits)
-          reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "
-                   "point (or a row value at its row)";
-      } else if (isa<FillOp>(at)) {
-      } else if (auto gemm = dyn_cast<GemmOp>(at)) {
-        if (!llvm::is_contained(mma, gemm) || gemm.getB() == fragment)
-          reason = "this gemm does not run on mma.sync, which would read the fragment in "
-                   "registers";
-      } else if (auto copy = dyn_cast<CopyOp>(at)) {
-        Value other = copy.getSource() == fragment ? copy.getDest() : copy.getSource();
-        auto otherBuffer = dyn_cast<BufferType>(other.getType());
-        // Row values (rank 1) go to a tensor through shared memory: a quad holds each row.
-        bool tensorDest = copy.getSource() == fragment && !otherBuffer &&
-                          cast<BufferType>(fragment.getType()).getRank() == 2;
-        bool bufferSide = otherBuffer && !otherBuffer.isLocal() && !inRegisters(other);
-        if (!tensorDest && !bufferSide)
-          reason = "registers are copied to a tensor, or to or from a buffer in shared memory";
-      } else if (auto reduce = dyn_cast<ReduceOp>(at)) {
-        bool fits = reduce.getSource() == fragment
-                        ? reduce.getDim() == 1 && inRegisters(reduce.getDest()) &&
-                              (!reduce.getInit() || inRegisters(reduce.getInit()))
-                        : inRegisters(reduce.getSource());
-        if (!fits)
-          reason = "registers are reduced along rows (dim = 1) into row values in registers";
-      } else {
-        reason = "this op accesses a fragment in registers element by element";
-      }
+      const char *reason = misfitReason(at, fragment, mma);
       if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
             return m.at == at && m.fragment == fragment;
           }))
@@ -406,7 +442,10 @@ void Planner::run() {
   for (const Misfit &m : misfits)
     convert(m.at, m.fragment, m.reason);
 
-  // 4. The gemms and the copies that fill their shared operands.
+}
+
+void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
+  MLIRContext *ctx = kernel.getContext();
   Builder b(ctx);
   for (GemmOp gemm : mma) {
     gemm->setAttr(kMmaAttr, MmaKindAttr::get(ctx, MmaKind::MmaSync));
@@ -424,7 +463,6 @@ void Planner::run() {
       }
     }
   }
-  plan.mmaGemms = std::move(mma);
 }
 
 void tlc::tile::planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan) {
