@@ -156,6 +156,16 @@ static void buildElementLoop(OpBuilder &b, Location loc, int64_t points, bool pe
   body(b, loc, loop.getInductionVar());
 }
 
+/// Replaces `op` by buildElementLoop over `points` (then a barrier unless `perThread`).
+static void replaceByElementLoop(PatternRewriter &rewriter, Operation *op, int64_t points,
+                                 bool perThread,
+                                 function_ref<void(OpBuilder &, Location, Value)> body) {
+  buildElementLoop(rewriter, op->getLoc(), points, perThread, body);
+  if (!perThread)
+    gpu::BarrierOp::create(rewriter, op->getLoc());
+  rewriter.eraseOp(op);
+}
+
 /// fill of a shared or fragment buffer.
 struct FillOpLowering : OpRewritePattern<tile::FillOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -215,8 +225,8 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
     };
     // A local destination is private to each thread: every thread copies the whole tile.
     bool perThread = dstBuffer && dstBuffer.isLocal();
-    buildElementLoop(
-        rewriter, op.getLoc(), shapeType.getNumElements(), perThread,
+    replaceByElementLoop(
+        rewriter, op, shapeType.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> coords = delinearize(b, loc, linear, shape);
           Value value;
@@ -232,9 +242,6 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
           else
             buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));
         });
-    if (!perThread)
-      gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -321,8 +328,8 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
     bool scalarDst = st.getRank() == 1;
     // A local destination is private to each thread: every thread reduces the whole source.
     bool perThread = dt.isLocal();
-    buildElementLoop(
-        rewriter, op.getLoc(), dt.getNumElements(), perThread,
+    replaceByElementLoop(
+        rewriter, op, dt.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
           auto srcIndex = [&](Value r) {
@@ -350,9 +357,6 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
             result = combine(b, loc, loadBufferElement(b, loc, op.getInit(), out), result);
           storeBufferElement(b, loc, result, op.getDest(), out);
         });
-    if (!perThread)
-      gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };
