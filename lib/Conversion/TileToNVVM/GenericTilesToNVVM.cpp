@@ -175,13 +175,11 @@ struct FillOpLowering : OpRewritePattern<tile::FillOp> {
     if (type.isLocal() || !memref || getRegisterLayout(op.getBuffer()))
       return failure();
     Value value = op.getValue();
-    buildThreadLoop(rewriter, op.getLoc(), type.getNumElements(),
-                    [&](OpBuilder &b, Location loc, Value linear) {
-                      memref::StoreOp::create(b, loc, value, memref,
-                                              delinearize(b, loc, linear, type.getShape()));
-                    });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
+    replaceByElementLoop(rewriter, op, type.getNumElements(), /*perThread=*/false,
+                         [&](OpBuilder &b, Location loc, Value linear) {
+                           memref::StoreOp::create(b, loc, value, memref,
+                                                   delinearize(b, loc, linear, type.getShape()));
+                         });
     return success();
   }
 };
@@ -263,8 +261,8 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
     bool transA = op.getTransposeA(), transB = op.getTransposeB();
     int64_t k = transA ? at.getShape()[0] : at.getShape()[1];
     bool clear = op.getClear();
-    buildThreadLoop(
-        rewriter, op.getLoc(), ct.getNumElements(),
+    replaceByElementLoop(
+        rewriter, op, ct.getNumElements(), /*perThread=*/false,
         [&](OpBuilder &bb, Location loc, Value linear) {
           SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
           Value init = clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType))
@@ -293,8 +291,6 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
           storeBufferElement(bb, loc, convertElement(bb, loc, loop.getResult(0), accType),
                              op.getC(), mn);
         });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };
