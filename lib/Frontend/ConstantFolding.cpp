@@ -153,8 +153,31 @@ FailureOr<TValue> Generator::foldBoolBinary(const Expr &expr, const TValue &a, c
   }
 }
 
+/// `x op y` when `op` is a comparison (<, <=, >, >=, ==, !=), else nullopt.
+template <typename T>
+static std::optional<bool> foldComparison(Token::Kind op, T x, T y) {
+  switch (op) {
+  case Token::less:
+    return x < y;
+  case Token::less_equal:
+    return x <= y;
+  case Token::greater:
+    return x > y;
+  case Token::greater_equal:
+    return x >= y;
+  case Token::equal_equal:
+    return x == y;
+  case Token::not_equal:
+    return x != y;
+  default:
+    return std::nullopt;
+  }
+}
+
 FailureOr<TValue> Generator::foldIntBinary(const Expr &expr, int64_t x, int64_t y) {
   Token::Kind op = expr.op;
+  if (std::optional<bool> result = foldComparison(op, x, y))
+    return TValue::boolConst(*result);
   auto overflow = [&]() -> FailureOr<TValue> {
     error(expr.loc) << "integer overflow in constant expression";
     return failure();
@@ -182,18 +205,6 @@ FailureOr<TValue> Generator::foldIntBinary(const Expr &expr, int64_t x, int64_t 
     if (x == INT64_MIN && y == -1)
       return overflow();
     return TValue::intConst(op == Token::slash ? x / y : x % y);
-  case Token::less:
-    return TValue::boolConst(x < y);
-  case Token::less_equal:
-    return TValue::boolConst(x <= y);
-  case Token::greater:
-    return TValue::boolConst(x > y);
-  case Token::greater_equal:
-    return TValue::boolConst(x >= y);
-  case Token::equal_equal:
-    return TValue::boolConst(x == y);
-  case Token::not_equal:
-    return TValue::boolConst(x != y);
   default:
     // Not an integer operator: as for floats (which report it).
     return foldFloatBinary(expr, double(x), double(y));
@@ -202,6 +213,8 @@ FailureOr<TValue> Generator::foldIntBinary(const Expr &expr, int64_t x, int64_t 
 
 FailureOr<TValue> Generator::foldFloatBinary(const Expr &expr, double x, double y) {
   Token::Kind op = expr.op;
+  if (std::optional<bool> result = foldComparison(op, x, y))
+    return TValue::boolConst(*result);
   // Finite operands whose sum, difference, product or quotient (by a non-zero) is infinite
   // overflowed; a division by zero keeps its IEEE result.
   if ((op == Token::plus || op == Token::minus || op == Token::star ||
@@ -228,18 +241,6 @@ FailureOr<TValue> Generator::foldFloatBinary(const Expr &expr, double x, double 
     return TValue::floatConst(x / y);
   case Token::percent:
     return TValue::floatConst(std::fmod(x, y));
-  case Token::less:
-    return TValue::boolConst(x < y);
-  case Token::less_equal:
-    return TValue::boolConst(x <= y);
-  case Token::greater:
-    return TValue::boolConst(x > y);
-  case Token::greater_equal:
-    return TValue::boolConst(x >= y);
-  case Token::equal_equal:
-    return TValue::boolConst(x == y);
-  case Token::not_equal:
-    return TValue::boolConst(x != y);
   default:
     break;
   }

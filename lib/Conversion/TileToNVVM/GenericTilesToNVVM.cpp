@@ -156,6 +156,16 @@ static void buildElementLoop(OpBuilder &b, Location loc, int64_t points, bool pe
   body(b, loc, loop.getInductionVar());
 }
 
+/// Replaces `op` by buildElementLoop over `points` (then a barrier unless `perThread`).
+static void replaceByElementLoop(PatternRewriter &rewriter, Operation *op, int64_t points,
+                                 bool perThread,
+                                 function_ref<void(OpBuilder &, Location, Value)> body) {
+  buildElementLoop(rewriter, op->getLoc(), points, perThread, body);
+  if (!perThread)
+    gpu::BarrierOp::create(rewriter, op->getLoc());
+  rewriter.eraseOp(op);
+}
+
 /// fill of a shared or fragment buffer.
 struct FillOpLowering : OpRewritePattern<tile::FillOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -165,13 +175,11 @@ struct FillOpLowering : OpRewritePattern<tile::FillOp> {
     if (type.isLocal() || !memref || getRegisterLayout(op.getBuffer()))
       return failure();
     Value value = op.getValue();
-    buildThreadLoop(rewriter, op.getLoc(), type.getNumElements(),
-                    [&](OpBuilder &b, Location loc, Value linear) {
-                      memref::StoreOp::create(b, loc, value, memref,
-                                              delinearize(b, loc, linear, type.getShape()));
-                    });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
+    replaceByElementLoop(rewriter, op, type.getNumElements(), /*perThread=*/false,
+                         [&](OpBuilder &b, Location loc, Value linear) {
+                           memref::StoreOp::create(b, loc, value, memref,
+                                                   delinearize(b, loc, linear, type.getShape()));
+                         });
     return success();
   }
 };
@@ -215,8 +223,8 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
     };
     // A local destination is private to each thread: every thread copies the whole tile.
     bool perThread = dstBuffer && dstBuffer.isLocal();
-    buildElementLoop(
-        rewriter, op.getLoc(), shapeType.getNumElements(), perThread,
+    replaceByElementLoop(
+        rewriter, op, shapeType.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> coords = delinearize(b, loc, linear, shape);
           Value value;
@@ -232,9 +240,6 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
           else
             buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));
         });
-    if (!perThread)
-      gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -256,8 +261,8 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
     bool transA = op.getTransposeA(), transB = op.getTransposeB();
     int64_t k = transA ? at.getShape()[0] : at.getShape()[1];
     bool clear = op.getClear();
-    buildThreadLoop(
-        rewriter, op.getLoc(), ct.getNumElements(),
+    replaceByElementLoop(
+        rewriter, op, ct.getNumElements(), /*perThread=*/false,
         [&](OpBuilder &bb, Location loc, Value linear) {
           SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
           Value init = clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType))
@@ -286,8 +291,6 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
           storeBufferElement(bb, loc, convertElement(bb, loc, loop.getResult(0), accType),
                              op.getC(), mn);
         });
-    gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -321,8 +324,8 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
     bool scalarDst = st.getRank() == 1;
     // A local destination is private to each thread: every thread reduces the whole source.
     bool perThread = dt.isLocal();
-    buildElementLoop(
-        rewriter, op.getLoc(), dt.getNumElements(), perThread,
+    replaceByElementLoop(
+        rewriter, op, dt.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
           auto srcIndex = [&](Value r) {
@@ -350,9 +353,6 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
             result = combine(b, loc, loadBufferElement(b, loc, op.getInit(), out), result);
           storeBufferElement(b, loc, result, op.getDest(), out);
         });
-    if (!perThread)
-      gpu::BarrierOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -23,25 +23,19 @@ struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
   }
 };
 
-struct ReadOpLowering : OpRewritePattern<tile::ReadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::ReadOp op, PatternRewriter &rewriter) const override {
-    if (!getBufferMemref(op.getBuffer()))
-      return failure();
+struct ReadOpLowering : LoweredBufferPattern<tile::ReadOp> {
+  using LoweredBufferPattern::LoweredBufferPattern;
+  void lower(tile::ReadOp op, Value, PatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, loadBufferElement(rewriter, op.getLoc(), op.getBuffer(),
                                              op.getIndices()));
-    return success();
   }
 };
 
-struct WriteOpLowering : OpRewritePattern<tile::WriteOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::WriteOp op, PatternRewriter &rewriter) const override {
-    if (!getBufferMemref(op.getBuffer()))
-      return failure();
+struct WriteOpLowering : LoweredBufferPattern<tile::WriteOp> {
+  using LoweredBufferPattern::LoweredBufferPattern;
+  void lower(tile::WriteOp op, Value, PatternRewriter &rewriter) const override {
     storeBufferElement(rewriter, op.getLoc(), op.getValue(), op.getBuffer(), op.getIndices());
     rewriter.eraseOp(op);
-    return success();
   }
 };
 

@@ -42,51 +42,40 @@ static std::pair<Value, Value> buildAddress(OpBuilder &b, Location loc, const Te
   return {inBounds, ptr};
 }
 
-struct DimOpLowering : OpRewritePattern<tile::DimOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::DimOp op, PatternRewriter &rewriter) const override {
-    auto values = getTensorValues(op.getTensor());
-    if (!values)
-      return failure();
+struct DimOpLowering : LoweredTensorPattern<tile::DimOp> {
+  using LoweredTensorPattern::LoweredTensorPattern;
+  void lower(tile::DimOp op, const TensorValues &values,
+             PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
-                                                    values->sizes[op.getDim()]);
-    return success();
+                                                    values.sizes[op.getDim()]);
   }
 };
 
-struct LoadOpLowering : OpRewritePattern<tile::LoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::LoadOp op, PatternRewriter &rewriter) const override {
-    auto values = getTensorValues(op.getTensor());
-    if (!values)
-      return failure();
-    rewriter.replaceOp(op, buildMaskedLoad(rewriter, op.getLoc(), *values, op.getType(),
+struct LoadOpLowering : LoweredTensorPattern<tile::LoadOp> {
+  using LoweredTensorPattern::LoweredTensorPattern;
+  void lower(tile::LoadOp op, const TensorValues &values,
+             PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildMaskedLoad(rewriter, op.getLoc(), values, op.getType(),
                                            op.getIndices()));
-    return success();
   }
 };
 
-struct StoreOpLowering : OpRewritePattern<tile::StoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::StoreOp op, PatternRewriter &rewriter) const override {
-    auto values = getTensorValues(op.getTensor());
-    if (!values)
-      return failure();
-    buildMaskedStore(rewriter, op.getLoc(), *values, op.getValue(), op.getIndices());
+struct StoreOpLowering : LoweredTensorPattern<tile::StoreOp> {
+  using LoweredTensorPattern::LoweredTensorPattern;
+  void lower(tile::StoreOp op, const TensorValues &values,
+             PatternRewriter &rewriter) const override {
+    buildMaskedStore(rewriter, op.getLoc(), values, op.getValue(), op.getIndices());
     rewriter.eraseOp(op);
-    return success();
   }
 };
 
-struct AtomicAddOpLowering : OpRewritePattern<tile::AtomicAddOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::AtomicAddOp op, PatternRewriter &rewriter) const override {
-    auto values = getTensorValues(op.getTensor());
-    if (!values)
-      return failure();
+struct AtomicAddOpLowering : LoweredTensorPattern<tile::AtomicAddOp> {
+  using LoweredTensorPattern::LoweredTensorPattern;
+  void lower(tile::AtomicAddOp op, const TensorValues &values,
+             PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getValue().getType();
-    auto [inBounds, ptr] = buildAddress(rewriter, loc, *values, type, op.getIndices());
+    auto [inBounds, ptr] = buildAddress(rewriter, loc, values, type, op.getIndices());
     auto ifOp = scf::IfOp::create(rewriter, loc, inBounds, /*withElseRegion=*/false);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
     LLVM::AtomicRMWOp::create(rewriter, loc,
@@ -94,7 +83,6 @@ struct AtomicAddOpLowering : OpRewritePattern<tile::AtomicAddOp> {
                                                    : LLVM::AtomicBinOp::add,
                               ptr, op.getValue(), LLVM::AtomicOrdering::monotonic);
     rewriter.eraseOp(op);
-    return success();
   }
 };
 

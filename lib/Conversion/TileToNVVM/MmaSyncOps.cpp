@@ -88,61 +88,128 @@ Value tlc::buildCpAsyncReadable(OpBuilder &b, Location loc, const TensorValues &
   return ok;
 }
 
-void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
-                        const TensorValues &t, ValueRange offsets,
-                        const layout::SwizzledTile &tile, Value destBase, Type elemType,
-                        TileCopyMode mode) {
+namespace {
+/// One buildTileCopy: its arguments and the tile's place in the tensor (`lead`: the offset of
+/// the leading dimensions, `leadIn`: whether they are inside; `row0`, `col0`: the tile's
+/// origin, i64), with a function per TileCopyMode.
+struct TileCopy {
+  OpBuilder &b;
+  Location loc;
+  Value smemBase, tid32;
+  int64_t threads;
+  const TensorValues &t;
+  const layout::SwizzledTile &tile;
+  Value destBase;
+  Type elemType;
+  Value lead, leadIn, row0, col0, rows, cols, rowStride, colStride;
+
+  Value ext(Value v) const { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); }
+  /// TileCopyMode::CompactElements.
+  void compactElements() const;
+  /// TileCopyMode::Elements, in `whole` (then: the tile is inside the tensor; else: an edge tile).
+  void elementChunks(scf::IfOp whole) const;
+  /// TileCopyMode::CpAsync, in `whole` (as for elementChunks).
+  void cpAsyncChunks(scf::IfOp whole) const;
+};
+} // namespace
+
+void TileCopy::compactElements() const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
-  size_t rank = offsets.size();
-  // The leading dimensions are fixed: they move the base and must be inside the tensor.
-  Value lead = m.i64(0);
-  Value leadIn = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  for (size_t d = 0; d + 2 < rank; ++d) {
-    Value at = m.toI64(offsets[d]);
-    lead = m.add(lead, m.mul(at, t.strides[d]));
-    leadIn = m.land(leadIn, m.land(m.cmp(P::sge, at, m.i64(0)), m.cmp(P::slt, at, t.sizes[d])));
+  // Element by element, masked, into the same swizzled place: a compact loop that adds few
+  // registers to the function it shares with the cp.async version.
+  auto elements =
+      scf::ForOp::create(b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), tid32),
+                         m.index(tile.rows * tile.cols), m.index(threads));
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(elements.getBody());
+  Value e = m.toI32(elements.getInductionVar());
+  Value r = m.div(e, tile.cols);
+  Value c = m.rem(e, tile.cols);
+  int64_t perChunk = 16 / tile.elemBytes;
+  Value chunkCol = m.mul(m.div(c, perChunk), perChunk);
+  Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, chunkCol),
+                                   m.mul(m.rem(c, perChunk), tile.elemBytes)));
+  Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
+  Value rowIn = m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows));
+  Value colIn = m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols));
+  Value in = m.land(leadIn, m.land(rowIn, colIn));
+  auto load = scf::IfOp::create(b, loc, TypeRange{elemType}, in, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard branch(b);
+    b.setInsertionPointToStart(load.thenBlock());
+    Value offset = m.add(lead, m.add(m.mul(grow, rowStride), m.mul(gcol, colStride)));
+    Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+    scf::YieldOp::create(b, loc, LLVM::LoadOp::create(b, loc, elemType, ptr).getResult());
+    b.setInsertionPointToStart(load.elseBlock());
+    scf::YieldOp::create(b, loc,
+                         arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
   }
-  Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
-  Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
-  Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
-  auto ext = [&](Value v) { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); };
+  LLVM::StoreOp::create(b, loc, load.getResult(0), m.sharedPtr(smemBase, at));
+}
 
-  if (mode == TileCopyMode::CompactElements) {
-    // Element by element, masked, into the same swizzled place: a compact loop that adds few
-    // registers to the function it shares with the cp.async version.
-    auto elements = scf::ForOp::create(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), tid32),
-        m.index(tile.rows * tile.cols), m.index(threads));
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(elements.getBody());
-    Value e = m.toI32(elements.getInductionVar());
-    Value r = m.div(e, tile.cols);
-    Value c = m.rem(e, tile.cols);
-    int64_t perChunk = 16 / tile.elemBytes;
-    Value chunkCol = m.mul(m.div(c, perChunk), perChunk);
-    Value at = m.add(destBase, m.add(buildSwizzledOffset(b, loc, tile, r, chunkCol),
-                                     m.mul(m.rem(c, perChunk), tile.elemBytes)));
-    Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
-    Value rowIn = m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows));
-    Value colIn = m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols));
-    Value in = m.land(leadIn, m.land(rowIn, colIn));
-    auto load = scf::IfOp::create(b, loc, TypeRange{elemType}, in, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard branch(b);
-      b.setInsertionPointToStart(load.thenBlock());
-      Value offset = m.add(lead, m.add(m.mul(grow, rowStride), m.mul(gcol, colStride)));
-      Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                      ArrayRef<LLVM::GEPArg>{offset});
-      scf::YieldOp::create(b, loc, LLVM::LoadOp::create(b, loc, elemType, ptr).getResult());
-      b.setInsertionPointToStart(load.elseBlock());
-      scf::YieldOp::create(b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType))
-                                       .getResult());
+void TileCopy::elementChunks(scf::IfOp whole) const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  int64_t perChunk = 16 / tile.elemBytes;
+  int64_t chunksPerRow = tile.cols / perChunk;
+  int64_t chunks = tile.rows * chunksPerRow;
+  // The same chunks, each as perChunk element loads (in flight together) and one 16-byte
+  // store into its swizzled place. A loop over the thread's chunks from its id, so that the
+  // trip count is unknown and the loads of different chunks are not all hoisted together.
+  // Elements outside the tensor (edge tiles only) are zero and not read.
+  auto vectorType = VectorType::get({perChunk}, elemType);
+  auto chunkLoads = [&](bool checked) {
+    auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
+    OpBuilder::InsertionGuard body(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value chunkId = m.toI32(loop.getInductionVar());
+    Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
+    Value grow = m.add(row0, ext(r));
+    Value rowIn =
+        checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)))
+                : Value();
+    Value rowStart = m.add(lead, m.mul(grow, rowStride));
+    Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
+    for (int64_t i = 0; i < perChunk; ++i) {
+      Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
+      Value offset = m.add(rowStart, m.mul(gcol, colStride));
+      auto load = [&] {
+        Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                        ArrayRef<LLVM::GEPArg>{offset});
+        return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
+      };
+      Value value;
+      if (!checked) {
+        value = load();
+      } else {
+        Value in = m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
+        auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
+        OpBuilder::InsertionGuard branch(b);
+        b.setInsertionPointToStart(guarded.thenBlock());
+        scf::YieldOp::create(b, loc, load());
+        b.setInsertionPointToStart(guarded.elseBlock());
+        scf::YieldOp::create(
+            b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
+        b.setInsertionPointAfter(guarded);
+        value = guarded.getResult(0);
+      }
+      chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
     }
-    LLVM::StoreOp::create(b, loc, load.getResult(0), m.sharedPtr(smemBase, at));
-    return;
-  }
+    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    LLVM::StoreOp::create(b, loc, chunk, dst, /*alignment=*/16);
+  };
+  OpBuilder::InsertionGuard branch(b);
+  b.setInsertionPointToStart(whole.thenBlock());
+  chunkLoads(/*checked=*/false);
+  b.setInsertionPointToStart(whole.elseBlock());
+  chunkLoads(/*checked=*/true);
+}
 
+void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
   int64_t perChunk = 16 / tile.elemBytes;
   int64_t chunksPerRow = tile.cols / perChunk;
   int64_t chunks = tile.rows * chunksPerRow;
@@ -162,6 +229,60 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
       body(m.div(chunk, chunksPerRow), m.mul(m.rem(chunk, chunksPerRow), perChunk));
     }
   };
+  OpBuilder::InsertionGuard branch(b);
+  b.setInsertionPointToStart(whole.thenBlock());
+  Value tileStart = m.add(lead, m.add(m.mul(row0, rowStride), col0));
+  forEachChunk([&](Value r, Value c) {
+    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    Value offset = m.add(tileStart, m.add(m.mul(ext(r), rowStride), ext(c)));
+    Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, Value());
+  });
+  b.setInsertionPointToStart(whole.elseBlock());
+  forEachChunk([&](Value r, Value c) {
+    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    Value grow = m.add(row0, ext(r));
+    Value gcol = m.add(col0, ext(c));
+    // 16 bytes, cut at the tensor's last column; nothing from rows outside it.
+    Value rowIn = m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
+    Value left = arith::SubIOp::create(b, loc, cols, gcol);
+    left = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)),
+                                  m.i64(16 / elemBytes));
+    Value colIn = m.cmp(P::sge, gcol, m.i64(0));
+    Value valid = arith::SelectOp::create(b, loc, m.land(rowIn, colIn), left, m.i64(0));
+    Value bytes = arith::TruncIOp::create(b, loc, b.getI32Type(), m.mul(valid, elemBytes));
+    // The source must be a valid address even when no byte is read: the tensor's base then.
+    Value any = m.cmp(P::sgt, valid, m.i64(0));
+    Value offset = arith::SelectOp::create(
+        b, loc, any, m.add(lead, m.add(m.mul(grow, rowStride), gcol)), m.i64(0));
+    Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, bytes);
+  });
+}
+
+void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
+                        const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                        Value destBase, Type elemType, TileCopyMode mode) {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  size_t rank = offsets.size();
+  // The leading dimensions are fixed: they move the base and must be inside the tensor.
+  Value lead = m.i64(0);
+  Value leadIn = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    Value at = m.toI64(offsets[d]);
+    lead = m.add(lead, m.mul(at, t.strides[d]));
+    leadIn = m.land(leadIn, m.land(m.cmp(P::sge, at, m.i64(0)), m.cmp(P::slt, at, t.sizes[d])));
+  }
+  Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
+  Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
+  Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
+  TileCopy copy{b,    loc,    smemBase, tid32, threads, t,    tile,      destBase, elemType,
+                lead, leadIn, row0,     col0,  rows,    cols, rowStride, colStride};
+  if (mode == TileCopyMode::CompactElements)
+    return copy.compactElements();
   // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:
   // beside the cp.async, one add per chunk (the rest is the same in every iteration of a loop and
   // LLVM hoists it).
@@ -170,94 +291,9 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                                        m.land(m.cmp(P::sge, col0, m.i64(0)),
                                               m.cmp(P::sle, m.add(col0, m.i64(tile.cols)), cols))));
   auto whole = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
-  if (mode == TileCopyMode::Elements) {
-    // The same chunks, each as perChunk element loads (in flight together) and one 16-byte
-    // store into its swizzled place. A loop over the thread's chunks from its id, so that the
-    // trip count is unknown and the loads of different chunks are not all hoisted together.
-    // Elements outside the tensor (edge tiles only) are zero and not read.
-    auto vectorType = VectorType::get({perChunk}, elemType);
-    auto chunkLoads = [&](bool checked) {
-      auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
-      OpBuilder::InsertionGuard body(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value chunkId = m.toI32(loop.getInductionVar());
-      Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
-      Value grow = m.add(row0, ext(r));
-      Value rowIn = checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)),
-                                                    m.cmp(P::slt, grow, rows)))
-                            : Value();
-      Value rowStart = m.add(lead, m.mul(grow, rowStride));
-      Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
-      for (int64_t i = 0; i < perChunk; ++i) {
-        Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
-        Value offset = m.add(rowStart, m.mul(gcol, colStride));
-        auto load = [&] {
-          Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                          ArrayRef<LLVM::GEPArg>{offset});
-          return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
-        };
-        Value value;
-        if (!checked) {
-          value = load();
-        } else {
-          Value in =
-              m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
-          auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
-          OpBuilder::InsertionGuard branch(b);
-          b.setInsertionPointToStart(guarded.thenBlock());
-          scf::YieldOp::create(b, loc, load());
-          b.setInsertionPointToStart(guarded.elseBlock());
-          scf::YieldOp::create(
-              b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
-          b.setInsertionPointAfter(guarded);
-          value = guarded.getResult(0);
-        }
-        chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
-      }
-      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
-      LLVM::StoreOp::create(b, loc, chunk, dst, /*alignment=*/16);
-    };
-    OpBuilder::InsertionGuard branch(b);
-    b.setInsertionPointToStart(whole.thenBlock());
-    chunkLoads(/*checked=*/false);
-    b.setInsertionPointToStart(whole.elseBlock());
-    chunkLoads(/*checked=*/true);
-    return;
-  }
-  {
-    OpBuilder::InsertionGuard branch(b);
-    b.setInsertionPointToStart(whole.thenBlock());
-    Value tileStart = m.add(lead, m.add(m.mul(row0, rowStride), col0));
-    forEachChunk([&](Value r, Value c) {
-      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
-      Value offset = m.add(tileStart, m.add(m.mul(ext(r), rowStride), ext(c)));
-      Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                      ArrayRef<LLVM::GEPArg>{offset});
-      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, Value());
-    });
-    b.setInsertionPointToStart(whole.elseBlock());
-    forEachChunk([&](Value r, Value c) {
-      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
-      Value grow = m.add(row0, ext(r));
-      Value gcol = m.add(col0, ext(c));
-      // 16 bytes, cut at the tensor's last column; nothing from rows outside it.
-      Value rowIn =
-          m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
-      Value left = arith::SubIOp::create(b, loc, cols, gcol);
-      left = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)),
-                                    m.i64(16 / elemBytes));
-      Value colIn = m.cmp(P::sge, gcol, m.i64(0));
-      Value valid = arith::SelectOp::create(b, loc, m.land(rowIn, colIn), left, m.i64(0));
-      Value bytes = arith::TruncIOp::create(b, loc, b.getI32Type(), m.mul(valid, elemBytes));
-      // The source must be a valid address even when no byte is read: the tensor's base then.
-      Value any = m.cmp(P::sgt, valid, m.i64(0));
-      Value offset = arith::SelectOp::create(
-          b, loc, any, m.add(lead, m.add(m.mul(grow, rowStride), gcol)), m.i64(0));
-      Value src = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                      ArrayRef<LLVM::GEPArg>{offset});
-      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16), cacheGlobal, bytes);
-    });
-  }
+  if (mode == TileCopyMode::Elements)
+    return copy.elementChunks(whole);
+  copy.cpAsyncChunks(whole);
 }
 
 namespace {

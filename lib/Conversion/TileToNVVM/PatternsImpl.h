@@ -24,6 +24,22 @@ struct TensorValues {
 /// `unrealized_conversion_cast` from (base, sizes..., strides...) placed by the kernel rewrite.
 std::optional<TensorValues> getTensorValues(mlir::Value tensor);
 
+/// A pattern for an op on a tensor argument (`op.getTensor()`): fails unless the tensor is
+/// lowered (getTensorValues), else hands its values to `lower`, which replaces or erases `op`.
+template <typename OpTy>
+struct LoweredTensorPattern : mlir::OpRewritePattern<OpTy> {
+  explicit LoweredTensorPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
+  mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
+    std::optional<TensorValues> values = getTensorValues(op.getTensor());
+    if (!values)
+      return mlir::failure();
+    lower(op, *values, rewriter);
+    return mlir::success();
+  }
+  virtual void lower(OpTy op, const TensorValues &values,
+                     mlir::PatternRewriter &rewriter) const = 0;
+};
+
 /// Patterns for element access and sizes: tile.dim, tile.load, tile.store, tile.atomic_add.
 void populateMemoryOpsToNVVMPatterns(mlir::RewritePatternSet &patterns);
 
@@ -44,6 +60,21 @@ mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func, tile::K
 
 /// The memref behind a lowered buffer (the input of its unrealized cast), or null.
 mlir::Value getBufferMemref(mlir::Value buffer);
+
+/// A pattern for an op on a buffer (`op.getBuffer()`): fails unless the buffer is lowered
+/// (getBufferMemref), else hands its memref to `lower`, which replaces or erases `op`.
+template <typename OpTy>
+struct LoweredBufferPattern : mlir::OpRewritePattern<OpTy> {
+  explicit LoweredBufferPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
+  mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
+    mlir::Value memref = getBufferMemref(op.getBuffer());
+    if (!memref)
+      return mlir::failure();
+    lower(op, memref, rewriter);
+    return mlir::success();
+  }
+  virtual void lower(OpTy op, mlir::Value memref, mlir::PatternRewriter &rewriter) const = 0;
+};
 
 /// Reads / writes element `coords` of a lowered shared, fragment or local buffer (a cast of its
 /// memref); in a swizzled tile (`tile.swizzle` on the cast) at the element's swizzled place.

@@ -94,26 +94,18 @@ struct FillSlots : OpRewritePattern<tile::FillOp> {
   }
 };
 
-struct ReadSlot : OpRewritePattern<tile::ReadSlotOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::ReadSlotOp op, PatternRewriter &rewriter) const override {
-    Value memref = getBufferMemref(op.getBuffer());
-    if (!memref)
-      return failure();
+struct ReadSlot : LoweredBufferPattern<tile::ReadSlotOp> {
+  using LoweredBufferPattern::LoweredBufferPattern;
+  void lower(tile::ReadSlotOp op, Value memref, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<memref::LoadOp>(op, memref, ValueRange{op.getSlot()});
-    return success();
   }
 };
 
-struct WriteSlot : OpRewritePattern<tile::WriteSlotOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tile::WriteSlotOp op, PatternRewriter &rewriter) const override {
-    Value memref = getBufferMemref(op.getBuffer());
-    if (!memref)
-      return failure();
+struct WriteSlot : LoweredBufferPattern<tile::WriteSlotOp> {
+  using LoweredBufferPattern::LoweredBufferPattern;
+  void lower(tile::WriteSlotOp op, Value memref, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, op.getValue(), memref,
                                                  ValueRange{op.getSlot()});
-    return success();
   }
 };
 

@@ -195,6 +195,20 @@ Expected<std::pair<unsigned, bool>> parseArch(StringRef arch) {
   return std::make_pair(sm, archSpecific);
 }
 
+/// An entry of `kind` for the parsed arch `target` (SM number, arch-specific) with version
+/// fields `major`.`minor` and `payload`.
+static FatbinEntry makeEntry(FatbinEntry::Kind kind, std::pair<unsigned, bool> target,
+                             unsigned major, unsigned minor, std::string payload) {
+  FatbinEntry entry;
+  entry.kind = kind;
+  entry.sm = target.first;
+  entry.archSpecific = target.second;
+  entry.major = major;
+  entry.minor = minor;
+  entry.payload = std::move(payload);
+  return entry;
+}
+
 Expected<FatbinEntry> makeElfEntry(StringRef cubin, StringRef arch) {
   auto parsed = parseArch(arch);
   if (!parsed)
@@ -209,14 +223,8 @@ Expected<FatbinEntry> makeElfEntry(StringRef cubin, StringRef arch) {
     return createStringError("cubin for %s is an ELF image for machine %u, "
                              "not CUDA (%u)",
                              arch.str().c_str(), machine, unsigned(kEmCuda));
-  FatbinEntry entry;
-  entry.kind = FatbinEntry::Kind::ELF;
-  entry.sm = parsed->first;
-  entry.archSpecific = parsed->second;
-  entry.major = info->elfVersion;
-  entry.minor = info->abiVersion;
-  entry.payload = cubin.str();
-  return entry;
+  return makeEntry(FatbinEntry::Kind::ELF, *parsed, info->elfVersion, info->abiVersion,
+                   cubin.str());
 }
 
 /// Finds the PTX ISA version the way `fatbinary` does: the first occurrence
@@ -298,14 +306,8 @@ Expected<FatbinEntry> makePtxEntry(StringRef ptx, StringRef arch) {
     return createStringError("cannot package PTX for %s: %s",
                              arch.str().c_str(),
                              toString(version.takeError()).c_str());
-  FatbinEntry entry;
-  entry.kind = FatbinEntry::Kind::PTX;
-  entry.sm = parsed->first;
-  entry.archSpecific = parsed->second;
-  entry.major = version->first;
-  entry.minor = version->second;
-  entry.payload = compactPtx(ptx);
-  return entry;
+  return makeEntry(FatbinEntry::Kind::PTX, *parsed, version->first, version->second,
+                   compactPtx(ptx));
 }
 
 //===----------------------------------------------------------------------===//
