@@ -644,18 +644,9 @@ static bool isStrideSymbol(const KernelLaunchInfo &kernel, StringRef symbol) {
 static void emitSizeChecks(raw_ostream &os, const KernelLaunchInfo &kernel, StringRef label,
                            bool returnStatus);
 
-static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
-  emitSizeChecks(os, kernel, kernel.name, /*returnStatus=*/true);
-
-  os << "  int64_t tlc_grid[3] = {";
-  for (int i = 0; i < 3; ++i)
-    os << (i ? ", " : "") << "static_cast<int64_t>(" << gridExpr(kernel.grid[i])
-       << ")";
-  os << "};\n"
-     << "  if (tlc_grid[0] == 0 || tlc_grid[1] == 0 || tlc_grid[2] == 0)\n"
-     << "    return tlc::rt::Status::success();\n"
-     ;
-  // The device parameters, in the order of docs/abi.md.
+/// The device parameters of launch(), in the order of docs/abi.md (`tlc_arg<i>`); returns
+/// their count.
+static unsigned emitDeviceParams(raw_ostream &os, const KernelLaunchInfo &kernel) {
   unsigned numArgs = 0;
   os << "  // Device parameters (docs/abi.md).\n";
   for (const LaunchParam &param : kernel.params) {
@@ -691,15 +682,13 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
       os << "; // stride " << d << " of " << param.name << "\n";
     }
   }
-  // The first device parameter of each kernel parameter.
-  std::vector<unsigned> firstArg(kernel.params.size());
-  {
-    unsigned next = 0;
-    for (auto [i, param] : llvm::enumerate(kernel.params)) {
-      firstArg[i] = next;
-      next += param.kind == Kind::Scalar ? 1 : 1 + 2 * param.dims.size();
-    }
-  }
+  return numArgs;
+}
+
+/// Looks up the entry to launch: the `__tma` entry where the driver loaded that cubin and TMA can
+/// address the tensors, otherwise the generic entry (docs/abi.md).
+static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
+                            ArrayRef<unsigned> firstArg) {
   os << "  CUfunction tlc_function = nullptr;\n";
   if (kernel.tma.present) {
     // The sm_90a entry where the driver loaded that cubin and TMA can address the tensors;
@@ -725,42 +714,70 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
   os << "  if (!tlc_status.ok())\n"
      << "    return tlc_status;\n";
 
-  if (kernel.tma.present) {
-    // Tensor maps, by value after the ABI's parameters (docs/abi.md).
-    os << "  if (tlc_tma) {\n";
-    for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
-      const LaunchParam &param = kernel.params[map.param];
-      unsigned a = firstArg[map.param];
-      bool bf16 = param.dtype == "bf16";
-      // CUDA 13 declares CUtensorMap 128-byte aligned; a smaller alignas is ill-formed.
-      os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n"
-         << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
-         << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
-         << a + 4 << ", 2, "
-         << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16")
-         << ", " << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \""
-         << kernel.name << "\", \"" << param.name << "\");\n"
-         << "    if (!tlc_status.ok())\n"
-         << "      return tlc_status;\n";
-    }
-    os << "    void *tlc_args[] = {";
-    for (unsigned i = 0; i != numArgs; ++i)
-      os << (i ? ", " : "") << "&tlc_arg" << i;
-    for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
-      os << ", &tlc_map" << i;
-    os << "};\n"
-       << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
-       << "    int tlc_sms = 0;\n"
-       << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
+}
+
+/// The TMA launch: tensor maps by value after the ABI's parameters, persistent blocks.
+static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
+                          ArrayRef<unsigned> firstArg, unsigned numArgs) {
+  os << "  if (tlc_tma) {\n";
+  for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
+    const LaunchParam &param = kernel.params[map.param];
+    unsigned a = firstArg[map.param];
+    bool bf16 = param.dtype == "bf16";
+    // CUDA 13 declares CUtensorMap 128-byte aligned; a smaller alignas is ill-formed.
+    os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n"
+       << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
+       << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
+       << a + 4 << ", 2, "
+       << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16")
+       << ", " << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \""
+       << kernel.name << "\", \"" << param.name << "\");\n"
        << "    if (!tlc_status.ok())\n"
-       << "      return tlc_status;\n"
-       << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
-       << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
-       << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
-       << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, "
-       << kernel.tma.sharedBytes << ", stream, tlc_args);\n"
-       << "  }\n";
+       << "      return tlc_status;\n";
   }
+  os << "    void *tlc_args[] = {";
+  for (unsigned i = 0; i != numArgs; ++i)
+    os << (i ? ", " : "") << "&tlc_arg" << i;
+  for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
+    os << ", &tlc_map" << i;
+  os << "};\n"
+     << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
+     << "    int tlc_sms = 0;\n"
+     << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
+     << "    if (!tlc_status.ok())\n"
+     << "      return tlc_status;\n"
+     << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
+     << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
+     << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
+     << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, "
+     << kernel.tma.sharedBytes << ", stream, tlc_args);\n"
+     << "  }\n";
+}
+
+static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
+  emitSizeChecks(os, kernel, kernel.name, /*returnStatus=*/true);
+
+  os << "  int64_t tlc_grid[3] = {";
+  for (int i = 0; i < 3; ++i)
+    os << (i ? ", " : "") << "static_cast<int64_t>(" << gridExpr(kernel.grid[i])
+       << ")";
+  os << "};\n"
+     << "  if (tlc_grid[0] == 0 || tlc_grid[1] == 0 || tlc_grid[2] == 0)\n"
+     << "    return tlc::rt::Status::success();\n"
+     ;
+  unsigned numArgs = emitDeviceParams(os, kernel);
+  // The first device parameter of each kernel parameter.
+  std::vector<unsigned> firstArg(kernel.params.size());
+  {
+    unsigned next = 0;
+    for (auto [i, param] : llvm::enumerate(kernel.params)) {
+      firstArg[i] = next;
+      next += param.kind == Kind::Scalar ? 1 : 1 + 2 * param.dims.size();
+    }
+  }
+  emitEntryLookup(os, kernel, firstArg);
+  if (kernel.tma.present)
+    emitTmaLaunch(os, kernel, firstArg, numArgs);
   if (numArgs == 0) {
     os << "  void **tlc_args = nullptr;\n";
   } else {
