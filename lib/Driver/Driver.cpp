@@ -17,7 +17,6 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -31,6 +30,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace tlc;
@@ -63,7 +64,7 @@ public:
 
 private:
   /// Compiles `module` for one architecture; runs concurrently with the other architectures'
-  /// compiles (the module is only read), its diagnostics ordered by `failableParallelForEach`.
+  /// compiles (the module is only read), its diagnostics ordered by architecture.
   LogicalResult compileArch(ModuleOp module, StringRef arch, ArchOutput &out);
   /// compileArch's stages after the MLIR pipeline: LLVM IR, PTX, ptxas.
   LogicalResult finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module, StringRef arch,
@@ -77,7 +78,7 @@ private:
   /// The --arch values (sm_90a when none), each one the NVPTX backend knows.
   FailureOr<std::vector<std::string>> checkArchs();
   /// Names that become C++ identifiers in the launchers (output stem, namespace, kernels,
-  /// parameters, sizes), each checked where it is declared.
+  /// parameters, sizes), each checked where it is declared; for --emit=fatbin.
   LogicalResult checkLauncherNames(ModuleOp module);
   /// Finds the CUDA toolkit when the stage needs it (ptxas, libdevice), and ptxas's options.
   LogicalResult findToolkit();
@@ -191,32 +192,33 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     return choseTma ? WalkResult::interrupt() : WalkResult::advance();
   });
   FailureOr<OwningOpRef<ModuleOp>> plain = failure();
-  bool plainDone = false;
+  bool plainLaunched = false;
   LogicalResult lowering = success();
   {
+    // A thread of its own, not a task of the context's pool: a pool thread waiting for its
+    // own tasks runs queued tasks of other groups, and diagnostics are ordered by thread.
     ParallelDiagnosticHandler ordered(&context);
-    std::optional<llvm::ThreadPoolTaskGroup> tasks;
+    std::optional<std::thread> plainThread;
     if (choseTma && context.isMultithreadingEnabled()) {
-      tasks.emplace(context.getThreadPool());
-      tasks->async([&] {
+      plainThread.emplace([&] {
         ordered.setOrderIDForThread(1);
         TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
         plain = lowerModule(module, plainOptions, plainTimer);
         ordered.eraseOrderIDForThread();
       });
-      plainDone = true;
+      plainLaunched = true;
     }
     ordered.setOrderIDForThread(0);
     lowering = runPasses(*lowered, buildLoweringPasses, passesTimer);
     ordered.eraseOrderIDForThread();
-    if (tasks)
-      tasks->wait();
+    if (plainThread)
+      plainThread->join();
   }
   passesTimer.stop();
   if (failed(lowering))
     return failure();
   if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
-    if (!plainDone) {
+    if (!plainLaunched) {
       TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
       plain = lowerModule(module, plainOptions, plainTimer);
     }
@@ -290,11 +292,9 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
   return success();
 }
 
-/// The entry (`.entry <name>(`) whose body holds line \p line (1-based) of \p ptx.
-static StringRef entryAtLine(StringRef ptx, unsigned line) {
+/// The entry (`.entry <name>(`) whose body holds line \p line (1-based) of the PTX \p lines.
+static StringRef entryAtLine(ArrayRef<StringRef> lines, unsigned line) {
   StringRef entry;
-  SmallVector<StringRef> lines;
-  ptx.split(lines, '\n');
   for (unsigned i = 0; i < lines.size() && i < line; ++i) {
     StringRef text = lines[i].trim();
     size_t at = text.find(".entry ");
@@ -334,7 +334,7 @@ void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef 
     unsigned ptxLine = 0;
     if (lineAt != StringRef::npos &&
         !rest.drop_front(lineAt + strlen(", line ")).consumeInteger(10, ptxLine) && ptxLine) {
-      entry = entryAtLine(ptx, ptxLine);
+      entry = entryAtLine(ptxLines, ptxLine);
       rest = rest.drop_front(rest.find(';') + 1).trim();
       if (ptxLine <= ptxLines.size())
         where = llvm::formatv(" (PTX line {0}: '{1}')", ptxLine, ptxLines[ptxLine - 1].trim());
@@ -541,13 +541,29 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   if (failed(launchInfo) || failed(findToolkit()))
     return failure();
 
-  // The architectures compile concurrently on the context's thread pool (`-j`); their
-  // diagnostics come out in the order of --arch, as a serial compile gives them.
+  // With `-j` above 1 the architectures compile concurrently, each on a thread of its own (not
+  // a task of the context's pool, whose waiting threads run other groups' tasks: diagnostics
+  // are ordered by thread); their diagnostics come out in --arch order, as serially.
   std::vector<ArchOutput> results(archs->size());
-  if (failed(failableParallelForEachN(&context, 0, archs->size(), [&](size_t i) {
-        return compileArch(*module, (*archs)[i], results[i]);
-      })))
-    return failure();
+  if (!context.isMultithreadingEnabled() || archs->size() == 1) {
+    for (auto [arch, out] : llvm::zip(*archs, results))
+      if (failed(compileArch(*module, arch, out)))
+        return failure();
+  } else {
+    ParallelDiagnosticHandler ordered(&context);
+    std::vector<char> compiled(archs->size(), false);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < archs->size(); ++i)
+      threads.emplace_back([&, i] {
+        ordered.setOrderIDForThread(i);
+        compiled[i] = succeeded(compileArch(*module, (*archs)[i], results[i]));
+        ordered.eraseOrderIDForThread();
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    if (llvm::is_contained(compiled, false))
+      return failure();
+  }
   TimingScope packageTimer = timing.nest("fatbin, launchers, manifest");
 
   auto appendText = [&](auto member) {
@@ -596,22 +612,18 @@ FailureOr<std::vector<std::string>> Compilation::checkArchs() {
 
 LogicalResult Compilation::checkLauncherNames(ModuleOp module) {
   // The output's file stem and --namespace name the launchers' namespace: command-line errors.
-  if (options.emit == EmitKind::Fatbin) {
-    cuda::LauncherInfo names;
-    names.fileStem = llvm::sys::path::filename(prefix()).str();
-    names.cxxNamespace = options.launcherNamespace;
-    names.headerName = names.fileStem + ".h";
-    if (llvm::Error err = cuda::verifyLauncherInfo(names)) {
-      emitError(commandLineLoc()) << "cannot generate a launcher: "
-                                  << llvm::toString(std::move(err));
-      return failure();
-    }
+  cuda::LauncherInfo names;
+  names.fileStem = llvm::sys::path::filename(prefix()).str();
+  names.cxxNamespace = options.launcherNamespace;
+  names.headerName = names.fileStem + ".h";
+  if (llvm::Error err = cuda::verifyLauncherInfo(names)) {
+    emitError(commandLineLoc()) << "cannot generate a launcher: "
+                                << llvm::toString(std::move(err));
+    return failure();
   }
 
   // Names become C++ identifiers in the launchers: check them where they are declared.
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
-    if (options.emit != EmitKind::Fatbin)
-      break;
     // Kernel names are spelled by the caller; parameters and sizes only by the launchers.
     auto check = [&](StringRef name, const llvm::Twine &what, Location loc,
                      bool spelledByCaller = false) {
