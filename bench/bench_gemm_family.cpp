@@ -1,6 +1,7 @@
 // The GEMM-family kernels of issue 11 against cuBLAS on the same tensors in one process, timed
 // interleaved with CUDA events (medians of 5 rounds of 5 runs, after warm-up):
-//   - batched_gemm (rank-3 tensors) vs cublasGemmStridedBatchedEx;
+//   - batched_gemm (rank-3 tensors) vs cublasGemmStridedBatchedEx, the default build (a cp.async
+//     ring feeding wgmma) and the one with --codegen=mma-sync (the register strategy, mma.sync);
 //   - grouped_gemm (one launch, per-group sizes in a tensor) vs one cublasGemmEx per group;
 //   - w4a16_gemm (int4 weights dequantized into shared memory) vs the f16 GEMM of the same
 //     shape (cublasGemmEx): the weight-only-quantization speed-up;
@@ -14,6 +15,7 @@
 
 #include "GpuTest.h"
 #include "batched_gemm.h"
+#include "batched_gemm_mma_sync.h"
 #include "conv2d.h"
 #include "grouped_gemm.h"
 #include "linear_attention.h"
@@ -91,12 +93,23 @@ int main() {
           reinterpret_cast<void *>(ref.ptr()), CUDA_R_16BF, int(s.n), s.m * s.n, int(s.nb),
           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     };
-    char what[128];
-    std::snprintf(what, sizeof what,
-                  "batched bf16 %lldx(%lldx%lldx%lld) vs cublasGemmStridedBatchedEx",
-                  (long long)s.nb, (long long)s.m, (long long)s.n, (long long)s.k);
-    compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                   2.0 * s.nb * s.m * s.n * s.k);
+    auto mmaSyncLaunch = [&] {
+      CHECK_TLC(tlc::batched_gemm_mma_sync::batched_gemm::launch(gpu.stream(), a.ptr(), b.ptr(),
+                                                                 c.ptr(), s.nb, s.m, s.k, s.n));
+    };
+    char what[160];
+    for (const char *build : {"default", "mma-sync"}) {
+      std::snprintf(what, sizeof what,
+                    "batched bf16 %lldx(%lldx%lldx%lld) build=%s vs cublasGemmStridedBatchedEx",
+                    (long long)s.nb, (long long)s.m, (long long)s.n, (long long)s.k, build);
+      CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
+      if (build[0] == 'd')
+        compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                       2.0 * s.nb * s.m * s.n * s.k);
+      else
+        compareAndTime(gpu, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                       2.0 * s.nb * s.m * s.n * s.k);
+    }
   }
 
   // Grouped: G groups of random sizes (one empty) over M rows; peer: one cublasGemmEx per group.

@@ -1,15 +1,15 @@
 // tlc's GEMM (kernels/gemm.tile, bf16 in, f32 accumulation, bf16 out) against cuBLAS on the same
 // tensors in one process, timed interleaved with CUDA events: aligned shapes (the TMA + wgmma
 // entry) and shapes whose rows or base are not 16-byte aligned (odd N, odd K, A offset by one
-// element: the plain entry, the cp.async + mma.sync ring with element loads). Each line: both
+// element: the plain entry, the cp.async + wgmma ring with element loads). Each line: both
 // medians, TFLOP/s (2 M N K / time), the ratio, and the largest difference between the two
 // results relative to the largest |C| (both accumulate in f32; bf16 output). Roofline: 2 M N K
 // flops; (M K + K N + M N) * 2 bytes. Each shape runs the default build of gemm.tile and the
-// one with --codegen=cp-async-wgmma (build=...). Usage: bench_gemm_peers [M N K offset]...
+// one with --codegen=mma-sync (build=...). Usage: bench_gemm_peers [M N K offset]...
 
 #include "GpuTest.h"
 #include "gemm.h"
-#include "gemm_cp_async_wgmma.h"
+#include "gemm_mma_sync.h"
 
 #include "CublasPeer.h"
 
@@ -82,9 +82,9 @@ int main(int argc, char **argv) {
     run("default", [&] {
       CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
     });
-    run("cp-async-wgmma", [&] {
-      CHECK_TLC(tlc::gemm_cp_async_wgmma::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m,
-                                                       s.k, s.n));
+    run("mma-sync", [&] {
+      CHECK_TLC(tlc::gemm_mma_sync::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k,
+                                                 s.n));
     });
   }
   cublasDestroy(handle);

@@ -1,26 +1,33 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=MMA
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=true},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=true},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=MMA
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
 
 // tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async ring
-// feeding mma.sync, or, with cp-async-wgmma (`tlc --codegen=cp-async-wgmma`, not yet run on a
-// GPU), wgmma (sm_80: mma.sync either way); its copies are marked `tile.unaligned`. Its version for tensors cp.async
-// cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads and one
-// 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
+// feeding wgmma, or, with cp-async-wgmma=false (`tlc --codegen=mma-sync`), mma.sync (sm_80:
+// mma.sync either way); its copies are marked `tile.unaligned`. Its version for tensors
+// cp.async cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads
+// and one 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
 // CHECK-LABEL: gpu.func @gemm(
 // CHECK:         nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
 // CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c256
 // CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
 // CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // Each stage: this thread's copies landed, made visible to wgmma's async proxy, a barrier, then
-// wgmma from the stage's swizzled tiles, waited for before the stage is refilled.
+// wgmma from the stage's swizzled tiles; while it runs, the copies of the iteration S - 1 ahead
+// into the stage the previous iteration read (here the element version's loads and 16-byte
+// shared stores, one cp.async group); then the wait.
 // CHECK:         nvvm.cp.async.wait.group
 // CHECK-NEXT:    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:     nvvm.wgmma
+// CHECK:         llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT:     nvvm.wgmma
+// CHECK:         nvvm.cp.async.commit.group
+// CHECK-NOT:     nvvm.wgmma
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // MMA-LABEL:   gpu.func @gemm(
 // MMA:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // MMA-NOT:       nvvm.wgmma

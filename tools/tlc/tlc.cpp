@@ -69,9 +69,11 @@ int main(int argc, char **argv) {
   std::string codegen = "default";
   app.add_option("--codegen", codegen,
                  "code generation: default; reference (every tile op on its generic lowering; "
-                 "the oracle of the differential tests); or cp-async-wgmma (the default, with "
-                 "sm_90a's cp.async main-loop rings feeding wgmma; not yet run on a GPU)")
-      ->check(CLI::IsMember({"default", "reference", "cp-async-wgmma"}));
+                 "the oracle of the differential tests); or mma-sync (the default, but sm_90a's "
+                 "main loops TMA cannot feed take mma.sync instead of cp.async rings feeding "
+                 "wgmma: the code generation before wgmma served them, for comparison). "
+                 "cp-async-wgmma is accepted as a name of the default")
+      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -98,7 +100,7 @@ int main(int argc, char **argv) {
     options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
   }
   options.referenceCodegen = codegen == "reference";
-  options.cpAsyncWgmma = codegen == "cp-async-wgmma";
+  options.cpAsyncWgmma = codegen != "mma-sync";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

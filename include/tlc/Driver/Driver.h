@@ -39,9 +39,9 @@ struct CompileOptions {
   /// pipelining): the oracle the differential tests compare the normal code generation with.
   /// Same entries, ABI and launchers as the normal build.
   bool referenceCodegen = false;
-  /// `--codegen=cp-async-wgmma`: the default code generation, with sm_90a's cp.async main-loop
-  /// rings feeding wgmma (PipelineOptions::cpAsyncWgmma).
-  bool cpAsyncWgmma = false;
+  /// sm_90a's cp.async main-loop rings feed wgmma (PipelineOptions::cpAsyncWgmma); false with
+  /// `--codegen=mma-sync` (they take mma.sync, as before wgmma served them).
+  bool cpAsyncWgmma = true;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

@@ -17,15 +17,15 @@ struct PipelineOptions {
   /// its generic lowering (`tlc --codegen=reference`).
   bool tensorCoreStrategy = true;
   /// TMA copies where the target has them (sm_90a: the TMA + wgmma ring). Off, main loops take
-  /// the cp.async + mma.sync ring instead, which reads tensors at any alignment: tlc compiles
-  /// sm_90a kernels with TMA entries this way too, under the plain entry name, for launches
-  /// whose tensors break TMA's alignment rules (docs/abi.md).
+  /// a cp.async ring instead (feeding wgmma, or mma.sync), which reads tensors at any alignment:
+  /// tlc compiles sm_90a kernels with TMA entries this way too, under the plain entry name, for
+  /// launches whose tensors break TMA's alignment rules (docs/abi.md).
   bool tma = true;
   /// Remarks on the strategy each kernel with gemms takes (tile-assign-mma-layouts explain).
   bool explain = false;
-  /// sm_90a: cp.async main-loop rings feed wgmma instead of mma.sync (`tlc
-  /// --codegen=cp-async-wgmma`; tile-assign-mma-layouts' cp-async-wgmma). Not yet run on a GPU.
-  bool cpAsyncWgmma = false;
+  /// sm_90a: cp.async main-loop rings feed wgmma instead of mma.sync (tile-assign-mma-layouts'
+  /// cp-async-wgmma; off with `tlc --codegen=mma-sync`).
+  bool cpAsyncWgmma = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -11,6 +11,10 @@
 //     at the barrier), one group;
 //   drain: wait for every group, barrier.
 //
+// With gemms marked wgmma (sm_90a, tensors TMA cannot read), iteration i issues the stage's
+// wgmma, then the copies of iteration i + S - 1 (they run while the tensor cores multiply), then
+// waits for the wgmma.
+//
 // Each copy moves its tile in 16-byte chunks spread over the threads: cp.async.cg with the source
 // size cut at the tensor's edge (the rest of the chunk is zero-filled), into the chunk's swizzled
 // place (layout::SwizzledTile). A tensor cp.async cannot read 16 bytes at a time from (last stride
@@ -59,9 +63,13 @@ private:
   }
 
   void issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, Value stage);
-  void compute(scf::ForOp loop, IRMapping &mapping, Value stage);
+  /// The products of `stage`; `overlapped` (the next copies) is built after them, or, for wgmma,
+  /// between issuing them and waiting for them, so that it runs while the tensor cores multiply.
+  void compute(scf::ForOp loop, IRMapping &mapping, Value stage,
+               llvm::function_ref<void()> overlapped);
   /// compute() for gemms marked wgmma (sm_90a, tensors TMA cannot read).
-  void computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage);
+  void computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage,
+                    llvm::function_ref<void()> overlapped);
   void buildMainLoop(scf::ForOp loop, IRMapping &mapping);
   void buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Value step, Value count);
   /// The copies of iteration `it` + S - 1 (into its stage), one group; an empty group past the end.
@@ -100,14 +108,15 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
-void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
+void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage,
+                             llvm::function_ref<void()> overlapped) {
   SmallVector<tile::GemmOp> gemms;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto gemm = dyn_cast<tile::GemmOp>(op))
       gemms.push_back(gemm);
   Value acc = mapping.lookup(gemms.front().getC());
   if (wgmma) {
-    computeWgmma(gemms, acc, stage);
+    computeWgmma(gemms, acc, stage, overlapped);
     return;
   }
   layout::MmaSyncAccLayout layout = getRegisterLayout(acc)->mma;
@@ -125,12 +134,15 @@ void MmaSyncBuilder::compute(scf::ForOp loop, IRMapping &mapping, Value stage) {
   }
   for (int64_t s = 0; s < layout.slots(); ++s)
     memref::StoreOp::create(b, loc, c[s], accMemref, ValueRange{cstIndex(s)});
+  overlapped();
 }
 
-void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage) {
+void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value stage,
+                                  llvm::function_ref<void()> overlapped) {
   // The warpgroup's accumulator tiles as wgmma's register structs, multiplied by the stage's
-  // tiles, then waited for: the stage is refilled right after (every warpgroup has finished with
-  // it at the next iteration's barrier).
+  // tiles; while they run, the next copies (into the stage the previous iteration read, which
+  // every warpgroup finished with before this iteration's barrier), then the wait: this
+  // stage is refilled next iteration, after its barrier.
   layout::WgmmaAccLayout layout = getRegisterLayout(acc)->wgmma;
   Value accMemref = getBufferMemref(acc);
   SmallVector<Value> tiles = loadWgmmaTiles(b, loc, accMemref, layout);
@@ -146,6 +158,7 @@ void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value
                       gemm.getTransposeB(), bf16, tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  overlapped();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   storeWgmmaTiles(b, loc, tiles, accMemref, layout);
 }
@@ -228,8 +241,8 @@ void MmaSyncBuilder::buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Va
       NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
                                  NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     gpu::BarrierOp::create(b, loc);
-    compute(loop, mapping, toI32(arith::RemUIOp::create(b, loc, it, cstIndex(stages))));
-    issueNext(loop, mapping, lb, step, count, it);
+    compute(loop, mapping, toI32(arith::RemUIOp::create(b, loc, it, cstIndex(stages))),
+            [&] { issueNext(loop, mapping, lb, step, count, it); });
   }
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
   gpu::BarrierOp::create(b, loc);

@@ -9,7 +9,8 @@
 #     are counted (gen-compile-check.sh checks that such errors are located, not crashes).
 #     The fatbins carry PTX only (--ptx-only): ptxas is most of a compile on this 2-core machine,
 #     and the GPU machine's driver compiles the PTX on its many cores when the runner loads it.
-#     CAMPAIGN_JOBS (default 2) files at once.
+#     CAMPAIGN_JOBS (default 2) files at once; CAMPAIGN_TLC_ARGS (unquoted) are added to the
+#     normal build (e.g. --codegen=mma-sync).
 #   campaign.sh run <tlc-difftest> <dir> [jobs] [tlc-difftest arguments...]
 #     (on a GPU) runs every file's kernels fast vs. reference (4 cases each: sizes 1, 3, a tile
 #     multiple and a ragged one), `jobs` processes at once (default 4); prints each disagreement
@@ -22,7 +23,7 @@ build_one() {
   local seed=$1 tlc=$2 gen=$3 dir=$4 per=$5
   local base=$dir/s$seed
   "$gen" --seed "$seed" --kernels "$per" > "$base.tile" || return 1
-  if ! { timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only -o "$base" &&
+  if ! { timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only ${CAMPAIGN_TLC_ARGS:-} -o "$base" &&
          timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only --codegen=reference -o "${base}_ref"; } \
        > "$base.log" 2>&1; then
     # Keep the kernels that compile both ways.
@@ -30,7 +31,7 @@ build_one() {
     local kept=0 i
     for ((i = 0; i < per; ++i)); do
       "$gen" --seed "$seed" --first "$i" --kernels 1 > "$base.one.tile"
-      if timeout 300 "$tlc" "$base.one.tile" --arch sm_90a --emit=ptx -o "$base.one.ptx" \
+      if timeout 300 "$tlc" "$base.one.tile" --arch sm_90a ${CAMPAIGN_TLC_ARGS:-} --emit=ptx -o "$base.one.ptx" \
            > /dev/null 2>&1 &&
          timeout 300 "$tlc" "$base.one.tile" --arch sm_90a --codegen=reference --emit=ptx \
            -o "$base.one.ptx" > /dev/null 2>&1; then
@@ -42,7 +43,7 @@ build_one() {
     echo "s$seed: kept $kept of $per kernels" >> "$base.log"
     mv "$base.kept.tile" "$base.tile"
     [ "$kept" -gt 0 ] || return 0
-    timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only -o "$base" >> "$base.log" 2>&1 &&
+    timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only ${CAMPAIGN_TLC_ARGS:-} -o "$base" >> "$base.log" 2>&1 &&
       timeout 300 "$tlc" "$base.tile" --arch sm_90a --ptx-only --codegen=reference -o "${base}_ref" \
         >> "$base.log" 2>&1 || return 1
   fi

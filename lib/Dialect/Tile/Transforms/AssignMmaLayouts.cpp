@@ -187,7 +187,7 @@ struct AssignMmaLayoutsPass
       if (tma)
         rings.push_back({AccLayout::Kind::Wgmma, true});
       // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
-      // feeding wgmma there too, when asked for (cp-async-wgmma: not yet run on a GPU).
+      // feeding wgmma there too (unless cp-async-wgmma is off: tlc --codegen=mma-sync).
       if (cpAsyncWgmma)
         rings.push_back({AccLayout::Kind::Wgmma, false});
     }

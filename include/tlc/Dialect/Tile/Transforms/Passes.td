@@ -33,13 +33,13 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
   }];
   let options = [
     Option<"tma", "tma", "bool", "true",
-           "Use TMA and wgmma where the target has them; off, sm_90a main loops take the "
-           "cp.async + mma.sync ring (any alignment)">,
+           "Use TMA and wgmma where the target has them; off, sm_90a main loops take "
+           "cp.async rings (any alignment) feeding wgmma, or mma.sync">,
     Option<"explain", "explain", "bool", "false",
            "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">,
-    Option<"cpAsyncWgmma", "cp-async-wgmma", "bool", "false",
-           "sm_90a: let cp.async main-loop rings feed wgmma (the entry for tensors TMA cannot "
-           "read, rank-3 tiles); not yet run on a GPU, so off by default">
+    Option<"cpAsyncWgmma", "cp-async-wgmma", "bool", "true",
+           "sm_90a: cp.async main-loop rings feed wgmma (the entry for tensors TMA cannot "
+           "read, rank-3 tiles); off, they take mma.sync (tlc --codegen=mma-sync)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
