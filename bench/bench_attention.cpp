@@ -5,10 +5,10 @@
 
 #include "GpuTest.h"
 #include "attention.h"
-#include "attention_w8_bn64.h"
 #include "attention_s3.h"
 #include "attention_w2_bm64.h"
 #include "attention_w8_bm256.h"
+#include "attention_w8_bn64.h"
 
 #include <cstring>
 
@@ -26,8 +26,8 @@ int main() {
   randomBf16(k, count, 4);
   randomBf16(v, count, 5);
   float scale = float(1.4426950408889634 / std::sqrt(double(D)));
-  CHECK_TLC(tlc::attention::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), ref.ptr(), scale, B,
-                                   H, S));
+  CHECK_TLC(
+      tlc::attention::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), ref.ptr(), scale, B, H, S));
   gpu.synchronize();
   std::vector<uint16_t> want(count), got(count);
   CHECK_CU(cuMemcpyDtoH(want.data(), ref.ptr(), count * 2));

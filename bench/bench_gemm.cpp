@@ -4,9 +4,9 @@
 
 #include "GpuTest.h"
 #include "gemm.h"
+#include "gemm_loop.h"
 #include "gemm_sm_90.h"
 #include "gemm_sm_90_w16.h"
-#include "gemm_loop.h"
 
 #include <cstdlib>
 
@@ -17,8 +17,11 @@ int main(int argc, char **argv) {
   struct Shape {
     int64_t m, n, k;
   };
-  std::vector<Shape> shapes = {{8192, 8192, 8192}, {4096, 4096, 4096}, {2048, 2048, 2048},
-                               {4096, 4096, 4104}, {1000, 1112, 776}};
+  std::vector<Shape> shapes = {{8192, 8192, 8192},
+                               {4096, 4096, 4096},
+                               {2048, 2048, 2048},
+                               {4096, 4096, 4104},
+                               {1000, 1112, 776}};
   // Optional: one shape from the command line, M N K.
   if (argc == 4)
     shapes = {{std::atoll(argv[1]), std::atoll(argv[2]), std::atoll(argv[3])}};

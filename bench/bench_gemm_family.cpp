@@ -48,8 +48,8 @@ void report(const char *what, double flops, double tlcMs, double peerMs, double 
   std::printf("BENCH gemm-family %s tlc_ms=%.4f tlc_TFLOPs=%.1f peer_ms=%.4f peer_TFLOPs=%.1f "
               "ratio=%.3f rel_diff=%.2e %s\n",
               what, tlcMs, flops / (tlcMs * 1e-3) / 1e12, peerMs,
-              peerMs > 0 ? flops / (peerMs * 1e-3) / 1e12 : 0.0,
-              peerMs > 0 ? peerMs / tlcMs : 0.0, rel, rel <= 0.02 ? "OK" : "MISMATCH");
+              peerMs > 0 ? flops / (peerMs * 1e-3) / 1e12 : 0.0, peerMs > 0 ? peerMs / tlcMs : 0.0,
+              rel, rel <= 0.02 ? "OK" : "MISMATCH");
 }
 /// Runs both once, compares tlc's `count` bf16 outputs at `c` with the peer's at `ref`, then
 /// times them interleaved and reports.
@@ -73,7 +73,9 @@ int main() {
   float one = 1.0f, zero = 0.0f;
 
   // Batched: row-major C[b] = A[b] B[b] is column-major C^T = B^T A^T per entry.
-  struct Batch { int64_t nb, m, n, k; };
+  struct Batch {
+    int64_t nb, m, n, k;
+  };
   for (Batch s : {Batch{32, 1024, 1024, 1024}, Batch{8, 2048, 2048, 2048},
                   Batch{256, 256, 256, 256}, Batch{16, 1000, 1111, 777}}) {
     size_t aCount = s.nb * s.m * s.k, bCount = s.nb * s.k * s.n, cCount = s.nb * s.m * s.n;
@@ -82,8 +84,8 @@ int main() {
     randomBf16(b, bCount, 2);
     CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
     auto tlcLaunch = [&] {
-      CHECK_TLC(tlc::batched_gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.nb, s.m,
-                                          s.k, s.n));
+      CHECK_TLC(
+          tlc::batched_gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.nb, s.m, s.k, s.n));
     };
     auto peerLaunch = [&] {
       CHECK_CUBLAS(cublasGemmStridedBatchedEx(
@@ -113,7 +115,9 @@ int main() {
   }
 
   // Grouped: G groups of random sizes (one empty) over M rows; peer: one cublasGemmEx per group.
-  struct Grouped { int64_t g, m, n, k; };
+  struct Grouped {
+    int64_t g, m, n, k;
+  };
   for (Grouped s : {Grouped{8, 8192, 4096, 4096}, Grouped{64, 16384, 2048, 1024}}) {
     std::mt19937 gen(7);
     std::vector<int32_t> sizes(s.g);
@@ -138,8 +142,7 @@ int main() {
       for (int64_t i = 0; i < s.g; ++i) {
         if (sizes[i] > 0)
           cublasRowMajorGemm(handle, sizes[i], s.n, s.k, a.ptr() + 2 * row * s.k,
-                             w.ptr() + 2 * i * s.k * s.n, ref.ptr() + 2 * row * s.n,
-                             CUDA_R_16BF);
+                             w.ptr() + 2 * i * s.k * s.n, ref.ptr() + 2 * row * s.n, CUDA_R_16BF);
         row += sizes[i];
       }
     };
@@ -154,8 +157,8 @@ int main() {
   // w4a16 at small M against the f16 GEMM of the same shape.
   for (int64_t m : {1, 16, 128}) {
     int64_t n = 8192, k = 8192, gs = 128;
-    DeviceBuffer a(m * k * 2), bq(k / 2 * n), sc((k / gs) * n * 2), c(m * n * 2),
-        b16(k * n * 2), ref(m * n * 2);
+    DeviceBuffer a(m * k * 2), bq(k / 2 * n), sc((k / gs) * n * 2), c(m * n * 2), b16(k * n * 2),
+        ref(m * n * 2);
     randomBf16(a, m * k, 5); // bit patterns only: timing, not values
     randomBf16(bq, k / 4 * n, 6);
     randomBf16(sc, (k / gs) * n, 7);
@@ -175,7 +178,9 @@ int main() {
   }
 
   // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.
-  struct Conv { int64_t nb, h, w, ci, co; };
+  struct Conv {
+    int64_t nb, h, w, ci, co;
+  };
   for (Conv s :
        {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256}}) {
     int64_t m = s.nb * s.h * s.w, n = s.co, k = 9 * s.ci;
@@ -184,8 +189,8 @@ int main() {
     randomBf16(wt, k * n, 10);
     randomBf16(a, m * k, 11);
     auto tlcLaunch = [&] {
-      CHECK_TLC(tlc::conv2d::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h, s.w,
-                                    s.ci, k, n, m));
+      CHECK_TLC(tlc::conv2d::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h, s.w, s.ci,
+                                    k, n, m));
     };
     auto peerLaunch = [&] {
       cublasRowMajorGemm(handle, m, n, k, a.ptr(), wt.ptr(), ref.ptr(), CUDA_R_16BF);
@@ -195,8 +200,8 @@ int main() {
     std::snprintf(what, sizeof what,
                   "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld vs cuBLAS on the GEMM "
                   "%lldx%lldx%lld",
-                  (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co,
-                  (long long)m, (long long)n, (long long)k);
+                  (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co, (long long)m,
+                  (long long)n, (long long)k);
     report(what, 2.0 * m * n * k, t, p, 0.0);
   }
 
@@ -209,8 +214,8 @@ int main() {
     randomBf16(kk, count, 13);
     randomBf16(v, count, 14);
     auto tlcLaunch = [&] {
-      CHECK_TLC(tlc::linear_attention::launch(gpu.stream(), q.ptr(), kk.ptr(), v.ptr(), o.ptr(),
-                                              b, h, s));
+      CHECK_TLC(tlc::linear_attention::launch(gpu.stream(), q.ptr(), kk.ptr(), v.ptr(), o.ptr(), b,
+                                              h, s));
     };
     double t = medianMs(gpu, 2, 9, tlcLaunch);
     report("linear_attention bf16 B=4 H=16 S=4096 D=64 (no peer)",

@@ -28,10 +28,9 @@ struct Shape {
 
 int main(int argc, char **argv) {
   GpuContext gpu;
-  std::vector<Shape> shapes = {
-      {4096, 4096, 4096, 0}, {4096, 4095, 4096, 0}, {4096, 4096, 4095, 0},
-      {4096, 4096, 4096, 1}, {8192, 8192, 8192, 0}, {8192, 8191, 8192, 0},
-      {2048, 2048, 2048, 0}, {2048, 2047, 2049, 0}, {1000, 1111, 777, 0}};
+  std::vector<Shape> shapes = {{4096, 4096, 4096, 0}, {4096, 4095, 4096, 0}, {4096, 4096, 4095, 0},
+                               {4096, 4096, 4096, 1}, {8192, 8192, 8192, 0}, {8192, 8191, 8192, 0},
+                               {2048, 2048, 2048, 0}, {2048, 2047, 2049, 0}, {1000, 1111, 777, 0}};
   if (argc > 1 && (argc - 1) % 4 == 0) {
     shapes.clear();
     for (int i = 1; i < argc; i += 4)
@@ -73,8 +72,8 @@ int main(int argc, char **argv) {
       std::printf("BENCH gemm-peers bf16 %lldx%lldx%lld offset=%lld build=%s tlc_ms=%.4f "
                   "tlc_TFLOPs=%.1f cublas_ms=%.4f cublas_TFLOPs=%.1f ratio=%.3f variant=%d "
                   "rel_diff=%.2e %s\n",
-                  (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.offset, build,
-                  tlcMs, flops / (tlcMs * 1e-3) / 1e12, peerMs, flops / (peerMs * 1e-3) / 1e12,
+                  (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.offset, build, tlcMs,
+                  flops / (tlcMs * 1e-3) / 1e12, peerMs, flops / (peerMs * 1e-3) / 1e12,
                   peerMs / tlcMs, tlc::gemm::gemm::select(s.m, s.k, s.n),
                   maxDiff / std::max(maxRef, 1e-30),
                   finite && maxDiff <= 0.02 * maxRef ? "OK" : "MISMATCH");
@@ -83,8 +82,8 @@ int main(int argc, char **argv) {
       CHECK_TLC(tlc::gemm::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
     });
     run("mma-sync", [&] {
-      CHECK_TLC(tlc::gemm_mma_sync::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k,
-                                                 s.n));
+      CHECK_TLC(
+          tlc::gemm_mma_sync::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
     });
   }
   cublasDestroy(handle);

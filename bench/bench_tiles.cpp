@@ -35,11 +35,11 @@ int main() {
     float scale = float(1.4426950408889634 / std::sqrt(double(D)));
     double ms = medianMs(gpu, 1, 3, [&] {
       if (causal)
-        CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(),
-                                                o.ptr(), scale, B, H, S));
+        CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(),
+                                                scale, B, H, S));
       else
-        CHECK_TLC(tlc::attention::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale,
-                                         B, H, S));
+        CHECK_TLC(tlc::attention::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B,
+                                         H, S));
     });
     double flops = 4.0 * B * H * S * S * D * (causal ? 0.5 : 1.0);
     std::printf("BENCH attention%s B=4 H=32 S=4096 D=128 ms=%.3f TFLOPs=%.2f\n",

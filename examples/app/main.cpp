@@ -154,11 +154,9 @@ void testScaleBiasRelu(std::mt19937 &rng, CUstream stream, int64_t m, int64_t n,
   size_t rows = static_cast<size_t>(m), cols = static_cast<size_t>(n), count = rows * cols;
   std::vector<float> x = randomFloats(rng, count), bias = randomFloats(rng, cols);
   DeviceFloats dx(count), dbias(cols), dy(count + GuardElements);
-  if (!dx.ok() || !dbias.ok() || !dy.ok() || !dx.upload(x) || !dbias.upload(bias) ||
-      !dy.poison())
+  if (!dx.ok() || !dbias.ok() || !dy.ok() || !dx.upload(x) || !dbias.upload(bias) || !dy.poison())
     return;
-  if (!check(example::scale_bias_relu::launch(stream, dx.get(), dbias.get(), dy.get(), scale,
-                                              m, n),
+  if (!check(example::scale_bias_relu::launch(stream, dx.get(), dbias.get(), dy.get(), scale, m, n),
              "scale_bias_relu::launch"))
     return;
   if (!check(cuStreamSynchronize(stream), "cuStreamSynchronize"))
@@ -230,8 +228,8 @@ int main() {
       int64_t m, n;
       float scale;
     };
-    for (Shape s : {Shape{1, 1, 2.0f}, Shape{8, 256, 1.5f}, Shape{37, 1000, -0.75f},
-                    Shape{257, 3001, 3.0f}})
+    for (Shape s :
+         {Shape{1, 1, 2.0f}, Shape{8, 256, 1.5f}, Shape{37, 1000, -0.75f}, Shape{257, 3001, 3.0f}})
       testScaleBiasRelu(rng, stream, s.m, s.n, s.scale);
     testLaunchErrors(stream);
 

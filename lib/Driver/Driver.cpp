@@ -74,7 +74,7 @@ private:
                           TimingScope &timer);
   /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
   FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
-                                                TimingScope &timer);
+                                               TimingScope &timer);
   /// The --arch values (sm_90a when none), each one the NVPTX backend knows.
   FailureOr<std::vector<std::string>> checkArchs();
   /// Names that become C++ identifiers in the launchers (output stem, namespace, kernels,
@@ -144,8 +144,7 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
   into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
 }
 
-LogicalResult Compilation::runPasses(ModuleOp module,
-                                     function_ref<void(OpPassManager &)> build,
+LogicalResult Compilation::runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
                                      TimingScope &timer) {
   PassManager pm(&context);
   build(pm);
@@ -154,9 +153,9 @@ LogicalResult Compilation::runPasses(ModuleOp module,
   return pm.run(module);
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-Compilation::lowerModule(ModuleOp module, const PipelineOptions &pipelineOptions,
-                         TimingScope &timer) {
+FailureOr<OwningOpRef<ModuleOp>> Compilation::lowerModule(ModuleOp module,
+                                                          const PipelineOptions &pipelineOptions,
+                                                          TimingScope &timer) {
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
   if (failed(runPasses(
           *lowered, [&](OpPassManager &pm) { buildTlcPipeline(pm, pipelineOptions); }, timer)))
@@ -183,8 +182,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
   TimingScope passesTimer = archTimer.nest("MLIR passes");
   if (failed(runPasses(
-          *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); },
-          passesTimer)))
+          *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); }, passesTimer)))
     return failure();
   bool choseTma = false;
   lowered->walk([&](Operation *op) {
@@ -244,8 +242,8 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
       for (Attribute attr : dict.getAs<ArrayAttr>("maps")) {
         auto map = cast<DictionaryAttr>(attr);
         auto box = map.getAs<DenseI64ArrayAttr>("box");
-        info.maps.push_back({static_cast<unsigned>(map.getAs<IntegerAttr>("arg").getInt()),
-                             box[0], box[1], map.getAs<IntegerAttr>("swizzle").getInt()});
+        info.maps.push_back({static_cast<unsigned>(map.getAs<IntegerAttr>("arg").getInt()), box[0],
+                             box[1], map.getAs<IntegerAttr>("swizzle").getInt()});
       }
       out.tma[entry.getName()] = std::move(info);
     }
@@ -372,11 +370,11 @@ void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
     for (const cuda::PtxasKernelInfo &info : out.ptxas.kernels) {
       if (info.name != name && info.name != name + kTmaEntrySuffix.str())
         continue;
-      InFlightDiagnostic remark =
-          emitRemark(kernel.getLoc())
-          << "kernel '" << info.name << "' for " << out.arch << ": " << info.registers
-          << " registers per thread, " << info.spillStoreBytes << " bytes of spill stores, "
-          << info.spillLoadBytes << " bytes of spill loads (ptxas)";
+      InFlightDiagnostic remark = emitRemark(kernel.getLoc())
+                                  << "kernel '" << info.name << "' for " << out.arch << ": "
+                                  << info.registers << " registers per thread, "
+                                  << info.spillStoreBytes << " bytes of spill stores, "
+                                  << info.spillLoadBytes << " bytes of spill loads (ptxas)";
       if (info.spillStoreBytes || info.spillLoadBytes)
         remark.attachNote() << "hint: spilled registers go through local memory at every use: "
                                "smaller tiles, fewer fragments or more threads per block hold "
@@ -617,8 +615,7 @@ LogicalResult Compilation::checkLauncherNames(ModuleOp module) {
   names.cxxNamespace = options.launcherNamespace;
   names.headerName = names.fileStem + ".h";
   if (llvm::Error err = cuda::verifyLauncherInfo(names)) {
-    emitError(commandLineLoc()) << "cannot generate a launcher: "
-                                << llvm::toString(std::move(err));
+    emitError(commandLineLoc()) << "cannot generate a launcher: " << llvm::toString(std::move(err));
     return failure();
   }
 
@@ -676,8 +673,8 @@ LogicalResult Compilation::findToolkit() {
         emitError(commandLineLoc()) << message;
         return failure();
       }
-      emitWarning(commandLineLoc()) << message
-                             << "; the fatbin carries PTX only (the driver compiles it at load)";
+      emitWarning(commandLineLoc())
+          << message << "; the fatbin carries PTX only (the driver compiles it at load)";
     }
   }
 
@@ -707,7 +704,7 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
     auto entry = cuda::makeElfEntry(out.ptxas.cubin, out.arch);
     if (!entry) {
       emitError(commandLineLoc()) << "cannot package the cubin for '" << out.arch
-                           << "': " << llvm::toString(entry.takeError());
+                                  << "': " << llvm::toString(entry.takeError());
       return failure();
     }
     entries.push_back(std::move(*entry));
@@ -716,7 +713,7 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
     auto entry = cuda::makePtxEntry(out.ptx, out.arch);
     if (!entry) {
       emitError(commandLineLoc()) << "cannot package the PTX for '" << out.arch
-                           << "': " << llvm::toString(entry.takeError());
+                                  << "': " << llvm::toString(entry.takeError());
       return failure();
     }
     entries.push_back(std::move(*entry));
@@ -730,8 +727,8 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
   launcher.headerName = stem + ".h";
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     for (const ArchOutput &out : results) {
-      kernel.sharedBytes = std::max<unsigned>(kernel.sharedBytes,
-                                              out.sharedBytes.lookup(kernel.name));
+      kernel.sharedBytes =
+          std::max<unsigned>(kernel.sharedBytes, out.sharedBytes.lookup(kernel.name));
       if (auto it = out.tma.find(kernel.name); it != out.tma.end())
         kernel.tma = it->second;
     }
@@ -788,8 +785,7 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
 
   // `-j N`: the architectures, and the kernels inside MLIR's passes, compile on N threads (the
   // pool outlives the context that uses it). Outputs do not depend on N.
-  unsigned jobs = options.jobs ? options.jobs
-                               : llvm::hardware_concurrency().compute_thread_count();
+  unsigned jobs = options.jobs ? options.jobs : llvm::hardware_concurrency().compute_thread_count();
   std::optional<llvm::DefaultThreadPool> threadPool;
   DialectRegistry registry;
   registerTlcDialects(registry);
@@ -843,10 +839,9 @@ int tlc::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return success();
   };
 
-  LogicalResult result =
-      options.splitInputFile
-          ? splitAndProcessBuffer(std::move(input), processBuffer, llvm::nulls())
-          : processBuffer(std::move(input), llvm::nulls());
+  LogicalResult result = options.splitInputFile
+                             ? splitAndProcessBuffer(std::move(input), processBuffer, llvm::nulls())
+                             : processBuffer(std::move(input), llvm::nulls());
   if (failed(result))
     return 1;
   if (options.verifyDiagnostics || options.checkOnly)
@@ -933,8 +928,7 @@ int tlc::printInfo(const std::string &path, llvm::raw_ostream &out, llvm::raw_os
   for (const cuda::FatbinEntry &e : *entries) {
     bool ptx = e.kind == cuda::FatbinEntry::Kind::PTX;
     out << llvm::formatv("  {0,-4} {1}_{2}{3}  {4} bytes", ptx ? "PTX" : "ELF",
-                         ptx ? "compute" : "sm", e.sm, e.archSpecific ? "a" : "",
-                         e.payload.size());
+                         ptx ? "compute" : "sm", e.sm, e.archSpecific ? "a" : "", e.payload.size());
     if (ptx) {
       out << llvm::formatv("  (PTX ISA {0}.{1})", e.major, e.minor);
       // Kernel names: the `.entry` lines.

@@ -23,8 +23,7 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
   case TValue::Typed:
     if (v.value.getType() != to) {
       error(l) << "expected '" << typeName(to) << "' " << what << ", found '"
-               << typeName(v.value.getType()) << "'; convert it with " << typeName(to)
-               << "(...)";
+               << typeName(v.value.getType()) << "'; convert it with " << typeName(to) << "(...)";
       return failure();
     }
     return v.value;
@@ -42,9 +41,8 @@ FailureOr<Value> Generator::materialize(SMLoc l, const TValue &v, Type to, Strin
     if (auto ft = dyn_cast<FloatType>(to)) {
       // The attribute must have the type's semantics (not double's), or LLVM lowering fails.
       APFloat value(ft.getFloatSemantics());
-      APFloat::opStatus status =
-          value.convertFromAPInt(APInt(64, v.i, /*isSigned=*/true), /*IsSigned=*/true,
-                                 APFloat::rmNearestTiesToEven);
+      APFloat::opStatus status = value.convertFromAPInt(
+          APInt(64, v.i, /*isSigned=*/true), /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
       if (status & APFloat::opOverflow)
         return emitFloatOverflow(l, std::to_string(v.i), ft), failure();
       return Value(arith::ConstantFloatOp::create(builder, location, ft, value));
@@ -154,8 +152,7 @@ FailureOr<TValue> Generator::foldBoolBinary(const Expr &expr, const TValue &a, c
 }
 
 /// `x op y` when `op` is a comparison (<, <=, >, >=, ==, !=), else nullopt.
-template <typename T>
-static std::optional<bool> foldComparison(Token::Kind op, T x, T y) {
+template <typename T> static std::optional<bool> foldComparison(Token::Kind op, T x, T y) {
   switch (op) {
   case Token::less:
     return x < y;

@@ -91,8 +91,7 @@ FailureOr<TValue> Generator::genRef(const Expr &expr) {
     if (constOnly)
       break;
     return TValue::typed(tile::DimOp::create(builder, loc(expr.loc),
-                                             currentEntry->getArgument(symbol->arg),
-                                             symbol->dim));
+                                             currentEntry->getArgument(symbol->arg), symbol->dim));
   case Symbol::TypeConst:
     error(expr.loc) << "type parameter '" << expr.name << "' cannot be used as a value";
     return failure();
@@ -242,8 +241,7 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
   return failure();
 }
 
-FailureOr<TValue> Generator::genSelect(SMLoc l, const TValue &c, const TValue &a,
-                                       const TValue &b) {
+FailureOr<TValue> Generator::genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b) {
   if (c.kind == TValue::BoolConst) {
     // Only one side is used, but both must have one type, as with a run-time condition.
     if (failed(unify(l, "?:", a, b)))

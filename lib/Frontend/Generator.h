@@ -207,8 +207,8 @@ private:
     Type elementType;
     SmallVector<Value> indices;
   };
-  FailureOr<ElementRef> resolveElement(StringRef name, SMLoc l,
-                                       const std::vector<ExprPtr> &indices, bool forRead);
+  FailureOr<ElementRef> resolveElement(StringRef name, SMLoc l, const std::vector<ExprPtr> &indices,
+                                       bool forRead);
 
   // Calls: casts and the builtin functions of Builtins.def.
   struct BuiltinFunction;
@@ -219,8 +219,7 @@ private:
   FailureOr<SmallVector<TValue>> genCallArgs(const Expr &expr, size_t arity);
   FailureOr<TValue> genMinMax(const Expr &expr, ArrayRef<TValue> args);
   FailureOr<TValue> genAbs(const Expr &expr, ArrayRef<TValue> args);
-  template <typename OpTy>
-  FailureOr<TValue> genMath(const Expr &expr, ArrayRef<TValue> args);
+  template <typename OpTy> FailureOr<TValue> genMath(const Expr &expr, ArrayRef<TValue> args);
   FailureOr<TValue> genSelectCall(const Expr &expr, ArrayRef<TValue> args);
   FailureOr<TValue> genFma(const Expr &expr, ArrayRef<TValue> args);
 

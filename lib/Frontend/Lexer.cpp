@@ -52,11 +52,11 @@ StringRef Token::describe(Kind kind) {
     return "integer literal";
   case floating:
     return "floating-point literal";
-#define TOK_PUNCT(NAME, SPELLING)                                                              \
-  case NAME:                                                                                   \
+#define TOK_PUNCT(NAME, SPELLING)                                                                  \
+  case NAME:                                                                                       \
     return "'" SPELLING "'";
-#define TOK_KEYWORD(SPELLING)                                                                  \
-  case kw_##SPELLING:                                                                          \
+#define TOK_KEYWORD(SPELLING)                                                                      \
+  case kw_##SPELLING:                                                                              \
     return "'" #SPELLING "'";
 #include "TokenKinds.def"
   }
@@ -175,8 +175,7 @@ Token Lexer::lex() {
 }
 
 Token Lexer::lexIdentifierOrKeyword(const char *start) {
-  while (cur != buffer.end() &&
-         (std::isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))
+  while (cur != buffer.end() && (std::isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))
     ++cur;
   StringRef spelling(start, cur - start);
   Token::Kind kind = llvm::StringSwitch<Token::Kind>(spelling)
@@ -211,8 +210,7 @@ Token Lexer::lexNumber(const char *start) {
     isFloat = true;
   }
   if (cur != buffer.end() && (std::isalpha(static_cast<unsigned char>(*cur)) || *cur == '_')) {
-    while (cur != buffer.end() &&
-           (std::isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))
+    while (cur != buffer.end() && (std::isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))
       ++cur;
     return makeError(start, "invalid suffix on a numeric literal");
   }

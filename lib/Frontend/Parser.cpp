@@ -73,8 +73,7 @@ private:
   LogicalResult emitExpected(StringRef what) {
     if (tok.is(Token::error))
       return emitError(tok.getLoc(), lexer.getErrorMessage());
-    std::string found = tok.is(Token::eof) ? "end of file"
-                                           : ("'" + tok.getSpelling() + "'").str();
+    std::string found = tok.is(Token::eof) ? "end of file" : ("'" + tok.getSpelling() + "'").str();
     return emitError(tok.getLoc(), "expected " + what + ", found " + found);
   }
   LogicalResult expect(Token::Kind kind, StringRef context = {}) {
@@ -89,7 +88,8 @@ private:
     if (!tok.is(Token::identifier)) {
       if (tok.isKeyword())
         return (void)(emitError(tok.getLoc(), "expected " + what + ", found keyword '" +
-                                           tok.getSpelling() + "'")), failure();
+                                                  tok.getSpelling() + "'")),
+               failure();
       return (void)(emitExpected(what)), failure();
     }
     Name name{tok.getSpelling().str(), tok.getLoc()};
@@ -192,8 +192,7 @@ FailureOr<std::unique_ptr<KernelDecl>> Parser::parseKernel() {
     return (void)(emitExpected("'threads(...)' after 'grid(...)'")), failure();
   if (failed(parseLaunchList(kernel->threads, kernel->threadsLoc, "threads")))
     return failure();
-  if (tok.is(Token::identifier) && tok.getSpelling() == "configs" &&
-      failed(parseConfigs(*kernel)))
+  if (tok.is(Token::identifier) && tok.getSpelling() == "configs" && failed(parseConfigs(*kernel)))
     return failure();
   if (failed(parseBlock(kernel->body)))
     return failure();
@@ -209,8 +208,7 @@ LogicalResult Parser::parseConstParam(KernelDecl &kernel) {
   if (failed(expect(Token::colon, "after the parameter name")))
     return failure();
   if (!tok.is(Token::identifier) ||
-      !(tok.getSpelling() == "int" || tok.getSpelling() == "bool" ||
-        tok.getSpelling() == "type"))
+      !(tok.getSpelling() == "int" || tok.getSpelling() == "bool" || tok.getSpelling() == "type"))
     return emitExpected("'int', 'bool' or 'type' as the kind of a compile-time parameter");
   param.kind = tok.getSpelling() == "int"    ? ConstParamDecl::Int
                : tok.getSpelling() == "bool" ? ConstParamDecl::Bool
@@ -286,7 +284,8 @@ FailureOr<Name> Parser::parseDim(StringRef what) {
   if (tok.is(Token::integer)) {
     if (!tok.getIntegerValue())
       return (void)(emitError(tok.getLoc(), "integer literal '" + tok.getSpelling() +
-                                         "' does not fit in 64 bits")), failure();
+                                                "' does not fit in 64 bits")),
+             failure();
     Name name{tok.getSpelling().str(), tok.getLoc()};
     consume();
     return name;
@@ -362,8 +361,7 @@ LogicalResult Parser::parseLaunchList(std::vector<ExprPtr> &out, SMLoc &loc, Str
   return success();
 }
 
-LogicalResult Parser::parseExprList(std::vector<ExprPtr> &out, Token::Kind close,
-                                    StringRef what) {
+LogicalResult Parser::parseExprList(std::vector<ExprPtr> &out, Token::Kind close, StringRef what) {
   if (!tok.is(close)) {
     do {
       auto expr = parseExpr();
@@ -651,7 +649,8 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
     ++chain;
     if (++exprDepth > kMaxDepth)
       return (void)(emitError(tok.getLoc(), "expression is too long or nested too deeply; split it "
-                                     "with 'let' bindings")), failure();
+                                            "with 'let' bindings")),
+             failure();
     auto expr = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
     expr->op = tok.getKind();
     consume();
@@ -660,7 +659,9 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
       return failure();
     // Comparisons do not chain: 'a < b < c' is almost always a mistake.
     if ((prec == 3 || prec == 4) && precedence(tok.getKind()) == prec)
-      return (void)(emitError(tok.getLoc(), "comparisons cannot be chained; combine them with '&&'")), failure();
+      return (void)(emitError(tok.getLoc(),
+                              "comparisons cannot be chained; combine them with '&&'")),
+             failure();
     expr->operands.push_back(std::move(result));
     expr->operands.push_back(std::move(*rhs));
     result = std::move(expr);
@@ -691,7 +692,8 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
     auto value = tok.getIntegerValue();
     if (!value)
       return (void)(emitError(loc, "integer literal '" + tok.getSpelling() +
-                                "' does not fit in 64 bits")), failure();
+                                       "' does not fit in 64 bits")),
+             failure();
     auto expr = std::make_unique<Expr>(Expr::IntLit, loc);
     expr->intValue = *value;
     consume();
@@ -701,7 +703,8 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
     auto value = tok.getFloatValue();
     if (!value)
       return (void)(emitError(loc, "floating-point literal '" + tok.getSpelling() +
-                                "' is out of range")), failure();
+                                       "' is out of range")),
+             failure();
     auto expr = std::make_unique<Expr>(Expr::FloatLit, loc);
     expr->floatValue = *value;
     consume();
@@ -729,8 +732,7 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
       if (!tok.is(Token::identifier) ||
           !(tok.getSpelling() == "x" || tok.getSpelling() == "y" || tok.getSpelling() == "z"))
         return (void)(emitExpected("'x', 'y' or 'z' after '" + name + ".'")), failure();
-      auto expr =
-          std::make_unique<Expr>(name == "block" ? Expr::BlockIdx : Expr::ThreadIdx, loc);
+      auto expr = std::make_unique<Expr>(name == "block" ? Expr::BlockIdx : Expr::ThreadIdx, loc);
       expr->name = tok.getSpelling().str();
       consume();
       return expr;

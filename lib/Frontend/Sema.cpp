@@ -103,7 +103,7 @@ FailureOr<Type> Generator::resolveType(const Name &name, bool forTensor) {
   }
   if (forTensor && (type->isIndex() || type->isInteger(1) || type->isTF32())) {
     error(name.loc) << "'" << name.text << "' cannot be a tensor element type; use "
-                    << (type->isIndex()       ? "'i64' or 'i32'"
+                    << (type->isIndex()      ? "'i64' or 'i32'"
                         : type->isInteger(1) ? "'i8'"
                                              : "'f32' (tf32 is a tensor-core compute type)");
     return failure();
@@ -144,8 +144,8 @@ FailureOr<Type> Generator::unify(SMLoc l, StringRef op, const TValue &a, const T
   if (!a.isConst() && !b.isConst()) {
     Type ta = a.value.getType(), tb = b.value.getType();
     if (ta != tb) {
-      error(l) << "type mismatch in '" << op << "': '" << typeName(ta) << "' and '"
-               << typeName(tb) << "'; convert one side, as in " << typeName(ta) << "(...)";
+      error(l) << "type mismatch in '" << op << "': '" << typeName(ta) << "' and '" << typeName(tb)
+               << "'; convert one side, as in " << typeName(ta) << "(...)";
       return failure();
     }
     return ta;

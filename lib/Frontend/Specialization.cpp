@@ -125,15 +125,13 @@ FailureOr<Type> Generator::bindTypeParam(const ConstParamDecl &param, const std:
   }
   if (!type) {
     error(param.name.loc) << "compile-time parameter '" << param.name.text
-                          << "' has no default; give it with -D " << param.name.text
-                          << "=<type>";
+                          << "' has no default; give it with -D " << param.name.text << "=<type>";
     return failure();
   }
   return *type;
 }
 
-FailureOr<TValue> Generator::bindValueParam(const ConstParamDecl &param,
-                                            const std::string *define,
+FailureOr<TValue> Generator::bindValueParam(const ConstParamDecl &param, const std::string *define,
                                             DictionaryAttr overrides) {
   if (define) {
     std::optional<TValue> value = parseDefine(*define, param.kind);
@@ -151,8 +149,7 @@ FailureOr<TValue> Generator::bindValueParam(const ConstParamDecl &param,
   }
   if (!param.defaultValue) {
     error(param.name.loc) << "compile-time parameter '" << param.name.text
-                          << "' has no default; give it with -D " << param.name.text
-                          << "=<value>";
+                          << "' has no default; give it with -D " << param.name.text << "=<value>";
     return failure();
   }
   // The default is evaluated before the kernel exists: ops it creates (a cast's constant, before
@@ -305,8 +302,8 @@ FailureOr<Attribute> Generator::resolveStrides(const KernelDecl &decl, const Par
       bool isSize = llvm::any_of(decl.params, [&](const ParamDecl &p) {
         return llvm::any_of(p.dims, [&](const Name &d) { return d.text == stride.text; });
       });
-      bool isParam = llvm::any_of(decl.params,
-                                  [&](const ParamDecl &p) { return p.name.text == stride.text; });
+      bool isParam =
+          llvm::any_of(decl.params, [&](const ParamDecl &p) { return p.name.text == stride.text; });
       if (existing || isSize || isParam) {
         error(stride.loc) << "stride name '" << stride.text
                           << "' is already used; strides need names of their own";
@@ -470,9 +467,8 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
   return builder.getArrayAttr(configs);
 }
 
-FailureOr<Attribute> Generator::evalConfigEntry(const KernelDecl &decl,
-                                                const ConstParamDecl &param, const Name &name,
-                                                const Expr &expr) {
+FailureOr<Attribute> Generator::evalConfigEntry(const KernelDecl &decl, const ConstParamDecl &param,
+                                                const Name &name, const Expr &expr) {
   if (param.kind == ConstParamDecl::Type) {
     std::optional<Type> type =
         expr.kind == Expr::Ref ? builtinType(expr.name) : std::optional<Type>();
@@ -538,9 +534,9 @@ LogicalResult Generator::checkSameSignature(const KernelDecl &decl, tile::Kernel
     std::string a = signatureText(first, index), b = signatureText(other, index);
     if (a == b)
       continue;
-    error(param.name.loc) << "configuration " << variant << " makes parameter '"
-                          << param.name.text << "' " << b << " where configuration 0 makes it "
-                          << a << "; the configurations of a kernel share one launcher and "
+    error(param.name.loc) << "configuration " << variant << " makes parameter '" << param.name.text
+                          << "' " << b << " where configuration 0 makes it " << a
+                          << "; the configurations of a kernel share one launcher and "
                           << "must agree on its parameters (choose this one with -D instead)";
     return failure();
   }

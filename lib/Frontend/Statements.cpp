@@ -63,8 +63,7 @@ LogicalResult Generator::genBinding(const Stmt &stmt) {
   if (stmt.kind == Stmt::Let) {
     symbol.kind = Symbol::Bound;
     if (type) {
-      auto v = materialize(stmt.value->loc, *value, type,
-                           ("for '" + stmt.name.text + "'").c_str());
+      auto v = materialize(stmt.value->loc, *value, type, ("for '" + stmt.name.text + "'").c_str());
       if (failed(v))
         return failure();
       symbol.value = TValue::typed(*v);
@@ -114,8 +113,8 @@ LogicalResult Generator::genAssign(const Stmt &stmt) {
   auto value = gen(*stmt.value);
   if (failed(value))
     return failure();
-  auto v = materialize(stmt.value->loc, *value, type,
-                       ("to assign to '" + stmt.name.text + "'").c_str());
+  auto v =
+      materialize(stmt.value->loc, *value, type, ("to assign to '" + stmt.name.text + "'").c_str());
   if (failed(v))
     return failure();
   memref::StoreOp::create(builder, loc(stmt.loc), *v, slot);
@@ -204,8 +203,8 @@ LogicalResult Generator::genFor(const Stmt &stmt) {
         return failure();
       }
     }
-    auto x = materialize(e.loc, *v, builder.getIndexType(),
-                         pipelined ? "in 'pipelined'" : "in 'range'");
+    auto x =
+        materialize(e.loc, *v, builder.getIndexType(), pipelined ? "in 'pipelined'" : "in 'range'");
     if (failed(x))
       return failure();
     bounds.push_back(*x);
@@ -372,9 +371,9 @@ LogicalResult Generator::checkSharedMemory(const KernelDecl &decl) {
       total += type.getSizeInBytes();
   if (total <= kMaxSharedBytes)
     return success();
-  auto diag = error(decl.name.loc) << "kernel '" << decl.name.text << "' needs " << total
-                                   << " bytes of shared memory; " << kMaxSharedBytes
-                                   << " bytes (227 KiB) is the per-block limit";
+  auto diag = error(decl.name.loc)
+              << "kernel '" << decl.name.text << "' needs " << total << " bytes of shared memory; "
+              << kMaxSharedBytes << " bytes (227 KiB) is the per-block limit";
   for (auto &[name, type] : buffers)
     if (type.isShared())
       diag.attachNote(loc(name.loc))

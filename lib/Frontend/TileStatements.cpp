@@ -92,8 +92,7 @@ LogicalResult Generator::genTileCall(const Stmt &stmt) {
     if (symbol || builtinType(name) || isBuiltinFunction(name))
       error(call.loc) << "the value of '" << name << "(...)' is unused; bind it with 'let'";
     else
-      error(call.loc) << "unknown operation '" << name << "'; tile operations are "
-                      << tileOpList();
+      error(call.loc) << "unknown operation '" << name << "'; tile operations are " << tileOpList();
     return failure();
   }
   if (inGrid) {
@@ -178,8 +177,7 @@ LogicalResult Generator::genCopy(const Expr &call) {
       return failure();
     }
   }
-  tile::CopyOp::create(builder, loc(call.loc), src->value, src->offsets, dst->value,
-                       dst->offsets);
+  tile::CopyOp::create(builder, loc(call.loc), src->value, src->offsets, dst->value, dst->offsets);
   return success();
 }
 
@@ -245,8 +243,8 @@ LogicalResult Generator::genGemm(const Expr &call) {
   int64_t n = *tb ? bt.getShape()[0] : bt.getShape()[1];
   if (ka != kb) {
     error(call.loc) << "'gemm' of A " << shape(at) << (*ta ? " (transposed)" : "") << " and B "
-                    << shape(bt) << (*tb ? " (transposed)" : "") << ": the inner dimensions "
-                    << ka << " and " << kb << " differ";
+                    << shape(bt) << (*tb ? " (transposed)" : "") << ": the inner dimensions " << ka
+                    << " and " << kb << " differ";
     return failure();
   }
   if (ct.getShape()[0] != m || ct.getShape()[1] != n) {
@@ -267,9 +265,9 @@ LogicalResult Generator::genGemm(const Expr &call) {
                     << "' inputs; use f16, bf16, tf32, f8e4m3, f8e5m2 or i8";
     return failure();
   }
-  bool accOk = ea.isF16() ? (ec.isF32() || ec.isF16())
+  bool accOk = ea.isF16()                ? (ec.isF32() || ec.isF16())
                : ea.isSignlessInteger(8) ? ec.isInteger(32)
-                                 : ec.isF32();
+                                         : ec.isF32();
   if (!accOk) {
     error(call.operands[2]->loc) << "an accumulator of '" << typeName(ec)
                                  << "' cannot hold products of '" << typeName(ea) << "'; use "
@@ -302,8 +300,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
     if (failed(v))
       return failure();
     if (*v < 0 || *v >= static_cast<int64_t>(st.getRank())) {
-      error(d->loc) << "'dim' = " << *v << " is out of range for a buffer of rank "
-                    << st.getRank();
+      error(d->loc) << "'dim' = " << *v << " is out of range for a buffer of rank " << st.getRank();
       return failure();
     }
     dim = *v;
@@ -386,8 +383,7 @@ LogicalResult Generator::genAtomicAdd(const Expr &call) {
   Type elementType = cast<tile::TensorType>(ref->first.getType()).getElementType();
   if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType) || elementType.isInteger(8) ||
       elementType.isInteger(16)) {
-    error(target.loc) << "'atomic_add' does not support '" << typeName(elementType)
-                      << "' tensors";
+    error(target.loc) << "'atomic_add' does not support '" << typeName(elementType) << "' tensors";
     return failure();
   }
   auto v = materialize(call.operands[1]->loc, *value, elementType, "to add");

@@ -114,8 +114,8 @@ void tlc::registerTlcPasses() {
 
 void tlc::registerTlcDialects(DialectRegistry &registry) {
   registerFrontendDialects(registry);
-  registry.insert<cf::ControlFlowDialect, gpu::GPUDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect, ub::UBDialect>();
+  registry.insert<cf::ControlFlowDialect, gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect, ub::UBDialect>();
   registerConvertToLLVMDependentDialectLoading(registry);
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

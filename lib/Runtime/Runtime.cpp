@@ -49,8 +49,7 @@ Status Status::fromCuda(CUresult result, const char *call) {
   return error(result, std::move(message));
 }
 
-Status negativeSizeError(const char *kernel, const char *symbol,
-                         int64_t value) {
+Status negativeSizeError(const char *kernel, const char *symbol, int64_t value) {
   std::string message = "tlc: ";
   message += kernel;
   message += ": size '";
@@ -73,12 +72,10 @@ Status ModuleCache::findFunction(const char *kernelName, CUfunction *out) {
 
 Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMissing) {
   if (!out)
-    return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         "tlc: getFunction: null output pointer");
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: getFunction: null output pointer");
   *out = nullptr;
   if (!kernelName)
-    return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         "tlc: getFunction: null kernel name");
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: getFunction: null kernel name");
 
   std::lock_guard<std::mutex> lock(Mutex);
   if (!Initialized) {
@@ -90,37 +87,30 @@ Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMi
   }
 
   CUcontext context = nullptr;
-  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-      !s.ok())
+  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent"); !s.ok())
     return s;
   if (!context) {
     // No current context: use (and keep) device 0's primary context, as the
     // CUDA runtime API would.
     if (!RetainedPrimary) {
       CUdevice device = 0;
-      if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet");
-          !s.ok())
+      if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet"); !s.ok())
         return s;
       CUcontext primary = nullptr;
-      if (Status s =
-              Status::fromCuda(cuDevicePrimaryCtxRetain(&primary, device),
-                               "cuDevicePrimaryCtxRetain");
+      if (Status s = Status::fromCuda(cuDevicePrimaryCtxRetain(&primary, device),
+                                      "cuDevicePrimaryCtxRetain");
           !s.ok())
         return s;
       RetainedDevice = device;
       RetainedPrimary = primary;
     }
-    if (Status s = Status::fromCuda(cuCtxSetCurrent(RetainedPrimary),
-                                    "cuCtxSetCurrent");
-        !s.ok())
+    if (Status s = Status::fromCuda(cuCtxSetCurrent(RetainedPrimary), "cuCtxSetCurrent"); !s.ok())
       return s;
     context = RetainedPrimary;
   }
 
   unsigned long long contextId = 0;
-  if (Status s =
-          Status::fromCuda(cuCtxGetId(context, &contextId), "cuCtxGetId");
-      !s.ok())
+  if (Status s = Status::fromCuda(cuCtxGetId(context, &contextId), "cuCtxGetId"); !s.ok())
     return s;
 
   LoadedModule *loaded = nullptr;
@@ -132,12 +122,9 @@ Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMi
   }
   if (!loaded) {
     if (!Image || ImageSize == 0)
-      return Status::error(CUDA_ERROR_INVALID_IMAGE,
-                           "tlc: the embedded kernel image is empty");
+      return Status::error(CUDA_ERROR_INVALID_IMAGE, "tlc: the embedded kernel image is empty");
     CUmodule module = nullptr;
-    if (Status s = Status::fromCuda(cuModuleLoadData(&module, Image),
-                                    "cuModuleLoadData");
-        !s.ok())
+    if (Status s = Status::fromCuda(cuModuleLoadData(&module, Image), "cuModuleLoadData"); !s.ok())
       return s;
     Modules.push_back(LoadedModule{contextId, context, module, {}});
     loaded = &Modules.back();
@@ -161,8 +148,7 @@ Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMi
   }
   if (result != CUDA_SUCCESS) {
     Status s = Status::fromCuda(result, "cuModuleGetFunction");
-    return Status::error(s.code(),
-                         s.message() + " (kernel '" + kernelName + "')");
+    return Status::error(s.code(), s.message() + " (kernel '" + kernelName + "')");
   }
   loaded->Functions.emplace_back(kernelName, function);
   *out = function;
@@ -176,8 +162,10 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
   std::string where = std::string("tlc: ") + kernel + ": tensor '" + tensor + "'";
   if (colStride != 1)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         where + " must have unit stride in its last dimension for TMA "
-                                 "copies (it is " + std::to_string(colStride) + ")");
+                         where +
+                             " must have unit stride in its last dimension for TMA "
+                             "copies (it is " +
+                             std::to_string(colStride) + ")");
   if (base % 16 != 0)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
                          where + " must start at a 16-byte aligned address for TMA copies");
@@ -186,8 +174,8 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
         CUDA_ERROR_INVALID_VALUE,
         where + " has a row stride of " + std::to_string(rowStride) +
             " elements; TMA copies need a non-negative multiple of 16 bytes (pad the "
-            "leading dimension to a multiple of " + std::to_string(16 / elementBytes) +
-            " elements)");
+            "leading dimension to a multiple of " +
+            std::to_string(16 / elementBytes) + " elements)");
   CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
@@ -200,10 +188,9 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
   cuuint32_t box[2] = {boxCols, boxRows};
   cuuint32_t elementStrides[2] = {1, 1};
   Status s = Status::fromCuda(
-      cuTensorMapEncodeTiled(out, dataType, 2, reinterpret_cast<void *>(base), dims, strides,
-                             box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+      cuTensorMapEncodeTiled(out, dataType, 2, reinterpret_cast<void *>(base), dims, strides, box,
+                             elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
   if (!s.ok())
     return Status::error(s.code(), s.message() + " (" + where.substr(5) + ")");
@@ -244,8 +231,7 @@ static constexpr int MaxCachedDevices = 64;
 
 Status multiprocessorCount(int *out) {
   if (!out)
-    return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         "tlc: multiprocessorCount: null output pointer");
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: multiprocessorCount: null output pointer");
   *out = 0;
   // Trivially destructible state only: launches may still run while statics are destroyed at
   // exit.
@@ -257,16 +243,13 @@ Status multiprocessorCount(int *out) {
     initialized.store(true, std::memory_order_release);
   }
   CUcontext context = nullptr;
-  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-      !s.ok())
+  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent"); !s.ok())
     return s;
   CUdevice device = 0;
   if (context) {
-    if (Status s = Status::fromCuda(cuCtxGetDevice(&device), "cuCtxGetDevice");
-        !s.ok())
+    if (Status s = Status::fromCuda(cuCtxGetDevice(&device), "cuCtxGetDevice"); !s.ok())
       return s;
-  } else if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet");
-             !s.ok()) {
+  } else if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet"); !s.ok()) {
     return s;
   }
   bool cached = device >= 0 && device < MaxCachedDevices;
@@ -279,8 +262,7 @@ Status multiprocessorCount(int *out) {
   }
   int count = 0;
   if (Status s = Status::fromCuda(
-          cuDeviceGetAttribute(&count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                               device),
+          cuDeviceGetAttribute(&count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
           "cuDeviceGetAttribute");
       !s.ok())
     return s;
@@ -292,8 +274,7 @@ Status multiprocessorCount(int *out) {
 
 Status selectVariant(const int64_t *blocks, int count, int *out) {
   if (!out)
-    return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         "tlc: selectVariant: null output pointer");
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: selectVariant: null output pointer");
   *out = 0;
   if (count <= 1)
     return Status::success();
@@ -321,10 +302,9 @@ static std::string kernelLabel(CUfunction function) {
   return "kernel";
 }
 
-static Status gridError(CUfunction function, const char *axis, int64_t value,
-                        int64_t limit) {
-  std::string message = "tlc: cannot launch " + kernelLabel(function) +
-                        ": grid." + axis + " = " + std::to_string(value);
+static Status gridError(CUfunction function, const char *axis, int64_t value, int64_t limit) {
+  std::string message = "tlc: cannot launch " + kernelLabel(function) + ": grid." + axis + " = " +
+                        std::to_string(value);
   if (value < 1)
     message += " must be at least 1";
   else
@@ -332,12 +312,10 @@ static Status gridError(CUfunction function, const char *axis, int64_t value,
   return Status::error(CUDA_ERROR_INVALID_VALUE, std::move(message));
 }
 
-Status launch(CUfunction function, const int64_t grid[3],
-              const unsigned block[3], unsigned sharedBytes, CUstream stream,
-              void **args) {
+Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
+              unsigned sharedBytes, CUstream stream, void **args) {
   if (!function)
-    return Status::error(CUDA_ERROR_INVALID_HANDLE,
-                         "tlc: cannot launch a null function");
+    return Status::error(CUDA_ERROR_INVALID_HANDLE, "tlc: cannot launch a null function");
   static const char *const Axes[3] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
     int64_t limit = i == 0 ? MaxGridX : MaxGridYZ;
@@ -346,32 +324,27 @@ Status launch(CUfunction function, const int64_t grid[3],
   }
   for (int i = 0; i < 3; ++i) {
     if (block[i] < 1)
-      return Status::error(CUDA_ERROR_INVALID_VALUE,
-                           "tlc: cannot launch " + kernelLabel(function) +
-                               ": block." + Axes[i] +
-                               " = 0 must be at least 1");
+      return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: cannot launch " + kernelLabel(function) +
+                                                         ": block." + Axes[i] +
+                                                         " = 0 must be at least 1");
   }
   if (sharedBytes > DefaultDynamicSharedLimit) {
-    CUresult result = cuFuncSetAttribute(
-        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        static_cast<int>(sharedBytes));
+    CUresult result = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         static_cast<int>(sharedBytes));
     if (result != CUDA_SUCCESS) {
       Status s = Status::fromCuda(result, "cuFuncSetAttribute");
-      return Status::error(s.code(),
-                           s.message() + " (requesting " +
-                               std::to_string(sharedBytes) +
-                               " bytes of dynamic shared memory for " +
-                               kernelLabel(function) + ")");
+      return Status::error(s.code(), s.message() + " (requesting " + std::to_string(sharedBytes) +
+                                         " bytes of dynamic shared memory for " +
+                                         kernelLabel(function) + ")");
     }
   }
-  CUresult result = cuLaunchKernel(
-      function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
-      static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
-      stream, args, nullptr);
+  CUresult result =
+      cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+                     static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
+                     stream, args, nullptr);
   if (result != CUDA_SUCCESS) {
     Status s = Status::fromCuda(result, "cuLaunchKernel");
-    return Status::error(s.code(),
-                         s.message() + " (" + kernelLabel(function) + ")");
+    return Status::error(s.code(), s.message() + " (" + kernelLabel(function) + ")");
   }
   return Status::success();
 }

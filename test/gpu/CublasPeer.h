@@ -18,13 +18,13 @@
 #include <utility>
 #include <vector>
 
-#define CHECK_CUBLAS(expr)                                                                     \
-  do {                                                                                         \
-    cublasStatus_t status_ = (expr);                                                           \
-    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #expr, int(status_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
+#define CHECK_CUBLAS(expr)                                                                         \
+  do {                                                                                             \
+    cublasStatus_t status_ = (expr);                                                               \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                        \
+      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #expr, int(status_));     \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 namespace tlc::gputest {
@@ -50,10 +50,9 @@ inline void cublasRowMajorGemm(cublasHandle_t handle, int64_t m, int64_t n, int6
                                CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, cudaDataType type) {
   float one = 1.0f, zero = 0.0f;
   CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
-                            reinterpret_cast<void *>(b), type, int(n),
-                            reinterpret_cast<void *>(a), type, int(k), &zero,
-                            reinterpret_cast<void *>(c), type, int(n), CUBLAS_COMPUTE_32F,
-                            CUBLAS_GEMM_DEFAULT));
+                            reinterpret_cast<void *>(b), type, int(n), reinterpret_cast<void *>(a),
+                            type, int(k), &zero, reinterpret_cast<void *>(c), type, int(n),
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 } // namespace tlc::gputest

@@ -22,23 +22,23 @@
 
 /// Checks a CUDA driver call; on failure prints file:line, the call and the
 /// error's name and exits with 1.
-#define CHECK_CU(call)                                                         \
-  do {                                                                         \
-    CUresult checkCuResult = (call);                                           \
-    if (checkCuResult != CUDA_SUCCESS)                                         \
-      ::tlc::gputest::failCuda(__FILE__, __LINE__, #call, checkCuResult);      \
+#define CHECK_CU(call)                                                                             \
+  do {                                                                                             \
+    CUresult checkCuResult = (call);                                                               \
+    if (checkCuResult != CUDA_SUCCESS)                                                             \
+      ::tlc::gputest::failCuda(__FILE__, __LINE__, #call, checkCuResult);                          \
   } while (0)
 
 /// Checks a tlc::rt::Status; on failure prints file:line and its message and
 /// exits with 1.
-#define CHECK_TLC(expr)                                                        \
-  do {                                                                         \
-    ::tlc::rt::Status checkTlcStatus = (expr);                                 \
-    if (!checkTlcStatus.ok()) {                                                \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,       \
-                   checkTlcStatus.message().c_str());                          \
-      std::exit(1);                                                            \
-    }                                                                          \
+#define CHECK_TLC(expr)                                                                            \
+  do {                                                                                             \
+    ::tlc::rt::Status checkTlcStatus = (expr);                                                     \
+    if (!checkTlcStatus.ok()) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,                           \
+                   checkTlcStatus.message().c_str());                                              \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 namespace tlc::gputest {
@@ -46,8 +46,7 @@ namespace tlc::gputest {
 /// The exit code that tells the test driver a test was skipped.
 constexpr int SkipExitCode = 77;
 
-[[noreturn]] inline void failCuda(const char *file, int line, const char *call,
-                                  CUresult result) {
+[[noreturn]] inline void failCuda(const char *file, int line, const char *call, CUresult result) {
   const char *name = nullptr;
   if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
     name = "unknown CUresult";
@@ -60,8 +59,7 @@ constexpr int SkipExitCode = 77;
 /// initialized or has no device.
 inline void skipIfNoGpu() {
   int count = 0;
-  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS ||
-      count == 0) {
+  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
     std::printf("SKIP: no CUDA device\n");
     std::exit(SkipExitCode);
   }
@@ -150,8 +148,7 @@ inline std::vector<float> download(CUdeviceptr src, size_t count) {
 /// Fills \p bytes bytes at \p ptr with 0xFF: every float reads as a NaN, so
 /// an element the kernel does not write fails the comparison.
 inline void poison(const DeviceBuffer &buffer, CUstream stream) {
-  CHECK_CU(cuMemsetD8Async(buffer.ptr(), 0xFF,
-                           std::max<size_t>(buffer.bytes(), 1), stream));
+  CHECK_CU(cuMemsetD8Async(buffer.ptr(), 0xFF, std::max<size_t>(buffer.bytes(), 1), stream));
   CHECK_CU(cuStreamSynchronize(stream));
 }
 
@@ -162,8 +159,8 @@ inline size_t clobberedGuardBytes(const DeviceBuffer &buffer, size_t offset) {
     return 0;
   std::vector<unsigned char> guard(buffer.bytes() - offset);
   CHECK_CU(cuMemcpyDtoH(guard.data(), buffer.ptr() + offset, guard.size()));
-  return static_cast<size_t>(std::count_if(
-      guard.begin(), guard.end(), [](unsigned char b) { return b != 0xFF; }));
+  return static_cast<size_t>(
+      std::count_if(guard.begin(), guard.end(), [](unsigned char b) { return b != 0xFF; }));
 }
 
 /// Elements of guard space allocated after every output.
@@ -187,10 +184,8 @@ struct Comparison {
 /// of |x| for a sum), so cancellation does not inflate the error; the error
 /// of element i is |got - ref| / max(|ref|, magnitude[i], tiny). Fails on any
 /// non-finite element and on any error above \p tolerance.
-inline Comparison compare(const std::vector<float> &got,
-                          const std::vector<double> &ref,
-                          const std::vector<double> &magnitude,
-                          double tolerance) {
+inline Comparison compare(const std::vector<float> &got, const std::vector<double> &ref,
+                          const std::vector<double> &magnitude, double tolerance) {
   Comparison c;
   if (got.size() != ref.size() || ref.size() != magnitude.size()) {
     c.pass = false;
@@ -217,19 +212,16 @@ inline Comparison compare(const std::vector<float> &got,
 
 /// Prints the one-line verdict of a case and returns whether it passed.
 /// \p guardBytes is the number of clobbered guard bytes (must be 0).
-inline bool report(const std::string &name, const Comparison &c,
-                   const std::vector<float> &got,
+inline bool report(const std::string &name, const Comparison &c, const std::vector<float> &got,
                    const std::vector<double> &ref, size_t guardBytes) {
   bool pass = c.pass && guardBytes == 0;
-  std::printf("%-40s max rel err %.3e  %s", name.c_str(), c.maxRelError,
-              pass ? "PASS" : "FAIL");
+  std::printf("%-40s max rel err %.3e  %s", name.c_str(), c.maxRelError, pass ? "PASS" : "FAIL");
   if (c.nonFinite)
-    std::printf("  (%zu non-finite/unwritten elements, first at %zu)",
-                c.nonFinite, c.firstNonFinite);
+    std::printf("  (%zu non-finite/unwritten elements, first at %zu)", c.nonFinite,
+                c.firstNonFinite);
   if (c.overTolerance)
-    std::printf("  (%zu over tolerance; worst at %zu: got %.9g, want %.9g)",
-                c.overTolerance, c.worstIndex,
-                static_cast<double>(got[c.worstIndex]), ref[c.worstIndex]);
+    std::printf("  (%zu over tolerance; worst at %zu: got %.9g, want %.9g)", c.overTolerance,
+                c.worstIndex, static_cast<double>(got[c.worstIndex]), ref[c.worstIndex]);
   if (guardBytes)
     std::printf("  (%zu bytes written past the end of the output)", guardBytes);
   if (got.size() != ref.size())

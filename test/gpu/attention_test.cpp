@@ -104,9 +104,8 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   Comparison cmp = compare(got, ref, magnitude, 2e-2);
   char name[160];
   std::snprintf(name, sizeof(name), "attention%s%s%s%s%s B=%lld H=%lld S=%lld D=%lld",
-                variant == Variant::Gqa ? " GQA (4 heads per K/V head)" : "",
-                f16 ? " f16" : "", causal ? " causal" : "",
-                variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
+                variant == Variant::Gqa ? " GQA (4 heads per K/V head)" : "", f16 ? " f16" : "",
+                causal ? " causal" : "", variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
                 misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s,
                 (long long)d);
   return report(name, cmp, got, ref, clobberedGuardBytes(dout, n * 2));

@@ -96,8 +96,8 @@ bool runCase(const GpuContext &gpu, const char *what, Launch launch, int64_t m, 
     std::printf("\n");
   }
   char name[128];
-  std::snprintf(name, sizeof(name), "dequant_gemm_t %s M=%lld N=%lld K=%lld", what,
-                (long long)m, (long long)n, (long long)k);
+  std::snprintf(name, sizeof(name), "dequant_gemm_t %s M=%lld N=%lld K=%lld", what, (long long)m,
+                (long long)n, (long long)k);
   return report(name, cmp, got, ref, clobberedGuardBytes(dct, ctElems * 2));
 }
 } // namespace
@@ -113,9 +113,8 @@ int main() {
                 {"reference", tlc::dequant_gemm_t_ref::launch}};
   struct Shape {
     int64_t m, n, k;
-  } shapes[] = {{1, 128, 256},  {2, 128, 256},   {3, 128, 256},   {64, 128, 256},
-                {64, 256, 512}, {1000, 256, 512}, {1000, 1111, 778}, {3, 1111, 778},
-                {65, 129, 130}};
+  } shapes[] = {{1, 128, 256},    {2, 128, 256},     {3, 128, 256},  {64, 128, 256}, {64, 256, 512},
+                {1000, 256, 512}, {1000, 1111, 778}, {3, 1111, 778}, {65, 129, 130}};
   bool ok = true;
   uint32_t seed = 1;
   for (const Build &build : builds)

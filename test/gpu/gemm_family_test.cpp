@@ -127,8 +127,8 @@ int main() {
     int64_t kk = r * r * ci, mm = nb * h * wd;
     auto x = random(nb * h * wd * ci, 5), wt = random(kk * co, 6);
     DeviceBuffer dx = upload16(x), dw = upload16(wt), dy = poisoned(mm * co);
-    CHECK_TLC(tlc::conv2d::launch(gpu.stream(), dx.ptr(), dw.ptr(), dy.ptr(), nb, h, wd, ci, kk,
-                                  co, mm));
+    CHECK_TLC(
+        tlc::conv2d::launch(gpu.stream(), dx.ptr(), dw.ptr(), dy.ptr(), nb, h, wd, ci, kk, co, mm));
     gpu.synchronize();
     std::vector<double> want(mm * co, 0.0);
     for (int64_t b = 0; b < nb; ++b)

@@ -8,11 +8,11 @@
 #include "gemm.h"
 #include "gemm_bias_gelu.h"
 #include "gemm_f16.h"
+#include "gemm_f16_sm_90.h"
 #include "gemm_loop.h"
 #include "gemm_loop_sm_80.h"
 #include "gemm_sm_80.h"
 #include "gemm_sm_90.h"
-#include "gemm_f16_sm_90.h"
 
 #include <cstring>
 #include <functional>
@@ -58,16 +58,16 @@ struct Case {
   bool transB = false, biasGelu = false;
 };
 
-using LaunchFn = std::function<tlc::rt::Status(CUstream, CUdeviceptr a, CUdeviceptr b,
-                                               CUdeviceptr bias, CUdeviceptr c, int64_t m,
-                                               int64_t k, int64_t n)>;
+using LaunchFn =
+    std::function<tlc::rt::Status(CUstream, CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias,
+                                  CUdeviceptr c, int64_t m, int64_t k, int64_t n)>;
 
 /// The LaunchFn of a generated `launch(stream, A, B, C, M, K, N)` (no bias).
 using PlainLaunch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
                                         int64_t, int64_t);
 LaunchFn plain(PlainLaunch launch) {
-  return [launch](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
-                  int64_t m, int64_t k, int64_t n) { return launch(s, a, b, c, m, k, n); };
+  return [launch](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c, int64_t m,
+                  int64_t k, int64_t n) { return launch(s, a, b, c, m, k, n); };
 }
 
 double gelu(double x) {
@@ -141,8 +141,8 @@ bool runCase(const GpuContext &gpu, const Case &c, const LaunchFn &launch, uint3
   for (size_t i = 0; i < M * N; ++i)
     unwritten += std::isnan(decode(c.out, &ch[i * bytesOf(c.out)])) ? 1 : 0;
   char name[160];
-  std::snprintf(name, sizeof(name), "%s %lldx%lldx%lld%s", c.what, (long long)c.m,
-                (long long)c.n, (long long)c.k, c.checkRows ? " (rows sampled)" : "");
+  std::snprintf(name, sizeof(name), "%s %lldx%lldx%lld%s", c.what, (long long)c.m, (long long)c.n,
+                (long long)c.k, c.checkRows ? " (rows sampled)" : "");
   bool ok = report(name, cmp, got, ref, clobberedGuardBytes(dc, M * N * bytesOf(c.out)));
   if (unwritten) {
     std::printf("  %zu elements of C were not written\n", unwritten);
@@ -166,10 +166,9 @@ int main(int argc, char **argv) {
                  Case{"gemm bf16", 128, 256, 64}, Case{"gemm bf16", 200, 56, 8}})
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Each configuration on a ragged shape.
-  LaunchFn variants[] = {
-      plain(tlc::gemm::gemm::variant0::launch),
-      plain(tlc::gemm::gemm::variant1::launch),
-      plain(tlc::gemm::gemm::variant2::launch)};
+  LaunchFn variants[] = {plain(tlc::gemm::gemm::variant0::launch),
+                         plain(tlc::gemm::gemm::variant1::launch),
+                         plain(tlc::gemm::gemm::variant2::launch)};
   const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x128 tiles",
                          "gemm bf16 64x128 tiles"};
   for (int v = 0; v < 3; ++v)
@@ -184,8 +183,8 @@ int main(int argc, char **argv) {
   // B transposed ([N, K]), both operands K-major.
   LaunchFn nt = plain(tlc::gemm::gemm_nt::launch);
   for (Case c : {Case{"gemm_nt bf16", 1000, 1112, 776}, Case{"gemm_nt bf16", 2048, 2048, 2048, 64}})
-    ok &= runCase(gpu, Case{c.what, c.m, c.n, c.k, c.checkRows, DType::BF16, DType::BF16, true},
-                  nt, seed += 3);
+    ok &= runCase(gpu, Case{c.what, c.m, c.n, c.k, c.checkRows, DType::BF16, DType::BF16, true}, nt,
+                  seed += 3);
   // f16 inputs, f32 output (kernels/gemm.tile compiled with -D T=f16 -D TO=f32).
   LaunchFn f16 = plain(tlc::gemm_f16::gemm::launch);
   LaunchFn f16nt = plain(tlc::gemm_f16::gemm_nt::launch);
@@ -210,18 +209,17 @@ int main(int argc, char **argv) {
   LaunchFn sm90 = plain(tlc::gemm_sm_90::gemm::launch);
   LaunchFn sm90nt = plain(tlc::gemm_sm_90::gemm_nt::launch);
   LaunchFn sm80 = plain(tlc::gemm_sm_80::gemm::launch);
-  for (Case c : {Case{"gemm sm_90 mma.sync", 1000, 1112, 776},
-                 Case{"gemm sm_90 mma.sync", 1, 1000, 304},
-                 Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
-                 Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
-                 Case{"gemm sm_90 mma.sync", 4096, 4096, 4096, 16},
-                 Case{"gemm sm_90 mma.sync", 8192, 8192, 8192, 8},
-                 Case{"gemm sm_90 mma.sync unaligned rows", 257, 129, 65}})
+  for (Case c :
+       {Case{"gemm sm_90 mma.sync", 1000, 1112, 776}, Case{"gemm sm_90 mma.sync", 1, 1000, 304},
+        Case{"gemm sm_90 mma.sync", 2048, 2048, 2048, 32},
+        Case{"gemm sm_90 mma.sync", 4096, 4096, 4104, 16},
+        Case{"gemm sm_90 mma.sync", 4096, 4096, 4096, 16},
+        Case{"gemm sm_90 mma.sync", 8192, 8192, 8192, 8},
+        Case{"gemm sm_90 mma.sync unaligned rows", 257, 129, 65}})
     ok &= runCase(gpu, c, sm90, seed += 3);
-  LaunchFn sm90variants[] = {
-      plain(tlc::gemm_sm_90::gemm::variant0::launch),
-      plain(tlc::gemm_sm_90::gemm::variant1::launch),
-      plain(tlc::gemm_sm_90::gemm::variant2::launch)};
+  LaunchFn sm90variants[] = {plain(tlc::gemm_sm_90::gemm::variant0::launch),
+                             plain(tlc::gemm_sm_90::gemm::variant1::launch),
+                             plain(tlc::gemm_sm_90::gemm::variant2::launch)};
   for (int v = 0; v < 3; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
   ok &= runCase(gpu,
@@ -229,12 +227,12 @@ int main(int argc, char **argv) {
                 sm90nt, seed += 3);
   LaunchFn f16sm90 = plain(tlc::gemm_f16_sm_90::gemm::launch);
   LaunchFn f16sm90nt = plain(tlc::gemm_f16_sm_90::gemm_nt::launch);
-  ok &= runCase(gpu,
-                Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
-                f16sm90, seed += 3);
-  ok &= runCase(gpu, Case{"gemm_nt sm_90 mma.sync f16->f32", 777, 600, 1032, 0, DType::F16,
-                          DType::F32, true},
-                f16sm90nt, seed += 3);
+  ok &=
+      runCase(gpu, Case{"gemm sm_90 mma.sync f16->f32", 1000, 1112, 776, 0, DType::F16, DType::F32},
+              f16sm90, seed += 3);
+  ok &= runCase(
+      gpu, Case{"gemm_nt sm_90 mma.sync f16->f32", 777, 600, 1032, 0, DType::F16, DType::F32, true},
+      f16sm90nt, seed += 3);
   for (Case c : {Case{"gemm sm_80 (PTX JIT) mma.sync", 1000, 1112, 776},
                  Case{"gemm sm_80 (PTX JIT) mma.sync", 2048, 2048, 2048, 32},
                  Case{"gemm sm_80 (PTX JIT) unaligned rows", 257, 129, 65}})

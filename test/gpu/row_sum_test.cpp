@@ -7,8 +7,7 @@
 using namespace tlc::gputest;
 
 /// Runs row_sum on a random \p m x \p n matrix and checks every row sum.
-static bool runCase(const GpuContext &gpu, int64_t m, int64_t n,
-                    uint32_t seed) {
+static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, uint32_t seed) {
   size_t rows = static_cast<size_t>(m), cols = static_cast<size_t>(n);
   std::vector<float> x(rows * cols);
   randomFill(x, seed);
@@ -34,8 +33,8 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n,
   // element (|x| ~ 0.5 of a row's 0.5 * n) shows up as ~1/n: 1e-5 for n = 1e5.
   Comparison c = compare(y, ref, magnitude, 2e-6);
   char name[96];
-  std::snprintf(name, sizeof(name), "row_sum %lldx%lld",
-                static_cast<long long>(m), static_cast<long long>(n));
+  std::snprintf(name, sizeof(name), "row_sum %lldx%lld", static_cast<long long>(m),
+                static_cast<long long>(n));
   return report(name, c, y, ref, clobberedGuardBytes(dy, rows * sizeof(float)));
 }
 

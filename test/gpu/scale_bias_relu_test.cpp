@@ -8,10 +8,8 @@ using namespace tlc::gputest;
 
 /// Runs scale_bias_relu on a random \p m x \p n matrix and checks every output
 /// element.
-static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale,
-                    uint32_t seed) {
-  size_t rows = static_cast<size_t>(m), cols = static_cast<size_t>(n),
-         count = rows * cols;
+static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, uint32_t seed) {
+  size_t rows = static_cast<size_t>(m), cols = static_cast<size_t>(n), count = rows * cols;
   std::vector<float> x(count), bias(cols);
   randomFill(x, seed);
   randomFill(bias, seed + 1);
@@ -21,8 +19,8 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale,
   upload(dbias.ptr(), bias);
   poison(dy, gpu.stream());
 
-  CHECK_TLC(tlc::scale_bias_relu::launch(gpu.stream(), dx.ptr(), dbias.ptr(),
-                                         dy.ptr(), scale, m, n));
+  CHECK_TLC(
+      tlc::scale_bias_relu::launch(gpu.stream(), dx.ptr(), dbias.ptr(), dy.ptr(), scale, m, n));
   gpu.synchronize();
 
   std::vector<float> y = download(dy.ptr(), count);
@@ -39,11 +37,9 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale,
   // A multiply and an add (or one fma) in f32.
   Comparison c = compare(y, ref, magnitude, 1e-6);
   char name[96];
-  std::snprintf(name, sizeof(name), "scale_bias_relu %lldx%lld scale=%g",
-                static_cast<long long>(m), static_cast<long long>(n),
-                static_cast<double>(scale));
-  return report(name, c, y, ref,
-                clobberedGuardBytes(dy, count * sizeof(float)));
+  std::snprintf(name, sizeof(name), "scale_bias_relu %lldx%lld scale=%g", static_cast<long long>(m),
+                static_cast<long long>(n), static_cast<double>(scale));
+  return report(name, c, y, ref, clobberedGuardBytes(dy, count * sizeof(float)));
 }
 
 int main() {

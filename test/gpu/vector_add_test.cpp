@@ -18,16 +18,14 @@ static bool runCase(const GpuContext &gpu, int64_t n, uint32_t seed) {
   upload(dy.ptr(), y);
   poison(dz, gpu.stream());
 
-  CHECK_TLC(
-      tlc::vector_add::launch(gpu.stream(), dx.ptr(), dy.ptr(), dz.ptr(), n));
+  CHECK_TLC(tlc::vector_add::launch(gpu.stream(), dx.ptr(), dy.ptr(), dz.ptr(), n));
   gpu.synchronize();
 
   std::vector<float> z = download(dz.ptr(), count);
   std::vector<double> ref(count), magnitude(count);
   for (size_t i = 0; i < count; ++i) {
     ref[i] = static_cast<double>(x[i]) + static_cast<double>(y[i]);
-    magnitude[i] = std::fabs(static_cast<double>(x[i])) +
-                   std::fabs(static_cast<double>(y[i]));
+    magnitude[i] = std::fabs(static_cast<double>(x[i])) + std::fabs(static_cast<double>(y[i]));
   }
   // One rounding of an f32 sum: 2^-24 of the magnitude at most.
   Comparison c = compare(z, ref, magnitude, 1e-6);
@@ -46,13 +44,13 @@ int main() {
   {
     DeviceBuffer guard(GuardElements * sizeof(float));
     poison(guard, gpu.stream());
-    tlc::rt::Status s = tlc::vector_add::launch(gpu.stream(), guard.ptr(),
-                                                guard.ptr(), guard.ptr(), 0);
+    tlc::rt::Status s =
+        tlc::vector_add::launch(gpu.stream(), guard.ptr(), guard.ptr(), guard.ptr(), 0);
     gpu.synchronize();
     size_t clobbered = clobberedGuardBytes(guard, 0);
     bool pass = s.ok() && clobbered == 0;
-    std::printf("%-40s %s  %s\n", "vector_add N=0 (no-op)",
-                pass ? "PASS" : "FAIL", s.message().c_str());
+    std::printf("%-40s %s  %s\n", "vector_add N=0 (no-op)", pass ? "PASS" : "FAIL",
+                s.message().c_str());
     ok &= pass;
   }
 
@@ -60,8 +58,8 @@ int main() {
   {
     tlc::rt::Status s = tlc::vector_add::launch(gpu.stream(), 0, 0, 0, -1);
     bool pass = !s.ok() && s.message().find("'N'") != std::string::npos;
-    std::printf("%-40s %s  (%s)\n", "vector_add N=-1 (rejected)",
-                pass ? "PASS" : "FAIL", s.message().c_str());
+    std::printf("%-40s %s  (%s)\n", "vector_add N=-1 (rejected)", pass ? "PASS" : "FAIL",
+                s.message().c_str());
     ok &= pass;
   }
 

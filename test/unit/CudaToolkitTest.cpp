@@ -16,10 +16,10 @@
 using namespace tlc::cuda;
 
 /// Fails the test with the error's message unless \p x holds a value.
-#define REQUIRE_OK(x)                                                          \
-  do {                                                                         \
-    if (!(x))                                                                  \
-      FAIL(llvm::toString((x).takeError()));                                   \
+#define REQUIRE_OK(x)                                                                              \
+  do {                                                                                             \
+    if (!(x))                                                                                      \
+      FAIL(llvm::toString((x).takeError()));                                                       \
   } while (0)
 
 namespace {
@@ -30,9 +30,7 @@ template <typename T> std::string errorText(llvm::Expected<T> &value) {
   return llvm::toString(value.takeError());
 }
 
-bool haveDefaultToolkit() {
-  return llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas");
-}
+bool haveDefaultToolkit() { return llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"); }
 
 /// Points TMPDIR at a fresh directory for the test's duration, so that the
 /// test can check that no temporary file is left behind.
@@ -61,8 +59,7 @@ struct ScopedTempDir {
   unsigned count() const {
     unsigned n = 0;
     std::error_code ec;
-    for (llvm::sys::fs::directory_iterator it(path, ec), end;
-         !ec && it != end; it.increment(ec))
+    for (llvm::sys::fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
       ++n;
     return n;
   }
@@ -155,8 +152,9 @@ TEST_CASE("assemble a tiny kernel", "[toolkit]") {
   REQUIRE_OK(result);
   CHECK(tmp.count() == 0);
   REQUIRE(result->cubin.size() > 64);
-  CHECK(llvm::StringRef(result->cubin).starts_with("\x7f"
-                                                   "ELF"));
+  CHECK(llvm::StringRef(result->cubin)
+            .starts_with("\x7f"
+                         "ELF"));
   CHECK_THAT(result->log, Catch::Contains("Compiling entry function 'k'"));
   REQUIRE(result->kernels.size() == 1);
   const PtxasKernelInfo &k = result->kernels[0];
@@ -210,22 +208,21 @@ TEST_CASE("assemble reports ptxas errors", "[toolkit]") {
 }
 
 TEST_CASE("parse ptxas -v output", "[toolkit]") {
-  const char *log =
-      "ptxas info    : 32 bytes gmem, 64 bytes cmem[3], 8 bytes cmem[4]\n"
-      "ptxas info    : Compiling entry function 'k2' for 'sm_80'\n"
-      "ptxas info    : Function properties for k2\n"
-      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "ptxas info    : Used 4 registers, used 0 barriers, 352 bytes cmem[0]\n"
-      "ptxas info    : Compile time = 1.273 ms\n"
-      "ptxas info    : Compiling entry function '_Z2k1Pfi' for 'sm_80'\n"
-      "ptxas info    : Function properties for _Z2k1Pfi\n"
-      "    232 bytes stack frame, 164 bytes spill stores, 160 bytes spill "
-      "loads\n"
-      "ptxas info    : Used 24 registers, used 1 barriers, 1024 bytes smem, "
-      "364 bytes cmem[0], 8 bytes cmem[2], 232 bytes cumulative stack size\n"
-      "ptxas info    : Compile time = 1.730 ms\n"
-      "ptxas info    : Function properties for helper\n"
-      "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+  const char *log = "ptxas info    : 32 bytes gmem, 64 bytes cmem[3], 8 bytes cmem[4]\n"
+                    "ptxas info    : Compiling entry function 'k2' for 'sm_80'\n"
+                    "ptxas info    : Function properties for k2\n"
+                    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                    "ptxas info    : Used 4 registers, used 0 barriers, 352 bytes cmem[0]\n"
+                    "ptxas info    : Compile time = 1.273 ms\n"
+                    "ptxas info    : Compiling entry function '_Z2k1Pfi' for 'sm_80'\n"
+                    "ptxas info    : Function properties for _Z2k1Pfi\n"
+                    "    232 bytes stack frame, 164 bytes spill stores, 160 bytes spill "
+                    "loads\n"
+                    "ptxas info    : Used 24 registers, used 1 barriers, 1024 bytes smem, "
+                    "364 bytes cmem[0], 8 bytes cmem[2], 232 bytes cumulative stack size\n"
+                    "ptxas info    : Compile time = 1.730 ms\n"
+                    "ptxas info    : Function properties for helper\n"
+                    "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
   std::vector<PtxasKernelInfo> infos = parsePtxasLog(log);
   REQUIRE(infos.size() == 3);
 

@@ -1,7 +1,7 @@
 //===- FatbinWriterTest.cpp - Tests of the fatbin writer and reader -------===//
 
-#include "tlc/Target/CUDA/CudaToolkit.h"
 #include "tlc/Target/CUDA/FatbinWriter.h"
+#include "tlc/Target/CUDA/CudaToolkit.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Endian.h"
@@ -21,10 +21,10 @@
 using namespace tlc::cuda;
 
 /// Fails the test with the error's message unless \p x holds a value.
-#define REQUIRE_OK(x)                                                          \
-  do {                                                                         \
-    if (!(x))                                                                  \
-      FAIL(llvm::toString((x).takeError()));                                   \
+#define REQUIRE_OK(x)                                                                              \
+  do {                                                                                             \
+    if (!(x))                                                                                      \
+      FAIL(llvm::toString((x).takeError()));                                                       \
   } while (0)
 
 namespace {
@@ -53,17 +53,17 @@ template <typename T> std::string errorText(llvm::Expected<T> &value) {
 
 /// A minimal CUDA ELF64 image: header, .shstrtab, optionally .nv.compat, and
 /// the section header table at the end (296 bytes with .nv.compat).
-std::string makeFakeCubin(uint32_t eFlags, bool withCompat,
-                          const std::string &compat) {
+std::string makeFakeCubin(uint32_t eFlags, bool withCompat, const std::string &compat) {
   std::string names = std::string("\0.shstrtab\0.nv.compat\0", 22);
   std::string elf(64, '\0');
-  elf.replace(0, 4, "\x7f"
-                    "ELF");
-  elf[4] = 2;    // ELFCLASS64
-  elf[5] = 1;    // little-endian
-  elf[6] = 1;    // EI_VERSION
-  elf[7] = 0x41; // CUDA OS/ABI
-  elf[8] = 8;    // ABI version
+  elf.replace(0, 4,
+              "\x7f"
+              "ELF");
+  elf[4] = 2;               // ELFCLASS64
+  elf[5] = 1;               // little-endian
+  elf[6] = 1;               // EI_VERSION
+  elf[7] = 0x41;            // CUDA OS/ABI
+  elf[8] = 8;               // ABI version
   putLE(elf, 0x10, 2, 2);   // ET_EXEC
   putLE(elf, 0x12, 190, 2); // EM_CUDA
   putLE(elf, 0x14, 1, 4);
@@ -101,9 +101,7 @@ std::string makeFakeCubin(uint32_t eFlags, bool withCompat,
 /// A unique temporary directory, removed with its contents on destruction.
 struct TempDir {
   llvm::SmallString<128> path;
-  TempDir() {
-    REQUIRE(!llvm::sys::fs::createUniqueDirectory("tlc-fatbin-test", path));
-  }
+  TempDir() { REQUIRE(!llvm::sys::fs::createUniqueDirectory("tlc-fatbin-test", path)); }
   ~TempDir() { llvm::sys::fs::remove_directories(path); }
   std::string file(llvm::StringRef name) const {
     llvm::SmallString<128> p(path);
@@ -145,8 +143,8 @@ TEST_CASE("parseArch accepts sm_/compute_ targets", "[fatbin]") {
   REQUIRE_OK(d);
   CHECK(d->first == 120);
 
-  for (const char *bad : {"", "sm_", "sm90", "sm_9", "sm_90b", "sm_1000",
-                          "gfx90a", "sm_9x", "sm_a", "sm_90aa", "sm_-90"}) {
+  for (const char *bad : {"", "sm_", "sm90", "sm_9", "sm_90b", "sm_1000", "gfx90a", "sm_9x", "sm_a",
+                          "sm_90aa", "sm_-90"}) {
     auto r = parseArch(bad);
     INFO(bad);
     REQUIRE(!r);
@@ -208,8 +206,7 @@ TEST_CASE("PTX entry header, extension and padding", "[fatbin]") {
 }
 
 TEST_CASE("PTX version comes from the .version directive", "[fatbin]") {
-  auto a = makePtxEntry("// header\n  .version 7.8 // c\n.target sm_80\n",
-                        "sm_80");
+  auto a = makePtxEntry("// header\n  .version 7.8 // c\n.target sm_80\n", "sm_80");
   REQUIRE_OK(a);
   CHECK(a->major == 7);
   CHECK(a->minor == 8);
@@ -226,8 +223,8 @@ TEST_CASE("PTX version comes from the .version directive", "[fatbin]") {
   REQUIRE_OK(e);
   CHECK(e->major == 9);
   CHECK(e->minor == 0);
-  for (const char *bad : {".version 8.\n", ".version x8.6\n", ".version 8 .6\n",
-                          ".version +8.6\n", ".version 123456.7\n"}) {
+  for (const char *bad : {".version 8.\n", ".version x8.6\n", ".version 8 .6\n", ".version +8.6\n",
+                          ".version 123456.7\n"}) {
     INFO(bad);
     auto r = makePtxEntry(bad, "sm_90");
     REQUIRE(!r);
@@ -247,8 +244,7 @@ TEST_CASE("PTX text is compacted like fatbinary does", "[fatbin]") {
        "\tret;\t\n}\t\n\n",
        ".version 8.6\n.target sm_90a\n.address_size 64 \n\n\n\n\n"
        ".visible .entry k()\t{\nmov.u32 %r1,\t%r2; \n\r\nret;\t\n}\t\n\n"},
-      {".version 8.6\n.file 1 \"a  b//c\t\td\"\n",
-       ".version 8.6\n.file 1 \"a  b//c\t\td\"\n"},
+      {".version 8.6\n.file 1 \"a  b//c\t\td\"\n", ".version 8.6\n.file 1 \"a  b//c\t\td\"\n"},
       {".version 8.6\nx /* a\nb */ y\n", ".version 8.6\nx  y\n"},
       {".version 8.6\n/*/ x */y\n", ".version 8.6\n x */y\n"},
       {".version 8.6\nx// c /* d\ny */\n", ".version 8.6\nx\ny */\n"},
@@ -296,8 +292,7 @@ TEST_CASE("ELF entry header and padding", "[fatbin]") {
   CHECK_THAT(errorText(notElf), Catch::Contains("ELF"));
 }
 
-TEST_CASE("Blackwell-style cubins carry .nv.compat in an extension",
-          "[fatbin]") {
+TEST_CASE("Blackwell-style cubins carry .nv.compat in an extension", "[fatbin]") {
   std::string compat("\x02\x09\x01\x00\x02\x02\x01\x00\x09\x00\x00\x05", 12);
   std::string cubin = makeFakeCubin(0x6006402, true, compat);
   auto entry = makeElfEntry(cubin, "sm_100a");
@@ -327,15 +322,13 @@ TEST_CASE("Blackwell-style cubins carry .nv.compat in an extension",
 
 TEST_CASE("write then read round-trips", "[fatbin]") {
   std::vector<FatbinEntry> in;
-  auto elf = makeElfEntry(makeFakeCubin(0x6006402, true, "\x02\x0b\x05\x00"),
-                          "sm_100a");
+  auto elf = makeElfEntry(makeFakeCubin(0x6006402, true, "\x02\x0b\x05\x00"), "sm_100a");
   REQUIRE_OK(elf);
   in.push_back(*elf);
   auto elf2 = makeElfEntry(makeFakeCubin(0x6005a04, false, ""), "sm_90");
   REQUIRE_OK(elf2);
   in.push_back(*elf2);
-  auto ptx = makePtxEntry(".version 8.6\n.target sm_90a\n// odd length!\n",
-                          "sm_90a");
+  auto ptx = makePtxEntry(".version 8.6\n.target sm_90a\n// odd length!\n", "sm_90a");
   REQUIRE_OK(ptx);
   in.push_back(*ptx);
   FatbinEntry compressed;
@@ -460,8 +453,7 @@ TEST_CASE("reader rejects bad magic and truncation", "[fatbin]") {
 TEST_CASE("reader survives arbitrary bytes", "[fatbin]") {
   auto ptx = makePtxEntry(".version 8.6\n.target sm_90a\n", "sm_90a");
   REQUIRE_OK(ptx);
-  auto elf = makeElfEntry(makeFakeCubin(0x6006402, true, "abcdefgh"),
-                          "sm_100a");
+  auto elf = makeElfEntry(makeFakeCubin(0x6006402, true, "abcdefgh"), "sm_100a");
   REQUIRE_OK(elf);
   std::string good = writeFatbin({*elf, *ptx});
   std::mt19937 rng(12345);
@@ -497,19 +489,16 @@ bool haveFatbinaryAndPtxas() {
 
 /// Runs `fatbinary -64 --compress=false` over \p images (each an --image3
 /// value such as "kind=elf,sm=90a,file=k.cubin") and returns the fatbin.
-std::string runFatbinary(const TempDir &dir,
-                         const std::vector<std::string> &images) {
+std::string runFatbinary(const TempDir &dir, const std::vector<std::string> &images) {
   std::string out = dir.file("out.fatbin");
   std::string create = "--create=" + out;
   std::vector<std::string> imageArgs;
   for (const std::string &image : images)
     imageArgs.push_back("--image3=" + image);
-  std::vector<llvm::StringRef> args = {kFatbinary, "-64", "--compress=false",
-                                       create};
+  std::vector<llvm::StringRef> args = {kFatbinary, "-64", "--compress=false", create};
   args.insert(args.end(), imageArgs.begin(), imageArgs.end());
   std::string err;
-  int rc = llvm::sys::ExecuteAndWait(kFatbinary, args, std::nullopt, {}, 0, 0,
-                                     &err);
+  int rc = llvm::sys::ExecuteAndWait(kFatbinary, args, std::nullopt, {}, 0, 0, &err);
   INFO(err);
   REQUIRE(rc == 0);
   std::string bytes = readFile(out);
@@ -531,13 +520,14 @@ TEST_CASE("writer matches fatbinary byte for byte", "[fatbin][toolkit]") {
 
   // sm_90a must work; newer targets are compared when this ptxas knows them.
   // (arch, the oldest PTX ISA version that supports it).
-  const std::pair<const char *, const char *> targets[] = {
-      {"sm_90a", "8.0"}, {"sm_90", "7.8"},   {"sm_80", "7.0"},
-      {"sm_100a", "8.6"}, {"sm_120a", "8.7"}};
+  const std::pair<const char *, const char *> targets[] = {{"sm_90a", "8.0"},
+                                                           {"sm_90", "7.8"},
+                                                           {"sm_80", "7.0"},
+                                                           {"sm_100a", "8.6"},
+                                                           {"sm_120a", "8.7"}};
   for (auto [arch, isa] : targets) {
     INFO(arch);
-    std::string ptx = std::string("// tlc test kernel\n.version ") + isa +
-                      "\n.target " + arch +
+    std::string ptx = std::string("// tlc test kernel\n.version ") + isa + "\n.target " + arch +
                       "\n.address_size 64\n\n"
                       ".visible .entry k(.param .u64 p)\n{\n"
                       "\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
@@ -568,8 +558,7 @@ TEST_CASE("writer matches fatbinary byte for byte", "[fatbin][toolkit]") {
     std::string theirs = runFatbinary(dir, {elfImage, ptxImage});
     CHECK(ours.size() == theirs.size());
     CHECK(ours == theirs);
-    CHECK(writeFatbin({*ptxEntry, *elfEntry}) ==
-          runFatbinary(dir, {ptxImage, elfImage}));
+    CHECK(writeFatbin({*ptxEntry, *elfEntry}) == runFatbinary(dir, {ptxImage, elfImage}));
     CHECK(writeFatbin({*elfEntry}) == runFatbinary(dir, {elfImage}));
 
     // Reading fatbinary's output gives back the exact inputs.
@@ -589,8 +578,7 @@ TEST_CASE("writer matches fatbinary byte for byte", "[fatbin][toolkit]") {
   }
 }
 
-TEST_CASE("PTX compaction matches fatbinary on random text",
-          "[fatbin][toolkit]") {
+TEST_CASE("PTX compaction matches fatbinary on random text", "[fatbin][toolkit]") {
   if (!haveFatbinaryAndPtxas()) {
     WARN("no CUDA toolkit at /usr/local/cuda; skipping the comparison");
     SUCCEED();
@@ -598,9 +586,8 @@ TEST_CASE("PTX compaction matches fatbinary on random text",
   }
   TempDir dir;
   std::string ptxPath = dir.file("r.ptx");
-  const char *pieces[] = {" ",  "  ", "\t", "\n", "\r\n", "\r", "\v", "\f",
-                          "/",  "*",  "\"", "\\", "'",    "a",  "%r1", ".",
-                          ";",  "//", "/*", "*/", "{",    "}"};
+  const char *pieces[] = {" ",  "  ", "\t", "\n",  "\r\n", "\r", "\v", "\f", "/",  "*", "\"",
+                          "\\", "'",  "a",  "%r1", ".",    ";",  "//", "/*", "*/", "{", "}"};
   std::mt19937 rng(2024);
   for (int iter = 0; iter < 150; ++iter) {
     std::string ptx = ".version 8.6\n";
@@ -613,7 +600,6 @@ TEST_CASE("PTX compaction matches fatbinary on random text",
     writeFile(ptxPath, ptx);
     auto entry = makePtxEntry(ptx, "sm_90a");
     REQUIRE_OK(entry);
-    REQUIRE(writeFatbin({*entry}) ==
-            runFatbinary(dir, {"kind=ptx,sm=90a,file=" + ptxPath}));
+    REQUIRE(writeFatbin({*entry}) == runFatbinary(dir, {"kind=ptx,sm=90a,file=" + ptxPath}));
   }
 }

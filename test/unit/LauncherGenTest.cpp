@@ -24,10 +24,8 @@ using Kind = LaunchParam::Kind;
 // Sample kernels
 //===----------------------------------------------------------------------===//
 
-static LaunchParam tensor(std::string name, std::string dtype,
-                          std::vector<std::string> dims) {
-  return LaunchParam{Kind::Tensor, std::move(name), std::move(dtype),
-                     std::move(dims)};
+static LaunchParam tensor(std::string name, std::string dtype, std::vector<std::string> dims) {
+  return LaunchParam{Kind::Tensor, std::move(name), std::move(dtype), std::move(dims)};
 }
 
 static LaunchParam scalar(std::string name, std::string dtype) {
@@ -41,8 +39,7 @@ static std::string fatbinBytes() {
                      25);
 }
 
-static LauncherInfo singleKernelFile(std::string stem,
-                                     KernelLaunchInfo kernel) {
+static LauncherInfo singleKernelFile(std::string stem, KernelLaunchInfo kernel) {
   LauncherInfo info;
   info.fileStem = stem;
   info.headerName = stem + ".h";
@@ -66,8 +63,7 @@ static KernelLaunchInfo fillKernel() {
 static KernelLaunchInfo vectorAddKernel() {
   KernelLaunchInfo k;
   k.name = "vector_add";
-  k.params = {tensor("X", "f32", {"N"}), tensor("Y", "f32", {"N"}),
-              tensor("Z", "f32", {"N"})};
+  k.params = {tensor("X", "f32", {"N"}), tensor("Y", "f32", {"N"}), tensor("Z", "f32", {"N"})};
   k.sizeSymbols = {"N"};
   k.grid[0] = "tlc::rt::ceilDiv(N, 1024)";
   k.threads[0] = 256;
@@ -151,9 +147,12 @@ static KernelLaunchInfo tmaKernel() {
 static KernelLaunchInfo macroNamesKernel() {
   KernelLaunchInfo k;
   k.name = "macros";
-  k.params = {tensor("errno", "f32", {"INT64_MAX", "EOF"}), tensor("stdin", "f32", {"EOF"}),
-              scalar("linux", "i32"), scalar("assert", "f32"),
-              tensor("NULL", "f32", {"unix"}), tensor("EPERM", "f32", {"E2BIG"}),
+  k.params = {tensor("errno", "f32", {"INT64_MAX", "EOF"}),
+              tensor("stdin", "f32", {"EOF"}),
+              scalar("linux", "i32"),
+              scalar("assert", "f32"),
+              tensor("NULL", "f32", {"unix"}),
+              tensor("EPERM", "f32", {"E2BIG"}),
               scalar("SIGKILL", "f32")};
   k.sizeSymbols = {"INT64_MAX", "EOF", "unix", "E2BIG"};
   k.grid[0] = "tlc::rt::ceilDiv(EOF, 256)";
@@ -196,9 +195,7 @@ static LauncherInfo mmFile(std::string stem) {
   return info;
 }
 
-static size_t countOf(llvm::StringRef text, llvm::StringRef needle) {
-  return text.count(needle);
-}
+static size_t countOf(llvm::StringRef text, llvm::StringRef needle) { return text.count(needle); }
 
 static std::string errorText(const LauncherInfo &info) {
   llvm::Error e = verifyLauncherInfo(info);
@@ -235,13 +232,11 @@ TEST_CASE("launcher signature of a three-tensor kernel", "[launcher]") {
   LauncherInfo info = singleKernelFile("vector_add", vectorAddKernel());
   REQUIRE(errorText(info).empty());
   LauncherFiles files = generateLauncher(info);
-  const std::string decl =
-      "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr Y, "
-      "CUdeviceptr Z, int64_t N);";
+  const std::string decl = "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr Y, "
+                           "CUdeviceptr Z, int64_t N);";
   CHECK(countOf(files.header, decl) == 2);
-  for (const char *doc :
-       {"/// X: f32[N] (dense, row-major)", "/// Y: f32[N] (dense, row-major)",
-        "/// Z: f32[N] (dense, row-major)"})
+  for (const char *doc : {"/// X: f32[N] (dense, row-major)", "/// Y: f32[N] (dense, row-major)",
+                          "/// Z: f32[N] (dense, row-major)"})
     CHECK(countOf(files.header, doc) == 1);
   // The shared size is one argument (of the kernel's, the file's and the C launch), validated
   // once, passed three times.
@@ -252,22 +247,17 @@ TEST_CASE("launcher signature of a three-tensor kernel", "[launcher]") {
   CHECK(countOf(files.source, "&tlc_arg8}") == 1);
   CHECK(countOf(files.source, "&tlc_arg9") == 0);
   CHECK(countOf(files.source, "getFunction(\"vector_add\"") == 1);
-  CHECK(countOf(files.source,
-                "static_cast<int64_t>(tlc::rt::ceilDiv(N, 1024))") == 1);
-  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {256, 1, 1};") ==
-        1);
-  CHECK(countOf(files.source,
-                "return vector_add::launch(stream, X, Y, Z, N);") == 1);
+  CHECK(countOf(files.source, "static_cast<int64_t>(tlc::rt::ceilDiv(N, 1024))") == 1);
+  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {256, 1, 1};") == 1);
+  CHECK(countOf(files.source, "return vector_add::launch(stream, X, Y, Z, N);") == 1);
 }
 
 TEST_CASE("launcher signature of a 2-D kernel with a scalar", "[launcher]") {
-  LauncherInfo info =
-      singleKernelFile("scale_bias_relu", scaleBiasReluKernel());
+  LauncherInfo info = singleKernelFile("scale_bias_relu", scaleBiasReluKernel());
   REQUIRE(errorText(info).empty());
   LauncherFiles files = generateLauncher(info);
-  const std::string decl =
-      "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr "
-      "bias, CUdeviceptr Y, float scale, int64_t M, int64_t N);";
+  const std::string decl = "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, CUdeviceptr "
+                           "bias, CUdeviceptr Y, float scale, int64_t M, int64_t N);";
   CHECK(countOf(files.header, decl) == 2);
   CHECK(countOf(files.header, "/// X: f32[M, N] (dense, row-major)") == 1);
   CHECK(countOf(files.header, "/// bias: f32[N] (dense, row-major)") == 1);
@@ -278,31 +268,25 @@ TEST_CASE("launcher signature of a 2-D kernel with a scalar", "[launcher]") {
   // Row-major strides of X: [N, 1].
   CHECK(countOf(files.source, "int64_t tlc_arg1 = M; // size 0 of X") == 1);
   CHECK(countOf(files.source, "int64_t tlc_arg2 = N; // size 1 of X") == 1);
-  CHECK(countOf(files.source,
-                "int64_t tlc_arg3 = tlc_arg2; // stride 0 of X") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg3 = tlc_arg2; // stride 0 of X") == 1);
   CHECK(countOf(files.source, "int64_t tlc_arg4 = 1; // stride 1 of X") == 1);
   CHECK(countOf(files.source, "float tlc_arg13 = scale; // scale") == 1);
   CHECK(countOf(files.source, "&tlc_arg13}") == 1);
 }
 
-TEST_CASE("launcher scalars, constant dimensions and shared memory",
-          "[launcher]") {
+TEST_CASE("launcher scalars, constant dimensions and shared memory", "[launcher]") {
   LauncherInfo info = singleKernelFile("mixed", mixedKernel());
   REQUIRE(errorText(info).empty());
   LauncherFiles files = generateLauncher(info);
-  CHECK(countOf(files.header,
-                "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, bool "
-                "flag, CUdeviceptr Y, int32_t n, double alpha, int64_t count, "
-                "int64_t M, int64_t N);") == 2);
+  CHECK(countOf(files.header, "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, bool "
+                              "flag, CUdeviceptr Y, int32_t n, double alpha, int64_t count, "
+                              "int64_t M, int64_t N);") == 2);
   CHECK(countOf(files.header, "/// X: f32[M, 4, N] (dense, row-major)") == 1);
   CHECK(countOf(files.header, "/// Y: bf16[N] (dense, row-major)") == 1);
   // Strides of [M, 4, N]: [4 * N, N, 1].
   CHECK(countOf(files.source, "int64_t tlc_arg2 = 4; // size 1 of X") == 1);
-  CHECK(countOf(files.source,
-                "int64_t tlc_arg4 = tlc_arg2 * tlc_arg3; // stride 0 of X") ==
-        1);
-  CHECK(countOf(files.source,
-                "int64_t tlc_arg5 = tlc_arg3; // stride 1 of X") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg4 = tlc_arg2 * tlc_arg3; // stride 0 of X") == 1);
+  CHECK(countOf(files.source, "int64_t tlc_arg5 = tlc_arg3; // stride 1 of X") == 1);
   CHECK(countOf(files.source, "uint8_t tlc_arg7 = flag ? 1 : 0;") == 1);
   CHECK(countOf(files.source, "int32_t tlc_arg11 = n;") == 1);
   CHECK(countOf(files.source, "double tlc_arg12 = alpha;") == 1);
@@ -310,8 +294,7 @@ TEST_CASE("launcher scalars, constant dimensions and shared memory",
   // Only sizes are validated, not the constant.
   CHECK(countOf(files.source, " < 0)") == 2);
   // An empty grid expression means 1.
-  CHECK(countOf(files.source,
-                "static_cast<int64_t>(M), static_cast<int64_t>(1)}") == 1);
+  CHECK(countOf(files.source, "static_cast<int64_t>(M), static_cast<int64_t>(1)}") == 1);
   CHECK(countOf(files.source, "tlc_block, 65536, stream, tlc_args)") == 1);
 }
 
@@ -339,9 +322,8 @@ TEST_CASE("launcher dispatcher for the variants of a kernel", "[launcher]") {
   LauncherInfo info = mmFile("mm");
   REQUIRE(errorText(info).empty());
   LauncherFiles files = generateLauncher(info);
-  const std::string decl =
-      "tlc::rt::Status launch(CUstream stream, CUdeviceptr A, CUdeviceptr B, "
-      "CUdeviceptr C, float alpha, int64_t M, int64_t K, int64_t N);";
+  const std::string decl = "tlc::rt::Status launch(CUstream stream, CUdeviceptr A, CUdeviceptr B, "
+                           "CUdeviceptr C, float alpha, int64_t M, int64_t K, int64_t N);";
   // The dispatcher, one launch per variant, and the file-level forwarder.
   CHECK(countOf(files.header, decl) == 4);
   CHECK(countOf(files.header, "\nnamespace mm {\n") == 1);
@@ -351,13 +333,11 @@ TEST_CASE("launcher dispatcher for the variants of a kernel", "[launcher]") {
   CHECK(countOf(files.header, "constexpr int num_variants = 2;") == 1);
   CHECK(countOf(files.header, "int select_for(int tlc_multiprocessors, float alpha, "
                               "int64_t M, int64_t K, int64_t N);") == 1);
-  CHECK(countOf(files.header,
-                "int select(float alpha, int64_t M, int64_t K, int64_t N);") == 1);
+  CHECK(countOf(files.header, "int select(float alpha, int64_t M, int64_t K, int64_t N);") == 1);
   CHECK(countOf(files.header, "/// (variant0 and variant1 below)") == 1);
-  CHECK(countOf(files.header,
-                "/// Configuration 1 of 'mm' (BM = 64, BN = 64): kernel 'mm__1',\n"
-                "/// grid (tlc::rt::ceilDiv(N, 64), tlc::rt::ceilDiv(M, 64), 1) of "
-                "(128, 1, 1) threads.\n") == 1);
+  CHECK(countOf(files.header, "/// Configuration 1 of 'mm' (BM = 64, BN = 64): kernel 'mm__1',\n"
+                              "/// grid (tlc::rt::ceilDiv(N, 64), tlc::rt::ceilDiv(M, 64), 1) of "
+                              "(128, 1, 1) threads.\n") == 1);
   CHECK(countOf(files.header, "/// A: f32[M, K] (dense, row-major)") == 1);
   CHECK(countOf(files.header, "see mm::launch.") == 1);
 
@@ -430,9 +410,8 @@ TEST_CASE("launcher embeds the fatbin bytes", "[launcher]") {
   LauncherFiles files = generateLauncher(info);
   CHECK(countOf(files.source, "/// The fatbin image (40 bytes).") == 1);
   // 16 bytes a line: 0, 7, ..., 105 on the first line.
-  CHECK(countOf(files.source,
-                "{\n    0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38, "
-                "0x3f, 0x46, 0x4d, 0x54, 0x5b, 0x62, 0x69,\n    0x70,") == 1);
+  CHECK(countOf(files.source, "{\n    0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38, "
+                              "0x3f, 0x46, 0x4d, 0x54, 0x5b, 0x62, 0x69,\n    0x70,") == 1);
   // 273 = 0x111 wraps to 0x11 (byte 39).
   CHECK(countOf(files.source, " 0x11,\n};") == 1);
   CHECK(countOf(files.source, "0x") == 40);
@@ -475,17 +454,15 @@ TEST_CASE("launcher in a custom namespace", "[launcher]") {
   CHECK(countOf(files.header, "} // namespace myapp::kernels\n") == 1);
   CHECK(countOf(files.header, "namespace vector_add {") == 1);
   CHECK(countOf(files.header, "namespace tlc::") == 0);
-  CHECK(countOf(files.header,
-                "#ifndef TLC_GENERATED_myapp__kernels_vector_add_H") == 1);
-  CHECK(countOf(files.header,
-                "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, "
-                "CUdeviceptr Y, CUdeviceptr Z, int64_t N);") == 2);
+  CHECK(countOf(files.header, "#ifndef TLC_GENERATED_myapp__kernels_vector_add_H") == 1);
+  CHECK(countOf(files.header, "tlc::rt::Status launch(CUstream stream, CUdeviceptr X, "
+                              "CUdeviceptr Y, CUdeviceptr Z, int64_t N);") == 2);
   CHECK(countOf(files.source, "namespace myapp::kernels {") == 1);
   CHECK(countOf(files.source, "} // namespace myapp::kernels\n") == 1);
   CHECK(countOf(files.source, "namespace tlc::") == 0);
   // Only the namespace (four times: twice in the C interface) and the C prefix (twice) change.
-  const long long grown = static_cast<long long>(files.source.size()) -
-                         static_cast<long long>(plain.source.size());
+  const long long grown =
+      static_cast<long long>(files.source.size()) - static_cast<long long>(plain.source.size());
   CHECK(grown == 4 * (static_cast<long long>(sizeof("myapp::kernels")) -
                       static_cast<long long>(sizeof("tlc::vector_add"))) +
                      2 * (static_cast<long long>(sizeof("myapp_kernels_")) -
@@ -501,20 +478,16 @@ TEST_CASE("launcher in a custom namespace", "[launcher]") {
   CHECK(withNamespace("a::b::c").empty());
   // A custom namespace frees the file stem 'rt'.
   CHECK(withNamespace("app::rt", "rt").empty());
-  CHECK_THAT(withNamespace("my-app::k"),
-             Catch::Contains("'my-app' is not a valid C++ identifier"));
-  CHECK_THAT(withNamespace("app::::k"),
-             Catch::Contains("namespace 'app::::k': component ''"));
+  CHECK_THAT(withNamespace("my-app::k"), Catch::Contains("'my-app' is not a valid C++ identifier"));
+  CHECK_THAT(withNamespace("app::::k"), Catch::Contains("namespace 'app::::k': component ''"));
   CHECK_THAT(withNamespace("::app"), Catch::Contains("is not a valid C++"));
   CHECK_THAT(withNamespace("app::"), Catch::Contains("is not a valid C++"));
   CHECK_THAT(withNamespace("app::tlc"), Catch::Contains("'tlc' is reserved"));
   CHECK_THAT(withNamespace("std"), Catch::Contains("'std' is reserved"));
   CHECK_THAT(withNamespace("app::new"), Catch::Contains("'new' is reserved"));
   CHECK_THAT(withNamespace("tlc"), Catch::Contains("reserved for tlc itself"));
-  CHECK_THAT(withNamespace("tlc::rt"),
-             Catch::Contains("reserved for tlc itself"));
-  CHECK_THAT(withNamespace("tlc::rt::x"),
-             Catch::Contains("reserved for tlc itself"));
+  CHECK_THAT(withNamespace("tlc::rt"), Catch::Contains("reserved for tlc itself"));
+  CHECK_THAT(withNamespace("tlc::rt::x"), Catch::Contains("reserved for tlc itself"));
 }
 
 TEST_CASE("launcher info verification", "[launcher]") {
@@ -528,12 +501,10 @@ TEST_CASE("launcher info verification", "[launcher]") {
     return errorText(singleKernelFile("sbr", k));
   };
   CHECK(withKernel([](KernelLaunchInfo &) {}).empty());
-  CHECK_THAT(
-      withKernel([](KernelLaunchInfo &k) { k.params[3].name = "stream"; }),
-      Catch::Contains("'stream' is reserved"));
-  CHECK_THAT(
-      withKernel([](KernelLaunchInfo &k) { k.params[0].name = "tlc_x"; }),
-      Catch::Contains("'tlc_x' is reserved"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[3].name = "stream"; }),
+             Catch::Contains("'stream' is reserved"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[0].name = "tlc_x"; }),
+             Catch::Contains("'tlc_x' is reserved"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[1].name = "new"; }),
              Catch::Contains("'new' is reserved"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[1].name = "b-1"; }),
@@ -542,15 +513,12 @@ TEST_CASE("launcher info verification", "[launcher]") {
              Catch::Contains("duplicate parameter 'X'"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[3].dtype = "f16"; }),
              Catch::Contains("scalar parameter 'scale' has type 'f16'"));
-  CHECK_THAT(withKernel([](KernelLaunchInfo &k) {
-               k.sizeSymbols = {"N", "M"};
-             }),
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.sizeSymbols = {"N", "M"}; }),
              Catch::Contains("do not match"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.sizeSymbols = {"M"}; }),
              Catch::Contains("do not match"));
-  CHECK_THAT(
-      withKernel([](KernelLaunchInfo &k) { k.params[0].dims[0] = "012"; }),
-      Catch::Contains("neither a size name nor a decimal constant"));
+  CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[0].dims[0] = "012"; }),
+             Catch::Contains("neither a size name nor a decimal constant"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.params[3].name = "M"; }),
              Catch::Contains("size 'M' has the name of a parameter"));
   CHECK_THAT(withKernel([](KernelLaunchInfo &k) { k.threads[1] = 0; }),
@@ -582,7 +550,9 @@ TEST_CASE("launcher info verification", "[launcher]") {
                  k.variantOf = "launch";
              }),
              Catch::Contains("'launch' is reserved"));
-  CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels.push_back(fillKernel()), i.kernels.back().name = "mm"; }),
+  CHECK_THAT(withVariants([](LauncherInfo &i) {
+               i.kernels.push_back(fillKernel()), i.kernels.back().name = "mm";
+             }),
              Catch::Contains("'mm' names both a kernel and the kernel it is a variant of"));
   CHECK_THAT(withVariants([](LauncherInfo &i) { i.kernels[0].name = "mm-0"; }),
              Catch::Contains("the entry name of a variant of 'mm' is not an identifier"));
@@ -595,16 +565,14 @@ TEST_CASE("launcher info verification", "[launcher]") {
 
   LauncherInfo twice = singleKernelFile("ops", vectorAddKernel());
   twice.kernels.push_back(vectorAddKernel());
-  CHECK_THAT(errorText(twice),
-             Catch::Contains("duplicate kernel 'vector_add'"));
+  CHECK_THAT(errorText(twice), Catch::Contains("duplicate kernel 'vector_add'"));
   LauncherInfo badStem = singleKernelFile("my-ops", vectorAddKernel());
   CHECK_THAT(errorText(badStem), Catch::Contains("file stem 'my-ops'"));
   LauncherInfo rtStem = singleKernelFile("rt", vectorAddKernel());
   CHECK_THAT(errorText(rtStem), Catch::Contains("file stem 'rt'"));
   LauncherInfo badHeader = singleKernelFile("ops", vectorAddKernel());
   badHeader.headerName = "a\"b.h";
-  CHECK_THAT(errorText(badHeader),
-             Catch::Contains("cannot be used in an #include"));
+  CHECK_THAT(errorText(badHeader), Catch::Contains("cannot be used in an #include"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -628,8 +596,7 @@ static std::optional<CompileSetup> compileSetup() {
   setup.cudaInclude = "/usr/local/cuda/include";
 #endif
   if (!llvm::sys::fs::exists(setup.cudaInclude + "/cuda.h")) {
-    WARN("no cuda.h in " << setup.cudaInclude
-                         << "; generated launchers are not compiled");
+    WARN("no cuda.h in " << setup.cudaInclude << "; generated launchers are not compiled");
     return std::nullopt;
   }
 #if defined(TLC_CXX_COMPILER)
@@ -663,27 +630,24 @@ static void writeFile(llvm::StringRef path, llvm::StringRef text) {
 
 /// Runs \p args (args[0] is the program), returns its exit code and stores
 /// its output in \p output.
-static int runProgram(llvm::ArrayRef<std::string> args, llvm::StringRef dir,
-                      std::string &output) {
+static int runProgram(llvm::ArrayRef<std::string> args, llvm::StringRef dir, std::string &output) {
   llvm::SmallString<128> log(dir);
   llvm::sys::path::append(log, "output.txt");
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                llvm::StringRef(log)};
   std::string error;
   int rc = llvm::sys::ExecuteAndWait(args[0], argRefs, std::nullopt, redirects,
                                      /*SecondsToWait=*/300, 0, &error);
   output = error;
-  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-          llvm::MemoryBuffer::getFile(log))
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = llvm::MemoryBuffer::getFile(log))
     output += (*buffer)->getBuffer().str();
   return rc;
 }
 
 static std::string makeTempDir() {
   llvm::SmallString<128> dir;
-  std::error_code ec =
-      llvm::sys::fs::createUniqueDirectory("tlc-launcher-test", dir);
+  std::error_code ec = llvm::sys::fs::createUniqueDirectory("tlc-launcher-test", dir);
   REQUIRE(!ec);
   return std::string(dir);
 }
@@ -695,8 +659,7 @@ static void writeLauncher(const std::string &dir, const LauncherInfo &info) {
   writeFile(dir + "/" + info.fileStem + ".cpp", files.source);
 }
 
-static std::vector<std::string> compileCommand(const CompileSetup &setup,
-                                               const std::string &dir) {
+static std::vector<std::string> compileCommand(const CompileSetup &setup, const std::string &dir) {
   return {setup.compiler,
           "-std=c++17",
           "-Wall",
@@ -716,9 +679,9 @@ TEST_CASE("generated launchers compile warning-free", "[launcher][compile]") {
   LauncherInfo ops = singleKernelFile("ops", mixedKernel());
   ops.kernels.push_back(vectorAddKernel());
   ops.kernels.push_back(emptyKernel());
-  std::vector<LauncherInfo> files = {
-      singleKernelFile("vector_add", vectorAddKernel()),
-      singleKernelFile("scale_bias_relu", scaleBiasReluKernel()), ops};
+  std::vector<LauncherInfo> files = {singleKernelFile("vector_add", vectorAddKernel()),
+                                     singleKernelFile("scale_bias_relu", scaleBiasReluKernel()),
+                                     ops};
   files.push_back(singleKernelFile("nothing", emptyKernel()));
   files.back().fatbin.clear();
   // A custom namespace, also one under tlc::.
@@ -865,8 +828,8 @@ TEST_CASE("names that are library macros", "[launcher][compile]") {
   writeLauncher(dir, info);
   // GNU mode predefines 'linux' and 'unix'; the headers define the others.
   checkCompiles(*setup, dir, {"macro_names.cpp"},
-                {"-std=gnu++17", "-include", "cassert", "-include", "cerrno", "-include",
-                 "csignal", "-include", "cstdint", "-include", "cstdio", "-include", "cstdlib"});
+                {"-std=gnu++17", "-include", "cassert", "-include", "cerrno", "-include", "csignal",
+                 "-include", "cstdint", "-include", "cstdio", "-include", "cstdlib"});
   llvm::sys::fs::remove_directories(dir);
 }
 
@@ -1320,8 +1283,7 @@ int main() {
 }
 )cpp";
 
-TEST_CASE("generated launchers pass arguments as docs/abi.md says",
-          "[launcher][compile]") {
+TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][compile]") {
   std::optional<CompileSetup> setup = compileSetup();
   if (!setup)
     return;

@@ -151,7 +151,9 @@ TEST_CASE("mma.sync accumulator layouts cover the tile once", "[layout]") {
 // accumulator slots, and together the threads hold every row (each by the four lanes of a quad).
 TEST_CASE("mma.sync row slots hold the rows of the accumulator slots", "[layout]") {
   for (auto [rows, cols, warps] : {std::tuple<int64_t, int64_t, int64_t>{128, 64, 8},
-                                   {128, 128, 8}, {64, 64, 4}, {128, 128, 4}}) {
+                                   {128, 128, 8},
+                                   {64, 64, 4},
+                                   {128, 128, 4}}) {
     MmaSyncAccLayout layout{rows, cols, warps, 1};
     std::vector<int64_t> holders(rows, 0);
     for (int64_t t = 0; t < 32 * warps; ++t) {

@@ -13,6 +13,5 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   // Upstream's scf-to-cf, which test/Conversion/scf-to-cf-linear.mlir compares tlc-scf-to-cf with.
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tlc optimizer driver\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tlc optimizer driver\n", registry));
 }

@@ -26,8 +26,7 @@ static std::string failureMessage(const CLI::App *app, const CLI::Error &e) {
 int main(int argc, char **argv) {
   // `tlc info FILE` is a subcommand; everything else compiles.
   if (argc >= 2 && std::string(argv[1]) == "info") {
-    CLI::App app{"tlc info: list the entries of a fatbin or the kernels of a manifest",
-                 "tlc info"};
+    CLI::App app{"tlc info: list the entries of a fatbin or the kernels of a manifest", "tlc info"};
     std::string path;
     app.add_option("file", path, "a .fatbin or .json written by tlc")->required();
     app.failure_message(failureMessage);
@@ -64,8 +63,9 @@ int main(int argc, char **argv) {
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
-  app.add_flag("--explain", options.explain,
-               "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");
+  app.add_flag(
+      "--explain", options.explain,
+      "say which strategy each kernel with gemms takes per --arch, or why not tensor cores");
   std::string codegen = "default";
   app.add_option("--codegen", codegen,
                  "code generation: default; reference (every tile op on its generic lowering; "

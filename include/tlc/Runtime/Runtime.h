@@ -46,8 +46,7 @@ public:
 
 private:
   Status() = default;
-  Status(CUresult code, std::string message)
-      : Code(code), Message(std::move(message)) {}
+  Status(CUresult code, std::string message) : Code(code), Message(std::move(message)) {}
 
   CUresult Code = CUDA_SUCCESS;
   std::string Message;
@@ -74,8 +73,7 @@ public:
   /// Creates a cache for the image at \p fatbinImage (a fatbin, cubin or
   /// NUL-terminated PTX, as accepted by cuModuleLoadData) of \p size bytes.
   /// The image is not copied: it must outlive the cache.
-  ModuleCache(const void *fatbinImage, size_t size)
-      : Image(fatbinImage), ImageSize(size) {}
+  ModuleCache(const void *fatbinImage, size_t size) : Image(fatbinImage), ImageSize(size) {}
   ModuleCache(const ModuleCache &) = delete;
   ModuleCache &operator=(const ModuleCache &) = delete;
 
@@ -122,9 +120,8 @@ private:
 /// block dimension is >= 1. Raises
 /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when \p sharedBytes exceeds
 /// 48 KiB.
-Status launch(CUfunction function, const int64_t grid[3],
-              const unsigned block[3], unsigned sharedBytes, CUstream stream,
-              void **args);
+Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
+              unsigned sharedBytes, CUstream stream, void **args);
 
 /// Whether TMA can copy tiles of a rank-2 tensor at \p base with these strides (in elements of
 /// \p elementBytes bytes): unit column stride, 16-byte aligned base and row stride.

@@ -48,8 +48,8 @@ static SmallVector<Value> elementIndices(OpBuilder &b, Location loc, Value buffe
   Value inChunk = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, col, i32(16 / elemBytes)), i32(elemBytes));
   Value bytes = arith::AddIOp::create(b, loc, buildSwizzledOffset(b, loc, tile, row, col), inChunk);
-  Value element = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), arith::DivUIOp::create(b, loc, bytes, i32(elemBytes)));
+  Value element = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             arith::DivUIOp::create(b, loc, bytes, i32(elemBytes)));
   Value width = arith::ConstantIndexOp::create(b, loc, cols);
   return {arith::DivUIOp::create(b, loc, element, width),
           arith::RemUIOp::create(b, loc, element, width)};
@@ -265,20 +265,19 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
         rewriter, op, ct.getNumElements(), /*perThread=*/false,
         [&](OpBuilder &bb, Location loc, Value linear) {
           SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
-          Value init = clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType))
-                                   .getResult()
-                             : convertElement(bb, loc, loadBufferElement(bb, loc, op.getC(), mn),
-                                              mulType);
+          Value init =
+              clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType)).getResult()
+                    : convertElement(bb, loc, loadBufferElement(bb, loc, op.getC(), mn), mulType);
           Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
           Value one = arith::ConstantIndexOp::create(bb, loc, 1);
           Value kEnd = arith::ConstantIndexOp::create(bb, loc, k);
           auto loop = scf::ForOp::create(
               bb, loc, zero, kEnd, one, ValueRange{init},
               [&](OpBuilder &lb, Location l, Value kk, ValueRange iter) {
-                SmallVector<Value> ai = transA ? SmallVector<Value>{kk, mn[0]}
-                                               : SmallVector<Value>{mn[0], kk};
-                SmallVector<Value> bi = transB ? SmallVector<Value>{mn[1], kk}
-                                               : SmallVector<Value>{kk, mn[1]};
+                SmallVector<Value> ai =
+                    transA ? SmallVector<Value>{kk, mn[0]} : SmallVector<Value>{mn[0], kk};
+                SmallVector<Value> bi =
+                    transB ? SmallVector<Value>{mn[1], kk} : SmallVector<Value>{kk, mn[1]};
                 Value x = convertElement(lb, l, loadBufferElement(lb, l, op.getA(), ai), mulType);
                 Value y = convertElement(lb, l, loadBufferElement(lb, l, op.getB(), bi), mulType);
                 Value sum;
@@ -340,12 +339,12 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
           Value first = loadBufferElement(b, loc, op.getSource(), srcIndex(zero));
           Value one = arith::ConstantIndexOp::create(b, loc, 1);
           Value end = arith::ConstantIndexOp::create(b, loc, st.getShape()[dim]);
-          auto loop = scf::ForOp::create(
-              b, loc, one, end, one, ValueRange{first},
-              [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
-                Value v = loadBufferElement(lb, l, op.getSource(), srcIndex(r));
-                scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
-              });
+          auto loop =
+              scf::ForOp::create(b, loc, one, end, one, ValueRange{first},
+                                 [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
+                                   Value v = loadBufferElement(lb, l, op.getSource(), srcIndex(r));
+                                   scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
+                                 });
           Value result = loop.getResult(0);
           if (accumulate)
             result = combine(b, loc, loadBufferElement(b, loc, op.getDest(), out), result);
@@ -368,8 +367,8 @@ struct BarrierOpLowering : OpRewritePattern<tile::BarrierOp> {
 } // namespace
 
 void tlc::populateGenericTilesToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillOpLowering, CopyOpLowering, GemmOpLowering, ReduceOpLowering,
-               BarrierOpLowering>(patterns.getContext());
+  patterns.add<FillOpLowering, CopyOpLowering, GemmOpLowering, ReduceOpLowering, BarrierOpLowering>(
+      patterns.getContext());
 }
 
 FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func, tile::KernelOp kernel) {
@@ -405,9 +404,8 @@ FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func, tile::KernelOp
     total = std::max(total, at + type.getSizeInBytes());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(alloc);
-    auto memrefType =
-        MemRefType::get(type.getShape(), tile::getStorageType(type.getElementType()),
-                        AffineMap(), workgroup);
+    auto memrefType = MemRefType::get(type.getShape(), tile::getStorageType(type.getElementType()),
+                                      AffineMap(), workgroup);
     Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), at);
     Value view = memref::ViewOp::create(b, alloc.getLoc(), memrefType, base, shift, ValueRange{});
     auto castOp = UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, view);

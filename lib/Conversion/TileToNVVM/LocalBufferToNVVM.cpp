@@ -26,8 +26,8 @@ struct AllocOpLowering : OpRewritePattern<tile::AllocOp> {
 struct ReadOpLowering : LoweredBufferPattern<tile::ReadOp> {
   using LoweredBufferPattern::LoweredBufferPattern;
   void lower(tile::ReadOp op, Value, PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, loadBufferElement(rewriter, op.getLoc(), op.getBuffer(),
-                                             op.getIndices()));
+    rewriter.replaceOp(op,
+                       loadBufferElement(rewriter, op.getLoc(), op.getBuffer(), op.getIndices()));
   }
 };
 

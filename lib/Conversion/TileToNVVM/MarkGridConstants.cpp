@@ -1,6 +1,6 @@
 //===- MarkGridConstants.cpp - Tensor maps as __grid_constant__ params ----===//
-#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "PatternsImpl.h"
+#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 

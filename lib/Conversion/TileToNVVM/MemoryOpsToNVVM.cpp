@@ -44,8 +44,7 @@ static std::pair<Value, Value> buildAddress(OpBuilder &b, Location loc, const Te
 
 struct DimOpLowering : LoweredTensorPattern<tile::DimOp> {
   using LoweredTensorPattern::LoweredTensorPattern;
-  void lower(tile::DimOp op, const TensorValues &values,
-             PatternRewriter &rewriter) const override {
+  void lower(tile::DimOp op, const TensorValues &values, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
                                                     values.sizes[op.getDim()]);
   }
@@ -55,8 +54,8 @@ struct LoadOpLowering : LoweredTensorPattern<tile::LoadOp> {
   using LoweredTensorPattern::LoweredTensorPattern;
   void lower(tile::LoadOp op, const TensorValues &values,
              PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, buildMaskedLoad(rewriter, op.getLoc(), values, op.getType(),
-                                           op.getIndices()));
+    rewriter.replaceOp(
+        op, buildMaskedLoad(rewriter, op.getLoc(), values, op.getType(), op.getIndices()));
   }
 };
 
@@ -78,10 +77,9 @@ struct AtomicAddOpLowering : LoweredTensorPattern<tile::AtomicAddOp> {
     auto [inBounds, ptr] = buildAddress(rewriter, loc, values, type, op.getIndices());
     auto ifOp = scf::IfOp::create(rewriter, loc, inBounds, /*withElseRegion=*/false);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    LLVM::AtomicRMWOp::create(rewriter, loc,
-                              isa<FloatType>(type) ? LLVM::AtomicBinOp::fadd
-                                                   : LLVM::AtomicBinOp::add,
-                              ptr, op.getValue(), LLVM::AtomicOrdering::monotonic);
+    LLVM::AtomicRMWOp::create(
+        rewriter, loc, isa<FloatType>(type) ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add, ptr,
+        op.getValue(), LLVM::AtomicOrdering::monotonic);
     rewriter.eraseOp(op);
   }
 };
@@ -117,8 +115,8 @@ void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t
   Type type = first.getType();
   int64_t bytes = type.getIntOrFloatBitWidth() / 8;
   SmallVector<Value> nextIndices(indices);
-  nextIndices.back() = arith::AddIOp::create(b, loc, indices.back(),
-                                             arith::ConstantIndexOp::create(b, loc, 1));
+  nextIndices.back() =
+      arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, 1));
   auto [firstIn, ptr] = buildAddress(b, loc, t, type, indices);
   auto [secondIn, nextPtr] = buildAddress(b, loc, t, type, nextIndices);
   // Both in bounds, contiguous and aligned for one 2-element store: the common case.
@@ -131,9 +129,8 @@ void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t
       arith::AndIOp::create(b, loc, address,
                             arith::ConstantIntOp::create(b, loc, i64, 2 * bytes - 1)),
       arith::ConstantIntOp::create(b, loc, i64, 0));
-  Value vectorOk = arith::AndIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, firstIn, secondIn),
-      arith::AndIOp::create(b, loc, unit, aligned));
+  Value vectorOk = arith::AndIOp::create(b, loc, arith::AndIOp::create(b, loc, firstIn, secondIn),
+                                         arith::AndIOp::create(b, loc, unit, aligned));
   auto ifOp = scf::IfOp::create(b, loc, vectorOk, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());

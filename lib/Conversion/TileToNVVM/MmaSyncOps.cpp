@@ -608,8 +608,8 @@ getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<tile::BufferType>(buffer.getType());
   layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1],
                             type.getElementType().getIntOrFloatBitWidth() / 8, swizzle.getInt()};
-  return std::make_pair(tile, Value(arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                                 offset.getInt())));
+  return std::make_pair(
+      tile, Value(arith::ConstantIntOp::create(b, loc, b.getI32Type(), offset.getInt())));
 }
 
 /// Whether getSwizzledTile knows `buffer` (checked before a pattern builds anything).
@@ -640,9 +640,9 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
     auto tile = getSwizzledTile(rewriter, loc, op.getDest());
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smem = buildSharedBase(rewriter, loc, func);
-    Value tid32 = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Value tid32 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
     Type elemType =
         tile::getStorageType(cast<tile::BufferType>(op.getDest().getType()).getElementType());
     Value base = tile->second;
@@ -690,17 +690,17 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
     }
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smem = buildSharedBase(rewriter, loc, func);
-    Value tid32 = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Value tid32 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
     Value accMemref = getBufferMemref(op.getC());
     SmallVector<Value> c;
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
     for (int64_t s = 0; s < accLayout->slots(); ++s)
       c.push_back(op.getClear() ? zero
-                                : memref::LoadOp::create(rewriter, loc, accMemref,
-                                                         ValueRange{arith::ConstantIndexOp::create(
-                                                             rewriter, loc, s)})
+                                : memref::LoadOp::create(
+                                      rewriter, loc, accMemref,
+                                      ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)})
                                       .getResult());
     Value bBase = bTile->second;
     bool bf16 = op.getB().getType().getElementType().isBF16();
@@ -751,9 +751,8 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
       for (int64_t mask : {1, 2}) {
         Value offset = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), mask);
         Value width = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 32);
-        Value other =
-            gpu::ShuffleOp::create(rewriter, loc, v, offset, width, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
+        Value other = gpu::ShuffleOp::create(rewriter, loc, v, offset, width, gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
         v = combine(v, other);
       }
       if (op.getAccumulate())

@@ -53,8 +53,7 @@ private:
   layout::SwizzledTile tileOf(Value buffer) {
     auto type = cast<tile::BufferType>(buffer.getType());
     return {type.getShape()[0], type.getShape()[1],
-            type.getElementType().getIntOrFloatBitWidth() / 8,
-            attrInt(buffer, tile::kSwizzleAttr)};
+            type.getElementType().getIntOrFloatBitWidth() / 8, attrInt(buffer, tile::kSwizzleAttr)};
   }
   /// Byte offset (i32) of stage `stage` of ring buffer `buffer`.
   Value stageBase(Value buffer, Value stage) {
@@ -219,8 +218,10 @@ void MmaSyncBuilder::buildRing(scf::ForOp loop, IRMapping &mapping, Value lb, Va
       issueCopies(loop, mapping, iv, cst32(p));
     }
     // The then-branch committed its group; an empty one keeps every thread's count in step.
-    auto commitOnly = scf::IfOp::create(b, loc, arith::XOrIOp::create(
-        b, loc, live, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)), false);
+    auto commitOnly = scf::IfOp::create(
+        b, loc,
+        arith::XOrIOp::create(b, loc, live, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)),
+        false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(commitOnly.thenBlock());
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -258,9 +259,8 @@ LogicalResult MmaSyncBuilder::build(IRMapping &mapping) {
   if (!mainLoop)
     return kernel.emitOpError("has no pipelined main loop for the mma.sync strategy");
   stages = std::max<int64_t>(1, cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt());
-  mainLoop.getBody()->walk([&](tile::GemmOp gemm) {
-    wgmma |= tile::getMmaKind(gemm) == tile::MmaKind::Wgmma;
-  });
+  mainLoop.getBody()->walk(
+      [&](tile::GemmOp gemm) { wgmma |= tile::getMmaKind(gemm) == tile::MmaKind::Wgmma; });
   smemBase = buildSharedBase(b, loc, func);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid32 = toI32(tid);

@@ -26,8 +26,7 @@ std::optional<TensorValues> getTensorValues(mlir::Value tensor);
 
 /// A pattern for an op on a tensor argument (`op.getTensor()`): fails unless the tensor is
 /// lowered (getTensorValues), else hands its values to `lower`, which replaces or erases `op`.
-template <typename OpTy>
-struct LoweredTensorPattern : mlir::OpRewritePattern<OpTy> {
+template <typename OpTy> struct LoweredTensorPattern : mlir::OpRewritePattern<OpTy> {
   explicit LoweredTensorPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
   mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
     std::optional<TensorValues> values = getTensorValues(op.getTensor());
@@ -63,8 +62,7 @@ mlir::Value getBufferMemref(mlir::Value buffer);
 
 /// A pattern for an op on a buffer (`op.getBuffer()`): fails unless the buffer is lowered
 /// (getBufferMemref), else hands its memref to `lower`, which replaces or erases `op`.
-template <typename OpTy>
-struct LoweredBufferPattern : mlir::OpRewritePattern<OpTy> {
+template <typename OpTy> struct LoweredBufferPattern : mlir::OpRewritePattern<OpTy> {
   explicit LoweredBufferPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
   mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
     mlir::Value memref = getBufferMemref(op.getBuffer());
@@ -99,8 +97,8 @@ void buildMaskedStorePair(mlir::OpBuilder &b, mlir::Location loc, const TensorVa
 /// Converts a scalar (held in its storage type) to element type `to` (its storage type is the
 /// result): float/int widening, narrowing and conversion; `fromUnsigned` and an unsigned `to`
 /// (the language's u8) select zero extension and unsigned conversions.
-mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
-                           mlir::Type to, bool fromUnsigned = false);
+mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Type to,
+                           bool fromUnsigned = false);
 
 /// A loop that spreads `points` linear indices over the threads of the enclosing gpu.func
 /// (thread t takes k * T + t), guarded at the tail; `body` gets the linear index.
@@ -110,7 +108,6 @@ void buildThreadLoop(mlir::OpBuilder &b, mlir::Location loc, int64_t points,
 /// Row-major coordinates of a linear index in `shape`.
 llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location loc,
                                            mlir::Value linear, llvm::ArrayRef<int64_t> shape);
-
 
 //===----------------------------------------------------------------------===//
 // The tensor-core strategies (WarpSpecialized.cpp, MmaSyncPipeline.cpp, RegisterFragments.cpp)
@@ -175,7 +172,6 @@ mlir::Value fenceAccumulators(mlir::OpBuilder &b, mlir::Location loc, mlir::Valu
 /// fill, read_slot, write_slot and copy-to-tensor of register-layout fragments.
 void populateRegisterFragmentPatterns(mlir::RewritePatternSet &patterns);
 
-
 //===----------------------------------------------------------------------===//
 // mma.sync building blocks (MmaSyncOps.cpp), shared by the cp.async ring (MmaSyncPipeline.cpp)
 // and the register strategy's patterns
@@ -184,8 +180,7 @@ void populateRegisterFragmentPatterns(mlir::RewritePatternSet &patterns);
 /// Byte offset (i32) of element (row, col) of a swizzled tile, for a row known at run time and a
 /// column that is a multiple of 8 elements (a 16-byte chunk); both i32.
 mlir::Value buildSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
-                                const layout::SwizzledTile &tile, mlir::Value row,
-                                mlir::Value col);
+                                const layout::SwizzledTile &tile, mlir::Value row, mlir::Value col);
 
 /// Whether cp.async can read `t` 16 bytes at a time (i1): unit last stride, 16-byte aligned base
 /// and rows.
@@ -205,10 +200,10 @@ TileCopyMode elementMode(mlir::Operation *copy);
 /// the last two) into the swizzled tile at byte `destBase` (i32) of dynamic shared memory
 /// `smemBase`, spread over `threads` threads (`tid32`: the thread, i32), by `mode`; zero-filled
 /// outside the tensor (no cp.async commit).
-void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
-                   mlir::Value tid32, int64_t threads, const TensorValues &t,
-                   mlir::ValueRange offsets, const layout::SwizzledTile &tile,
-                   mlir::Value destBase, mlir::Type elemType, TileCopyMode mode);
+void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase, mlir::Value tid32,
+                   int64_t threads, const TensorValues &t, mlir::ValueRange offsets,
+                   const layout::SwizzledTile &tile, mlir::Value destBase, mlir::Type elemType,
+                   TileCopyMode mode);
 
 /// The A operand of a warp's mma.sync products: a swizzled shared tile [M, K] (K-major) at byte
 /// `base` (i32), or a register fragment in mma.sync's accumulator layout over [M, K] whose
@@ -227,9 +222,9 @@ struct MmaOperandA {
 /// values, updated): per 16-wide k step, ldmatrix.x4 of A (unless in registers) and of B from the
 /// swizzled shared tile at byte `bBase` (B^T K-major when `transB`, else row-major through
 /// ldmatrix.trans), then mma.sync m16n8k16 (bf16 or f16 inputs, f32 accumulate).
-void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
-                  mlir::Value tid32, const layout::MmaSyncAccLayout &acc, const MmaOperandA &a,
-                  mlir::Value bBase, const layout::SwizzledTile &bTile, bool transB, bool bf16,
+void buildWarpMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase, mlir::Value tid32,
+                  const layout::MmaSyncAccLayout &acc, const MmaOperandA &a, mlir::Value bBase,
+                  const layout::SwizzledTile &bTile, bool transB, bool bf16,
                   llvm::SmallVectorImpl<mlir::Value> &c);
 
 /// The calling thread's wgmma accumulator slots (`accMemref`, layout `layout`) as one register

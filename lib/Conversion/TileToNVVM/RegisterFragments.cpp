@@ -55,10 +55,10 @@ Value tlc::fenceAccumulators(OpBuilder &b, Location loc, Value tile) {
     constraints += (i ? ",=f" : "=f");
   for (unsigned i = 0; i < n; ++i)
     constraints += "," + std::to_string(i);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, type, values, "", constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-      ArrayAttr());
+  auto asmOp =
+      LLVM::InlineAsmOp::create(b, loc, type, values, "", constraints, /*has_side_effects=*/true,
+                                /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr());
   return asmOp.getResult(0);
 }
 
@@ -161,8 +161,7 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
     Value slots = srcLayout ? op.getSource() : op.getDest();
     Value buffer = srcLayout ? op.getDest() : op.getSource();
     auto bufferType = dyn_cast<tile::BufferType>(buffer.getType());
-    if (!bufferType || bufferType.isLocal() || !getBufferMemref(buffer) ||
-        !getBufferMemref(slots))
+    if (!bufferType || bufferType.isLocal() || !getBufferMemref(buffer) || !getBufferMemref(slots))
       return failure();
     const tile::AccLayout &layout = srcLayout ? *srcLayout : *dstLayout;
     Location loc = op.getLoc();

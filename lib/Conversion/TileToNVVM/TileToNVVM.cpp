@@ -6,8 +6,8 @@
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -316,16 +316,15 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
       }
       if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr)) {
         Builder b(&getContext());
-        tmaEntries.append(kernel.getSymName(),
-                          b.getDictionaryAttr(
-                              {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
-                               b.getNamedAttr("threads", b.getI64IntegerAttr(
-                                                             func.getKnownBlockSizeAttr()[0])),
-                               b.getNamedAttr("maps", maps)}));
+        tmaEntries.append(
+            kernel.getSymName(),
+            b.getDictionaryAttr(
+                {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
+                 b.getNamedAttr("threads", b.getI64IntegerAttr(func.getKnownBlockSizeAttr()[0])),
+                 b.getNamedAttr("maps", maps)}));
       }
-      sharedBytes.append(func.getName(), IntegerAttr::get(IntegerType::get(
-                                                                   &getContext(), 64),
-                                                               *bytes));
+      sharedBytes.append(func.getName(),
+                         IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
       kernel.erase();
     }
     module->setAttr(kSharedBytesAttrName, sharedBytes.getDictionary(&getContext()));

@@ -1,6 +1,6 @@
 //===- UnifyDynamicSharedMemory.cpp - One dynamic shared memory symbol ----===//
-#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "PatternsImpl.h"
+#include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

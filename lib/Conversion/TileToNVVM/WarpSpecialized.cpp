@@ -66,8 +66,7 @@ SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
   return maps;
 }
 
-Value tlc::rematerialize(OpBuilder &b, Value value, IRMapping &mapping,
-                        ArrayRef<Value> blockIds) {
+Value tlc::rematerialize(OpBuilder &b, Value value, IRMapping &mapping, ArrayRef<Value> blockIds) {
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *def = value.getDefiningOp();
@@ -87,8 +86,7 @@ class WarpSpecializedBuilder {
 public:
   WarpSpecializedBuilder(tile::KernelOp kernel, gpu::GPUFuncOp func, OpBuilder &b,
                          ArrayRef<TensorMapParam> maps, ArrayRef<Value> mapArgs)
-      : kernel(kernel), func(func), b(b), maps(maps), mapArgs(mapArgs),
-        ctx(kernel.getContext()) {}
+      : kernel(kernel), func(func), b(b), maps(maps), mapArgs(mapArgs), ctx(kernel.getContext()) {}
 
   LogicalResult build(IRMapping &mapping);
 
@@ -96,18 +94,15 @@ private:
   Value cstIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value cst32(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); }
   Value cst64(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); }
-  Value toI32(Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
-  }
+  Value toI32(Value index) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), index); }
   /// Pointer to byte `offset` (i32 value) of dynamic shared memory.
   Value sharedPtr(Value offset) {
     auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
     return LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{offset});
   }
   Value barrierPtr(Value stage, bool empty) {
-    Value off = arith::AddIOp::create(
-        b, loc, cst32(barrierOffset + (empty ? 8 * stages : 0)),
-        arith::MulIOp::create(b, loc, stage, cst32(8)));
+    Value off = arith::AddIOp::create(b, loc, cst32(barrierOffset + (empty ? 8 * stages : 0)),
+                                      arith::MulIOp::create(b, loc, stage, cst32(8)));
     return sharedPtr(off);
   }
   int64_t bufferOffset(Value buffer) {
@@ -126,8 +121,7 @@ private:
   /// iterations run by earlier tiles (the ring's position); it returns this tile's count.
   void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
   void buildProducer(scf::ForOp loop, IRMapping mapping);
-  Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
-                          Value base);
+  Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds, Value base);
   Value buildConsumerLoop(scf::ForOp loop, IRMapping &mapping, Value base);
   /// Iterations of `for lb to ub step step`.
   Value tripCount(Value lb, Value ub, Value step) {
@@ -160,8 +154,8 @@ void WarpSpecializedBuilder::buildPrologue() {
     b.setInsertionPointToStart(init.thenBlock());
     for (int64_t s = 0; s < stages; ++s) {
       NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(1), Value());
-      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), true),
-                                   cst32(consumerThreads / 32), Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), true), cst32(consumerThreads / 32),
+                                   Value());
     }
   }
   gpu::BarrierOp::create(b, loc);
@@ -186,8 +180,8 @@ void WarpSpecializedBuilder::buildTileLoop(
   Value perGroup = arith::MulIOp::create(b, loc, gx, cstIndex(kGroupRows));
   Value group = arith::DivUIOp::create(b, loc, inSlice, perGroup);
   Value firstRow = arith::MulIOp::create(b, loc, group, cstIndex(kGroupRows));
-  Value rows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, gy, firstRow), cstIndex(kGroupRows));
+  Value rows = arith::MinUIOp::create(b, loc, arith::SubIOp::create(b, loc, gy, firstRow),
+                                      cstIndex(kGroupRows));
   Value inGroup = arith::RemUIOp::create(b, loc, inSlice, perGroup);
   Value by = arith::AddIOp::create(b, loc, firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
   Value bx = arith::DivUIOp::create(b, loc, inGroup, rows);
@@ -198,8 +192,8 @@ void WarpSpecializedBuilder::buildTileLoop(
 
 void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
   NVVM::SetMaxRegisterOp::create(b, loc, 40, NVVM::SetMaxRegisterAction::decrease);
-  Value elected = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                        cstIndex(consumerThreads));
+  Value elected =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cstIndex(consumerThreads));
   auto single = scf::IfOp::create(b, loc, elected, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(single.thenBlock());
@@ -224,10 +218,9 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
   Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
   Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
   // The empty barrier of round r completes phase r - 1; round 0 passes at once (parity 1).
-  Value parity = arith::XOrIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
-  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity,
-                                        cst32(10000000));
+  Value parity =
+      arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity, cst32(10000000));
   int64_t bytes = 0;
   SmallVector<tile::CopyOp> copies;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -254,12 +247,12 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
         map = arg;
     Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping, blockIds));
     Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping, blockIds));
-    Value stageBase = arith::AddIOp::create(
-        b, loc, cst32(bufferOffset(dest)),
-        arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
+    Value stageBase =
+        arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
+                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
     for (int64_t block = 0; block < tile.numBlocks(); ++block) {
-      Value dst = sharedPtr(arith::AddIOp::create(b, loc, stageBase,
-                                                  cst32(block * tile.blockBytes())));
+      Value dst =
+          sharedPtr(arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes())));
       dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
       Value x = arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols()));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
@@ -273,8 +266,8 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
 SmallVector<Value> tlc::loadWgmmaTiles(OpBuilder &b, Location loc, Value accMemref,
                                        const layout::WgmmaAccLayout &layout) {
   int64_t perTile = layout.instrN() / 2;
-  auto structType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(perTile, b.getF32Type()));
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(perTile, b.getF32Type()));
   SmallVector<Value> tiles;
   for (int64_t m = 0; m < layout.mTiles(); ++m) {
     Value s = LLVM::UndefOp::create(b, loc, structType);
@@ -310,8 +303,8 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
   /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
   auto descriptor = [&](Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
     Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
-    Value field = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)), cst32(0x3FFF));
+    Value field = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)),
+                                        cst32(0x3FFF));
     Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
     uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
     return arith::OrIOp::create(b, loc, desc, cst64(static_cast<int64_t>(fixed))).getResult();
@@ -325,8 +318,8 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
   Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
   Value bBase;
   if (transB) {
-    bBase = arith::AddIOp::create(
-        b, loc, bStage, arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
+    bBase = arith::AddIOp::create(b, loc, bStage,
+                                  arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
   } else {
     // MN-major: N in 64-column blocks of bk rows x 128 bytes.
     bBase = arith::AddIOp::create(
@@ -347,12 +340,12 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
     } else {
       // B, MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset,
       // 8-row groups by the stride byte offset.
-      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)),
-                         tileB.blockBytes(), 8 * swB, swB);
+      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)), tileB.blockBytes(),
+                         8 * swB, swB);
     }
     for (int64_t m = 0; m < layout.mTiles(); ++m) {
-      Value aDesc = descriptor(
-          arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
+      Value aDesc = descriptor(arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)),
+                               16, 8 * swA, swA);
       tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, tiles[m], aDesc, bDesc, shape, NVVM::WGMMATypesAttr::get(ctx, elem),
           NVVM::WGMMATypesAttr::get(ctx, elem),
@@ -367,8 +360,7 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
   }
 }
 
-Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping,
-                                                Value base) {
+Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapping, Value base) {
   Value lb = mapping.lookupOrDefault(loop.getLowerBound());
   Value ub = mapping.lookupOrDefault(loop.getUpperBound());
   Value step = mapping.lookupOrDefault(loop.getStep());
@@ -384,9 +376,9 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
   Value warpgroup = toI32(arith::DivUIOp::create(b, loc, tid, cstIndex(128)));
   Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
   Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
-  Value isLane0 = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, arith::RemUIOp::create(b, loc, tid, cstIndex(32)),
-      cstIndex(0));
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::RemUIOp::create(b, loc, tid, cstIndex(32)), cstIndex(0));
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemBase);
 
   Value count = tripCount(lb, ub, step);
@@ -417,9 +409,9 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], 2, bufferSwizzle(bOp)};
     Value aStage = arith::AddIOp::create(
         b, loc, cst32(bufferOffset(a)), arith::MulIOp::create(b, loc, stage, cst32(stageBytes(a))));
-    Value bStage = arith::AddIOp::create(
-        b, loc, cst32(bufferOffset(bOp)),
-        arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
+    Value bStage =
+        arith::AddIOp::create(b, loc, cst32(bufferOffset(bOp)),
+                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
     buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aStage, tileA, bStage, tileB,
                       gemm.getTransposeB(), aType.getElementType().isBF16(), tiles);
   }
@@ -483,8 +475,8 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
       grid.push_back(gridMapping.lookup(v));
   }
 
-  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid,
-                                           cstIndex(consumerThreads));
+  Value isProducer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid, cstIndex(consumerThreads));
   auto split = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);

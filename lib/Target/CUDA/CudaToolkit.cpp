@@ -29,8 +29,7 @@ namespace tlc::cuda {
 //===----------------------------------------------------------------------===//
 
 /// Returns the record named \p name in \p infos, appending one if needed.
-static PtxasKernelInfo &getOrAdd(std::vector<PtxasKernelInfo> &infos,
-                                 StringRef name) {
+static PtxasKernelInfo &getOrAdd(std::vector<PtxasKernelInfo> &infos, StringRef name) {
   for (PtxasKernelInfo &info : infos)
     if (info.name == name)
       return info;
@@ -114,8 +113,7 @@ std::vector<PtxasKernelInfo> parsePtxasLog(StringRef log) {
     if (!current)
       continue;
     bool frameLine = message.contains("bytes stack frame");
-    bool usedLine = message.starts_with("Used ") &&
-                    message.contains("registers");
+    bool usedLine = message.starts_with("Used ") && message.contains("registers");
     if (!frameLine && !usedLine)
       continue;
     SmallVector<StringRef, 8> items;
@@ -143,10 +141,9 @@ struct ToolRun {
 /// Creates an empty temporary file named after \p suffix; \p path receives
 /// its name. A fatal signal removes it (see TempFileRemover).
 static Error makeTempFile(StringRef suffix, SmallVectorImpl<char> &path) {
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tlc-ptxas", suffix, path))
-    return createStringError(ec, "cannot create a temporary .%s file: %s",
-                             suffix.str().c_str(), ec.message().c_str());
+  if (std::error_code ec = sys::fs::createTemporaryFile("tlc-ptxas", suffix, path))
+    return createStringError(ec, "cannot create a temporary .%s file: %s", suffix.str().c_str(),
+                             ec.message().c_str());
   sys::RemoveFileOnSignal(StringRef(path.data(), path.size()));
   return Error::success();
 }
@@ -177,16 +174,13 @@ static Expected<ToolRun> runTool(StringRef program, ArrayRef<std::string> args,
   TempFileRemover removeLog(logPath);
 
   SmallVector<StringRef, 16> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {StringRef(), StringRef(logPath),
-                                          StringRef(logPath)};
+  std::optional<StringRef> redirects[] = {StringRef(), StringRef(logPath), StringRef(logPath)};
   std::string errMsg;
   bool execFailed = false;
-  int rc = sys::ExecuteAndWait(program, argRefs, /*Env=*/std::nullopt,
-                               redirects, timeoutSeconds,
+  int rc = sys::ExecuteAndWait(program, argRefs, /*Env=*/std::nullopt, redirects, timeoutSeconds,
                                /*MemoryLimit=*/0, &errMsg, &execFailed);
   if (execFailed)
-    return createStringError("cannot execute '%s': %s", program.str().c_str(),
-                             errMsg.c_str());
+    return createStringError("cannot execute '%s': %s", program.str().c_str(), errMsg.c_str());
 
   ToolRun run;
   run.exitCode = rc;
@@ -215,16 +209,14 @@ static std::optional<std::string> ptxasUnder(StringRef root) {
   return std::string(path);
 }
 
-Expected<CudaToolkit> CudaToolkit::find(StringRef explicitPath,
-                                        StringRef cudaPathEnv) {
+Expected<CudaToolkit> CudaToolkit::find(StringRef explicitPath, StringRef cudaPathEnv) {
   if (!explicitPath.empty()) {
     if (std::optional<std::string> ptxas = ptxasUnder(explicitPath))
       return CudaToolkit(explicitPath.str(), std::move(*ptxas));
-    return createStringError(
-        "no CUDA toolkit at --cuda-path '%s': '%s/bin/ptxas' is not an "
-        "executable file; pass the toolkit root, e.g. "
-        "--cuda-path=/usr/local/cuda",
-        explicitPath.str().c_str(), explicitPath.str().c_str());
+    return createStringError("no CUDA toolkit at --cuda-path '%s': '%s/bin/ptxas' is not an "
+                             "executable file; pass the toolkit root, e.g. "
+                             "--cuda-path=/usr/local/cuda",
+                             explicitPath.str().c_str(), explicitPath.str().c_str());
   }
 
   std::string searched;
@@ -261,17 +253,15 @@ Expected<std::string> CudaToolkit::version(unsigned timeoutSeconds) const {
   if (!run)
     return run.takeError();
   if (run->exitCode != 0)
-    return createStringError("'%s --version' failed (exit code %d): %s",
-                             ptxas.c_str(), run->exitCode,
-                             StringRef(run->output).trim().str().c_str());
+    return createStringError("'%s --version' failed (exit code %d): %s", ptxas.c_str(),
+                             run->exitCode, StringRef(run->output).trim().str().c_str());
   // "Cuda compilation tools, release 13.0, V13.0.88"
   StringRef text = run->output;
   size_t pos = text.find("release ");
   if (pos != StringRef::npos) {
-    StringRef release = text.drop_front(pos + strlen("release "))
-                            .take_while([](char c) {
-                              return isDigit(c) || c == '.';
-                            });
+    StringRef release = text.drop_front(pos + strlen("release ")).take_while([](char c) {
+      return isDigit(c) || c == '.';
+    });
     if (!release.empty() && isDigit(release.front()))
       return release.str();
   }
@@ -280,13 +270,10 @@ Expected<std::string> CudaToolkit::version(unsigned timeoutSeconds) const {
                            ptxas.c_str(), text.trim().str().c_str());
 }
 
-Expected<PtxasResult>
-CudaToolkit::assemble(StringRef ptx, StringRef arch,
-                      ArrayRef<std::string> extraArgs,
-                      unsigned timeoutSeconds) const {
-  if (arch.empty() || !llvm::all_of(arch, [](char c) {
-        return isAlnum(c) || c == '_';
-      }))
+Expected<PtxasResult> CudaToolkit::assemble(StringRef ptx, StringRef arch,
+                                            ArrayRef<std::string> extraArgs,
+                                            unsigned timeoutSeconds) const {
+  if (arch.empty() || !llvm::all_of(arch, [](char c) { return isAlnum(c) || c == '_'; }))
     return createStringError("invalid ptxas architecture '%s' (expected e.g. "
                              "sm_90a)",
                              arch.str().c_str());
@@ -308,12 +295,11 @@ CudaToolkit::assemble(StringRef ptx, StringRef arch,
       ec = os.error();
     }
     if (ec)
-      return createStringError(ec, "cannot write PTX to '%s': %s",
-                               inPath.c_str(), ec.message().c_str());
+      return createStringError(ec, "cannot write PTX to '%s': %s", inPath.c_str(),
+                               ec.message().c_str());
   }
 
-  std::vector<std::string> args = {ptxas, ("-arch=" + arch).str(), "-O3",
-                                   "-v"};
+  std::vector<std::string> args = {ptxas, ("-arch=" + arch).str(), "-O3", "-v"};
   args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   args.insert(args.end(), {std::string(inPath), "-o", std::string(outPath)});
 
@@ -327,15 +313,13 @@ CudaToolkit::assemble(StringRef ptx, StringRef arch,
                              "(0: no limit)",
                              timeoutSeconds, arch.str().c_str());
   if (run->exitCode != 0)
-    return createStringError("ptxas failed for %s (exit code %d):\n%s",
-                             arch.str().c_str(), run->exitCode,
-                             log.rtrim().str().c_str());
+    return createStringError("ptxas failed for %s (exit code %d):\n%s", arch.str().c_str(),
+                             run->exitCode, log.rtrim().str().c_str());
 
   auto cubin = MemoryBuffer::getFile(outPath, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
   if (!cubin)
-    return createStringError(cubin.getError(),
-                             "cannot read the cubin written by ptxas: %s",
+    return createStringError(cubin.getError(), "cannot read the cubin written by ptxas: %s",
                              cubin.getError().message().c_str());
   if ((*cubin)->getBufferSize() == 0)
     return createStringError("ptxas exited successfully but wrote an empty "

@@ -51,9 +51,7 @@ static void appendLE(std::string &out, uint64_t value, unsigned bytes) {
     out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
-static void padTo8(std::string &out) {
-  out.append(alignTo(out.size(), 8) - out.size(), '\0');
-}
+static void padTo8(std::string &out) { out.append(alignTo(out.size(), 8) - out.size(), '\0'); }
 
 static uint16_t readLE16(StringRef bytes, uint64_t offset) {
   return support::endian::read16le(bytes.data() + offset);
@@ -91,7 +89,8 @@ struct CubinInfo {
 /// Returns the ELF facts of \p bytes, or nullopt when it is not a
 /// little-endian ELF64 image.
 static std::optional<CubinInfo> inspectCubin(StringRef bytes) {
-  if (bytes.size() < kElf64HeaderSize || !bytes.starts_with("\x7f" "ELF"))
+  if (bytes.size() < kElf64HeaderSize || !bytes.starts_with("\x7f"
+                                                            "ELF"))
     return std::nullopt;
   // EI_CLASS ELFCLASS64, EI_DATA ELFDATA2LSB.
   if (bytes[4] != 2 || bytes[5] != 1)
@@ -134,9 +133,7 @@ static std::optional<CubinInfo> inspectCubin(StringRef bytes) {
   if (shnum != 0)
     cover(shoff, uint64_t(shentsize) * shnum);
   if (sectionsOk) {
-    auto sectionHeader = [&](unsigned i) {
-      return shoff + uint64_t(i) * shentsize;
-    };
+    auto sectionHeader = [&](unsigned i) { return shoff + uint64_t(i) * shentsize; };
     std::optional<StringRef> names;
     if (shstrndx < shnum) {
       uint64_t sh = sectionHeader(shstrndx);
@@ -154,8 +151,7 @@ static std::optional<CubinInfo> inspectCubin(StringRef bytes) {
       if (type == kShtNobits || type == 0)
         continue;
       cover(off, len);
-      if (!names || nameOff >= names->size() || info.nvCompat ||
-          !inBounds(off, len, size))
+      if (!names || nameOff >= names->size() || info.nvCompat || !inBounds(off, len, size))
         continue;
       StringRef name = names->substr(nameOff);
       name = name.take_until([](char c) { return c == '\0'; });
@@ -175,23 +171,20 @@ static std::optional<CubinInfo> inspectCubin(StringRef bytes) {
 Expected<std::pair<unsigned, bool>> parseArch(StringRef arch) {
   StringRef rest = arch;
   if (!rest.consume_front("sm_") && !rest.consume_front("compute_"))
-    return createStringError(
-        "invalid CUDA architecture '%s': expected sm_<N>[a] or "
-        "compute_<N>[a], e.g. sm_90a",
-        arch.str().c_str());
+    return createStringError("invalid CUDA architecture '%s': expected sm_<N>[a] or "
+                             "compute_<N>[a], e.g. sm_90a",
+                             arch.str().c_str());
   bool archSpecific = rest.consume_back("a");
   if (!archSpecific && rest.ends_with("f"))
-    return createStringError(
-        "family-specific CUDA architecture '%s' is not supported; use the "
-        "arch-specific ('a') or the plain target",
-        arch.str().c_str());
+    return createStringError("family-specific CUDA architecture '%s' is not supported; use the "
+                             "arch-specific ('a') or the plain target",
+                             arch.str().c_str());
   unsigned sm = 0;
   if (rest.size() < 2 || rest.size() > 3 || !llvm::all_of(rest, isDigit) ||
       rest.getAsInteger(10, sm) || sm < 10)
-    return createStringError(
-        "invalid CUDA architecture '%s': expected sm_<N>[a] or "
-        "compute_<N>[a] with a two- or three-digit N, e.g. sm_90a",
-        arch.str().c_str());
+    return createStringError("invalid CUDA architecture '%s': expected sm_<N>[a] or "
+                             "compute_<N>[a] with a two- or three-digit N, e.g. sm_90a",
+                             arch.str().c_str());
   return std::make_pair(sm, archSpecific);
 }
 
@@ -239,13 +232,10 @@ static Expected<std::pair<unsigned, unsigned>> findPtxVersion(StringRef ptx) {
   StringRef majorText = rest.take_while(isDigit);
   rest = rest.drop_front(majorText.size());
   unsigned major = 0;
-  if (majorText.empty() || !rest.consume_front(".") || rest.empty() ||
-      !isDigit(rest.front()))
-    return createStringError(
-        "PTX '.version' is not followed by <major>.<minor>");
+  if (majorText.empty() || !rest.consume_front(".") || rest.empty() || !isDigit(rest.front()))
+    return createStringError("PTX '.version' is not followed by <major>.<minor>");
   if (majorText.getAsInteger(10, major) || major > 0xffff)
-    return createStringError("PTX '.version' major %s is out of range",
-                             majorText.str().c_str());
+    return createStringError("PTX '.version' major %s is out of range", majorText.str().c_str());
   return std::make_pair(major, unsigned(rest.front() - '0'));
 }
 
@@ -303,8 +293,7 @@ Expected<FatbinEntry> makePtxEntry(StringRef ptx, StringRef arch) {
     return parsed.takeError();
   auto version = findPtxVersion(ptx);
   if (!version)
-    return createStringError("cannot package PTX for %s: %s",
-                             arch.str().c_str(),
+    return createStringError("cannot package PTX for %s: %s", arch.str().c_str(),
                              toString(version.takeError()).c_str());
   return makeEntry(FatbinEntry::Kind::PTX, *parsed, version->first, version->second,
                    compactPtx(ptx));
@@ -344,10 +333,9 @@ static void writeEntry(std::string &out, const FatbinEntry &entry) {
       }
     }
   }
-  uint64_t extensionSize =
-      hasExtension ? (kExtensionDataOffset - kExtensionDescOffset) +
-                         alignTo(1 + extensionData.size(), 8)
-                   : 0;
+  uint64_t extensionSize = hasExtension ? (kExtensionDataOffset - kExtensionDescOffset) +
+                                              alignTo(1 + extensionData.size(), 8)
+                                        : 0;
   uint64_t headerSize = kEntryBaseSize + extensionSize;
 
   appendLE(out, static_cast<uint16_t>(entry.kind), 2);
@@ -392,9 +380,7 @@ std::string writeFatbin(ArrayRef<FatbinEntry> entries) {
 // Reader
 //===----------------------------------------------------------------------===//
 
-static std::string hex(uint64_t value) {
-  return "0x" + utohexstr(value, /*LowerCase=*/true);
-}
+static std::string hex(uint64_t value) { return "0x" + utohexstr(value, /*LowerCase=*/true); }
 
 /// Parses the entries in bytes[begin, end) of one container into \p entries.
 static Error readEntries(StringRef bytes, uint64_t begin, uint64_t end,
@@ -411,8 +397,7 @@ static Error readEntries(StringRef bytes, uint64_t begin, uint64_t end,
     uint32_t headerSize = readLE32(bytes, offset + 0x04);
     uint64_t payloadSize = readLE64(bytes, offset + 0x08);
     uint32_t compressedSize = readLE32(bytes, offset + 0x10);
-    if (kind != uint16_t(FatbinEntry::Kind::PTX) &&
-        kind != uint16_t(FatbinEntry::Kind::ELF))
+    if (kind != uint16_t(FatbinEntry::Kind::PTX) && kind != uint16_t(FatbinEntry::Kind::ELF))
       return createStringError("unsupported fatbin entry kind %u at offset %s "
                                "(expected 1 for PTX or 2 for ELF)",
                                unsigned(kind), hex(offset).c_str());
@@ -420,14 +405,12 @@ static Error readEntries(StringRef bytes, uint64_t begin, uint64_t end,
       return createStringError("malformed fatbin: entry at offset %s declares "
                                "a %u-byte header, but it must be at least %u "
                                "and only %llu bytes remain",
-                               hex(offset).c_str(), unsigned(headerSize),
-                               unsigned(kEntryBaseSize),
+                               hex(offset).c_str(), unsigned(headerSize), unsigned(kEntryBaseSize),
                                (unsigned long long)left);
     if (payloadSize > left - headerSize)
       return createStringError("truncated fatbin: entry at offset %s declares "
                                "a %llu-byte payload, only %llu bytes remain",
-                               hex(offset).c_str(),
-                               (unsigned long long)payloadSize,
+                               hex(offset).c_str(), (unsigned long long)payloadSize,
                                (unsigned long long)(left - headerSize));
 
     FatbinEntry entry;
@@ -468,29 +451,25 @@ Expected<std::vector<FatbinEntry>> readFatbin(StringRef bytes) {
   do {
     uint64_t left = bytes.size() - offset;
     // Containers may be followed by zero padding (e.g. section alignment).
-    if (offset != 0 && llvm::all_of(bytes.substr(offset),
-                                    [](char c) { return c == '\0'; }))
+    if (offset != 0 && llvm::all_of(bytes.substr(offset), [](char c) { return c == '\0'; }))
       break;
     if (left < kContainerHeaderSize)
       return createStringError("truncated fatbin: the header at offset %s "
                                "needs %u bytes, only %llu present",
-                               hex(offset).c_str(),
-                               unsigned(kContainerHeaderSize),
+                               hex(offset).c_str(), unsigned(kContainerHeaderSize),
                                (unsigned long long)left);
     uint32_t magic = readLE32(bytes, offset);
     if (magic != kFatbinMagic)
       return createStringError("not a fatbin: bad magic %s at offset %s "
                                "(expected %s)",
-                               hex(magic).c_str(), hex(offset).c_str(),
-                               hex(kFatbinMagic).c_str());
+                               hex(magic).c_str(), hex(offset).c_str(), hex(kFatbinMagic).c_str());
     uint16_t version = readLE16(bytes, offset + 4);
     uint16_t headerSize = readLE16(bytes, offset + 6);
     uint64_t bodySize = readLE64(bytes, offset + 8);
     if (version != kContainerVersion)
       return createStringError("unsupported fatbin version %u at offset %s "
                                "(expected %u)",
-                               unsigned(version), hex(offset).c_str(),
-                               unsigned(kContainerVersion));
+                               unsigned(version), hex(offset).c_str(), unsigned(kContainerVersion));
     if (headerSize < kContainerHeaderSize || headerSize > left)
       return createStringError("malformed fatbin: header at offset %s "
                                "declares size %u (expected %u)",
@@ -500,8 +479,7 @@ Expected<std::vector<FatbinEntry>> readFatbin(StringRef bytes) {
       return createStringError("truncated fatbin: container at offset %s "
                                "declares %llu bytes of entries, only %llu "
                                "present",
-                               hex(offset).c_str(),
-                               (unsigned long long)bodySize,
+                               hex(offset).c_str(), (unsigned long long)bodySize,
                                (unsigned long long)(left - headerSize));
     uint64_t begin = offset + headerSize, end = begin + bodySize;
     if (Error err = readEntries(bytes, begin, end, entries))

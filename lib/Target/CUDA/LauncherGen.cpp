@@ -47,8 +47,7 @@ static bool isCxxKeyword(StringRef name) {
       " signed sizeof static static_assert static_cast struct switch template"
       " this thread_local throw true try typedef typeid typename union"
       " unsigned using virtual void volatile wchar_t while xor xor_eq ";
-  return !name.empty() &&
-         StringRef(Keywords).contains((" " + name + " ").str());
+  return !name.empty() && StringRef(Keywords).contains((" " + name + " ").str());
 }
 
 /// Macros of the C and C++ standard libraries, and those GCC and Clang predefine in GNU mode
@@ -128,15 +127,15 @@ static std::string renameIdentifiers(StringRef expr) {
 
 /// Names the generated code relies on, which user names must not shadow.
 static bool isReservedName(StringRef name) {
-  static const char *const Reserved[] = {
-      "std",      "tlc",        "stream",   "launch",    "unload",
-      "int32_t",  "int64_t",    "uint8_t",  "size_t",    "CUdeviceptr",
-      "CUstream", "CUfunction", "CUresult", "CUcontext", "CUmodule"};
+  static const char *const Reserved[] = {"std",      "tlc",         "stream",   "launch",
+                                         "unload",   "int32_t",     "int64_t",  "uint8_t",
+                                         "size_t",   "CUdeviceptr", "CUstream", "CUfunction",
+                                         "CUresult", "CUcontext",   "CUmodule"};
   if (llvm::is_contained(Reserved, name) || isCxxKeyword(name))
     return true;
   // The generated code's own names, the implementation's and cuda.h's macros.
-  if (name.starts_with("tlc_") || name.starts_with("__") ||
-      name.starts_with("CU_") || name.starts_with("CUDA"))
+  if (name.starts_with("tlc_") || name.starts_with("__") || name.starts_with("CU_") ||
+      name.starts_with("CUDA"))
     return true;
   if (name.size() >= 2 && name[0] == '_' && isUpper(name[1]))
     return true;
@@ -176,8 +175,7 @@ static Error checkName(StringRef name, const Twine &what, bool spelledByCaller) 
   if (!isIdentifier(name))
     return fail(what + " '" + name + "' is not a valid C++ identifier");
   if (isReservedName(name))
-    return fail(what + " '" + name +
-                "' is reserved in generated launchers; rename it");
+    return fail(what + " '" + name + "' is reserved in generated launchers; rename it");
   if (spelledByCaller && isLibraryMacro(name))
     return fail(what + " '" + name +
                 "' is a macro of the C or C++ library or the platform; rename it");
@@ -214,24 +212,20 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
     if (!names.insert(param.name).second)
       return fail(where + ": duplicate parameter '" + param.name + "'");
     if (param.dtype.empty())
-      return fail(where + ": parameter '" + param.name +
-                  "' has no element type");
+      return fail(where + ": parameter '" + param.name + "' has no element type");
     if (param.kind == Kind::Scalar) {
       if (scalarCxxType(param.dtype).empty())
-        return fail(where + ": scalar parameter '" + param.name +
-                    "' has type '" + param.dtype +
+        return fail(where + ": scalar parameter '" + param.name + "' has type '" + param.dtype +
                     "'; launchers support f32, f64, i32, i64 and bool scalars");
       if (!param.dims.empty())
-        return fail(where + ": scalar parameter '" + param.name +
-                    "' has dimensions");
+        return fail(where + ": scalar parameter '" + param.name + "' has dimensions");
       continue;
     }
     for (const std::string &dim : param.dims) {
       if (isDecimalConstant(dim))
         continue;
       if (!isIdentifier(dim))
-        return fail(where + ": dimension '" + dim + "' of tensor '" +
-                    param.name +
+        return fail(where + ": dimension '" + dim + "' of tensor '" + param.name +
                     "' is neither a size name nor a decimal constant");
       if (seenSymbols.insert(dim).second)
         expectedSymbols.push_back(dim);
@@ -253,8 +247,7 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
     if (Error e = checkName(symbol, where + ": size", /*spelledByCaller=*/false))
       return e;
     if (names.contains(symbol))
-      return fail(where + ": size '" + symbol +
-                  "' has the name of a parameter");
+      return fail(where + ": size '" + symbol + "' has the name of a parameter");
   }
   if (kernel.sizeSymbols != expectedSymbols)
     return fail(where + ": size symbols [" + join(kernel.sizeSymbols, ", ") +
@@ -269,15 +262,13 @@ static Error verifyKernel(const KernelLaunchInfo &kernel) {
     threads *= t;
   }
   if (threads > 1024)
-    return fail(where + ": a block of " + Twine(threads) +
-                " threads exceeds the limit of 1024");
+    return fail(where + ": a block of " + Twine(threads) + " threads exceeds the limit of 1024");
   for (const std::string &expr : kernel.grid) {
     // The expressions come from the compiler; keep them from breaking out of
     // the initializer they are pasted into.
     if (StringRef(expr).find_first_of(";{}\"'#\\\n\r") != StringRef::npos ||
         StringRef(expr).contains("//") || StringRef(expr).contains("/*"))
-      return fail(where + ": grid expression '" + expr +
-                  "' is not a single C++ expression");
+      return fail(where + ": grid expression '" + expr + "' is not a single C++ expression");
   }
   return Error::success();
 }
@@ -313,8 +304,7 @@ Error verifyLauncherInfo(const LauncherInfo &info) {
       return e;
   if (info.headerName.empty() ||
       StringRef(info.headerName).find_first_of("\"\\\n\r<>") != StringRef::npos)
-    return fail("header name '" + info.headerName +
-                "' cannot be used in an #include");
+    return fail("header name '" + info.headerName + "' cannot be used in an #include");
   StringSet<> kernels, plain;
   for (const KernelLaunchInfo &kernel : info.kernels) {
     if (!kernels.insert(kernel.name).second)
@@ -383,8 +373,7 @@ static std::string signatureParams(const KernelLaunchInfo &kernel) {
   std::string text = "CUstream stream";
   for (const LaunchParam &param : kernel.params) {
     text += ", ";
-    text += param.kind == Kind::Tensor ? StringRef("CUdeviceptr")
-                                       : scalarCxxType(param.dtype);
+    text += param.kind == Kind::Tensor ? StringRef("CUdeviceptr") : scalarCxxType(param.dtype);
     text += " " + cxxName(param.name);
   }
   for (const std::string &symbol : kernel.sizeSymbols)
@@ -426,8 +415,8 @@ static std::string selectParams(const KernelLaunchInfo &kernel) {
   std::string text;
   for (const LaunchParam &param : kernel.params)
     if (param.kind == Kind::Scalar)
-      text += (text.empty() ? "" : ", ") + scalarCxxType(param.dtype).str() + " " +
-              cxxName(param.name);
+      text +=
+          (text.empty() ? "" : ", ") + scalarCxxType(param.dtype).str() + " " + cxxName(param.name);
   for (const std::string &symbol : kernel.sizeSymbols)
     text += (text.empty() ? "" : ", ") + std::string("int64_t ") + cxxName(symbol);
   return text;
@@ -482,8 +471,7 @@ static void emitKernelDoc(raw_ostream &os, const KernelLaunchInfo &kernel) {
 
 /// The namespace the launchers live in.
 static std::string launcherNamespace(const LauncherInfo &info) {
-  return info.cxxNamespace.empty() ? "tlc::" + info.fileStem
-                                   : info.cxxNamespace;
+  return info.cxxNamespace.empty() ? "tlc::" + info.fileStem : info.cxxNamespace;
 }
 
 /// The names keep their case: the headers of stems (or namespaces) that differ only in case,
@@ -556,8 +544,7 @@ static std::string cPrefix(const LauncherInfo &info) {
 /// The C interface (docs/launchers.md): one <prefix><kernel>_launch per kernel of the C++ API
 /// and <prefix>unload, declared extern "C" for C++ and plainly for C. Closes the header's
 /// `#ifdef __cplusplus`.
-static void emitCDecls(raw_ostream &os, const LauncherInfo &info,
-                       ArrayRef<LauncherEntry> entries) {
+static void emitCDecls(raw_ostream &os, const LauncherInfo &info, ArrayRef<LauncherEntry> entries) {
   std::string prefix = cPrefix(info);
   os << "extern \"C\" {\n"
      << "#else\n"
@@ -580,8 +567,8 @@ static std::string generateHeader(const LauncherInfo &info) {
   raw_string_ostream os(text);
   std::string guard = headerGuard(info);
   std::string ns = launcherNamespace(info);
-  os << "// " << info.headerName << " - launchers for the tlc kernels of '"
-     << info.fileStem << "'; generated by tlc, do not edit.\n"
+  os << "// " << info.headerName << " - launchers for the tlc kernels of '" << info.fileStem
+     << "'; generated by tlc, do not edit.\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <cuda.h>\n\n"
      << "#ifdef __cplusplus\n"
@@ -652,11 +639,11 @@ static unsigned emitDeviceParams(raw_ostream &os, const KernelLaunchInfo &kernel
   for (const LaunchParam &param : kernel.params) {
     if (param.kind == Kind::Scalar) {
       if (param.dtype == "bool")
-        os << "  uint8_t tlc_arg" << numArgs++ << " = " << cxxName(param.name)
-           << " ? 1 : 0; // " << param.name << "\n";
+        os << "  uint8_t tlc_arg" << numArgs++ << " = " << cxxName(param.name) << " ? 1 : 0; // "
+           << param.name << "\n";
       else
-        os << "  " << scalarCxxType(param.dtype) << " tlc_arg" << numArgs++
-           << " = " << cxxName(param.name) << "; // " << param.name << "\n";
+        os << "  " << scalarCxxType(param.dtype) << " tlc_arg" << numArgs++ << " = "
+           << cxxName(param.name) << "; // " << param.name << "\n";
       continue;
     }
     os << "  CUdeviceptr tlc_arg" << numArgs++ << " = " << cxxName(param.name) << "; // "
@@ -664,8 +651,8 @@ static unsigned emitDeviceParams(raw_ostream &os, const KernelLaunchInfo &kernel
     size_t rank = param.dims.size();
     unsigned firstSize = numArgs;
     for (size_t d = 0; d != rank; ++d)
-      os << "  int64_t tlc_arg" << numArgs++ << " = " << cxxName(param.dims[d])
-         << "; // size " << d << " of " << param.name << "\n";
+      os << "  int64_t tlc_arg" << numArgs++ << " = " << cxxName(param.dims[d]) << "; // size " << d
+         << " of " << param.name << "\n";
     if (!param.strides.empty()) {
       for (size_t d = 0; d != rank; ++d)
         os << "  int64_t tlc_arg" << numArgs++ << " = " << cxxName(param.strides[d])
@@ -713,7 +700,6 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
   }
   os << "  if (!tlc_status.ok())\n"
      << "    return tlc_status;\n";
-
 }
 
 /// The TMA launch: tensor maps by value after the ABI's parameters, persistent blocks.
@@ -729,9 +715,9 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
        << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
        << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
        << a + 4 << ", 2, "
-       << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16")
-       << ", " << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \""
-       << kernel.name << "\", \"" << param.name << "\");\n"
+       << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16") << ", "
+       << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \"" << kernel.name
+       << "\", \"" << param.name << "\");\n"
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n";
   }
@@ -749,8 +735,8 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
      << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
      << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
      << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
-     << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, "
-     << kernel.tma.sharedBytes << ", stream, tlc_args);\n"
+     << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, " << kernel.tma.sharedBytes
+     << ", stream, tlc_args);\n"
      << "  }\n";
 }
 
@@ -759,12 +745,10 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
 
   os << "  int64_t tlc_grid[3] = {";
   for (int i = 0; i < 3; ++i)
-    os << (i ? ", " : "") << "static_cast<int64_t>(" << gridExpr(kernel.grid[i])
-       << ")";
+    os << (i ? ", " : "") << "static_cast<int64_t>(" << gridExpr(kernel.grid[i]) << ")";
   os << "};\n"
      << "  if (tlc_grid[0] == 0 || tlc_grid[1] == 0 || tlc_grid[2] == 0)\n"
-     << "    return tlc::rt::Status::success();\n"
-     ;
+     << "    return tlc::rt::Status::success();\n";
   unsigned numArgs = emitDeviceParams(os, kernel);
   // The first device parameter of each kernel parameter.
   std::vector<unsigned> firstArg(kernel.params.size());
@@ -786,10 +770,10 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
       os << (i ? ", " : "") << "&tlc_arg" << i;
     os << "};\n";
   }
-  os << "  const unsigned tlc_block[3] = {" << kernel.threads[0] << ", "
-     << kernel.threads[1] << ", " << kernel.threads[2] << "};\n"
-     << "  return tlc::rt::launch(tlc_function, tlc_grid, tlc_block, "
-     << kernel.sharedBytes << ", stream, tlc_args);\n";
+  os << "  const unsigned tlc_block[3] = {" << kernel.threads[0] << ", " << kernel.threads[1]
+     << ", " << kernel.threads[2] << "};\n"
+     << "  return tlc::rt::launch(tlc_function, tlc_grid, tlc_block, " << kernel.sharedBytes
+     << ", stream, tlc_args);\n";
 }
 
 /// The negative-size checks of launch() (sizes only: strides may be negative).

@@ -1,21 +1,21 @@
 //===- PtxEmitter.cpp - gpu.module to LLVM IR and PTX ---------------------===//
-#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Target/CUDA/PtxEmitter.h"
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <mutex>
 
@@ -44,9 +44,9 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef 
     return nullptr;
   std::string features = "+ptx" + std::to_string(tlc::cuda::ptxVersionFor(arch));
   llvm::TargetOptions options;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, arch, features, options, std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, arch, features, options, std::nullopt, std::nullopt,
+                                  llvm::CodeGenOptLevel::Aggressive));
 }
 
 /// Links the libdevice functions `module` calls; only those are kept, internalized.
@@ -97,8 +97,8 @@ bool tlc::cuda::isKnownArch(llvm::StringRef arch) {
 }
 
 FailureOr<std::unique_ptr<llvm::Module>>
-tlc::cuda::translateToLLVMIR(ModuleOp lowered, llvm::LLVMContext &llvmContext,
-                             llvm::StringRef arch, llvm::StringRef libdevicePath) {
+tlc::cuda::translateToLLVMIR(ModuleOp lowered, llvm::LLVMContext &llvmContext, llvm::StringRef arch,
+                             llvm::StringRef libdevicePath) {
   auto gpuModules = lowered.getOps<gpu::GPUModuleOp>();
   if (gpuModules.empty())
     return lowered.emitError("no gpu.module to translate: the file has no kernels"), failure();
@@ -111,8 +111,7 @@ tlc::cuda::translateToLLVMIR(ModuleOp lowered, llvm::LLVMContext &llvmContext,
   std::string error;
   auto tm = createTargetMachine(arch, error);
   if (!tm)
-    return gpuModule.emitError("cannot create the NVPTX target for '")
-               << arch << "': " << error,
+    return gpuModule.emitError("cannot create the NVPTX target for '") << arch << "': " << error,
            failure();
   module->setTargetTriple(llvm::Triple(kTriple));
   module->setDataLayout(tm->createDataLayout());

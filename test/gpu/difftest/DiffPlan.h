@@ -1393,7 +1393,7 @@ inline const TargetInfo *selectTarget(const KernelInfo &k, int major, int minor,
     }
     // PTX, JIT-compiled by the driver: plain PTX for any newer device, 'a' PTX for exactly its
     // device, 'f' PTX for newer minor versions of its major.
-    bool jitFits = id->suffix == 0   ? version <= device
+    bool jitFits = id->suffix == 0     ? version <= device
                    : id->suffix == 'a' ? id->major == major && id->minor == minor
                                        : id->major == major && id->minor <= minor;
     if (score < 0 && jitFits)

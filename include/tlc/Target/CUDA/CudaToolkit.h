@@ -77,10 +77,9 @@ public:
   /// files that are removed afterwards (also on a fatal signal). A ptxas still
   /// running after \p timeoutSeconds (0: no limit) is killed and reported. On
   /// failure the error carries ptxas's own diagnostics.
-  llvm::Expected<PtxasResult>
-  assemble(llvm::StringRef ptx, llvm::StringRef arch,
-           llvm::ArrayRef<std::string> extraArgs = {},
-           unsigned timeoutSeconds = 0) const;
+  llvm::Expected<PtxasResult> assemble(llvm::StringRef ptx, llvm::StringRef arch,
+                                       llvm::ArrayRef<std::string> extraArgs = {},
+                                       unsigned timeoutSeconds = 0) const;
 
 private:
   CudaToolkit(std::string root, std::string ptxas)

@@ -86,8 +86,7 @@ llvm::Expected<std::pair<unsigned, bool>> parseArch(llvm::StringRef arch);
 /// Builds an ELF entry for \p cubin targeting \p arch ("sm_90a"), taking the
 /// version fields from the cubin's ELF identification. Fails when \p cubin is
 /// not a 64-bit CUDA ELF image or \p arch does not parse.
-llvm::Expected<FatbinEntry> makeElfEntry(llvm::StringRef cubin,
-                                         llvm::StringRef arch);
+llvm::Expected<FatbinEntry> makeElfEntry(llvm::StringRef cubin, llvm::StringRef arch);
 
 /// Builds a PTX entry for \p ptx targeting \p arch. Like `fatbinary`, the
 /// payload is the PTX with comments removed and each run of blanks shrunk to
@@ -95,8 +94,7 @@ llvm::Expected<FatbinEntry> makeElfEntry(llvm::StringRef cubin,
 /// and the version fields come from the first ".version" in the text: a
 /// decimal major, '.', and only the first digit of the minor. Fails when there
 /// is no such version or \p arch does not parse.
-llvm::Expected<FatbinEntry> makePtxEntry(llvm::StringRef ptx,
-                                         llvm::StringRef arch);
+llvm::Expected<FatbinEntry> makePtxEntry(llvm::StringRef ptx, llvm::StringRef arch);
 
 /// Serializes \p entries, in order, into one fatbin container. The result is
 /// a deterministic function of the entries; for entries made by

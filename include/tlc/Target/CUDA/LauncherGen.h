@@ -135,8 +135,7 @@ llvm::Error verifyLauncherInfo(const LauncherInfo &info);
 /// either (EOF, errno, INT64_MAX, linux, ...); a parameter or size that is one is renamed
 /// tlc_user_<name> in the generated code. \p what describes the name ("kernel name",
 /// "parameter") for the message.
-llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what,
-                              bool spelledByCaller);
+llvm::Error checkLauncherName(llvm::StringRef name, const llvm::Twine &what, bool spelledByCaller);
 
 /// Generates the launcher header and source for \p info, which must pass
 /// verifyLauncherInfo. The output depends on \p info only: identical input

@@ -20,9 +20,10 @@ unsigned ptxVersionFor(llvm::StringRef arch);
 /// Translates the (single) gpu.module of a lowered module to LLVM IR for `arch`, links the
 /// libdevice functions it calls (`__nv_*`, from `libdevicePath`; empty when no toolkit was found)
 /// and optimizes it at O3. Errors are emitted as diagnostics on the module.
-mlir::FailureOr<std::unique_ptr<llvm::Module>>
-translateToLLVMIR(mlir::ModuleOp lowered, llvm::LLVMContext &llvmContext, llvm::StringRef arch,
-                  llvm::StringRef libdevicePath);
+mlir::FailureOr<std::unique_ptr<llvm::Module>> translateToLLVMIR(mlir::ModuleOp lowered,
+                                                                 llvm::LLVMContext &llvmContext,
+                                                                 llvm::StringRef arch,
+                                                                 llvm::StringRef libdevicePath);
 
 /// True when `arch` ("sm_90a") is a processor the NVPTX backend knows.
 bool isKnownArch(llvm::StringRef arch);

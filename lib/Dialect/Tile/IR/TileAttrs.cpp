@@ -43,8 +43,7 @@ static layout::WgmmaAccLayout wgmmaLayout(WgmmaAccLayoutAttr attr, ArrayRef<int6
   return {shape[0], shape[1], attr.getWarpgroupsM(), attr.getWarpgroupsN()};
 }
 
-static layout::MmaSyncAccLayout mmaLayout(int64_t warpsM, int64_t warpsN,
-                                          ArrayRef<int64_t> shape) {
+static layout::MmaSyncAccLayout mmaLayout(int64_t warpsM, int64_t warpsN, ArrayRef<int64_t> shape) {
   // A row layout sits beside an accumulator of any width: its rows alone decide the slots.
   return {shape[0], shape.size() == 2 ? shape[1] : 16, warpsM, warpsN};
 }
@@ -52,8 +51,8 @@ static layout::MmaSyncAccLayout mmaLayout(int64_t warpsM, int64_t warpsN,
 LogicalResult WgmmaAccLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                          int64_t warpgroupsM, int64_t warpgroupsN) {
   if (warpgroupsM < 1 || warpgroupsN < 1 || warpgroupsM * warpgroupsN > 4)
-    return emitError() << "wgmma accumulator layouts take 1 to 4 warpgroups, got "
-                       << warpgroupsM << " x " << warpgroupsN;
+    return emitError() << "wgmma accumulator layouts take 1 to 4 warpgroups, got " << warpgroupsM
+                       << " x " << warpgroupsN;
   return success();
 }
 
@@ -87,8 +86,8 @@ std::pair<int64_t, int64_t> WgmmaAccLayoutAttr::getCoord(ArrayRef<int64_t> shape
 LogicalResult MmaSyncAccLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                            int64_t warpsM, int64_t warpsN) {
   if (warpsM < 1 || warpsN < 1 || warpsM * warpsN > 32)
-    return emitError() << "mma.sync accumulator layouts take 1 to 32 warps, got " << warpsM
-                       << " x " << warpsN;
+    return emitError() << "mma.sync accumulator layouts take 1 to 32 warps, got " << warpsM << " x "
+                       << warpsN;
   return success();
 }
 
@@ -108,8 +107,8 @@ int64_t MmaSyncAccLayoutAttr::getNumSlots(ArrayRef<int64_t> shape) const {
   return mmaLayout(getWarpsM(), getWarpsN(), shape).slots();
 }
 
-std::pair<int64_t, int64_t> MmaSyncAccLayoutAttr::getCoord(ArrayRef<int64_t> shape,
-                                                           int64_t thread, int64_t slot) const {
+std::pair<int64_t, int64_t> MmaSyncAccLayoutAttr::getCoord(ArrayRef<int64_t> shape, int64_t thread,
+                                                           int64_t slot) const {
   return mmaLayout(getWarpsM(), getWarpsN(), shape).coord(thread, slot);
 }
 
@@ -136,8 +135,8 @@ int64_t MmaSyncRowsLayoutAttr::getNumSlots(ArrayRef<int64_t> shape) const {
   return mmaLayout(getWarps(), 1, shape).rowSlots();
 }
 
-std::pair<int64_t, int64_t> MmaSyncRowsLayoutAttr::getCoord(ArrayRef<int64_t> shape,
-                                                            int64_t thread, int64_t slot) const {
+std::pair<int64_t, int64_t> MmaSyncRowsLayoutAttr::getCoord(ArrayRef<int64_t> shape, int64_t thread,
+                                                            int64_t slot) const {
   return {mmaLayout(getWarps(), 1, shape).rowOf(thread, slot), 0};
 }
 
@@ -260,9 +259,8 @@ static LogicalResult verifyLayout(Operation *op, NamedAttribute attr) {
     return failure();
   auto kernel = op->getParentOfType<KernelOp>();
   if (kernel && kernel.getThreads()[0] != layout.getNumThreads())
-    return op->emitOpError() << "the layout spreads the fragment over "
-                             << layout.getNumThreads() << " threads, but the kernel has "
-                             << kernel.getThreads()[0];
+    return op->emitOpError() << "the layout spreads the fragment over " << layout.getNumThreads()
+                             << " threads, but the kernel has " << kernel.getThreads()[0];
   return success();
 }
 
@@ -315,9 +313,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
   if (name == kOffsetAttr) {
     if (failed(verifyInteger(op, attr, 0, kMaxBytes)))
       return failure();
-    return isa<AllocOp>(op) || isLoweredBuffer(op)
-               ? success()
-               : misplaced(op, attr, "a 'tile.alloc'");
+    return isa<AllocOp>(op) || isLoweredBuffer(op) ? success()
+                                                   : misplaced(op, attr, "a 'tile.alloc'");
   }
   if (name == kStagesAttr) {
     if (failed(verifyInteger(op, attr, 1, 64)))

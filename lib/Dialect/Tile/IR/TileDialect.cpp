@@ -29,7 +29,7 @@ void TileDialect::initialize() {
 }
 
 LogicalResult tlc::tile::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 Type elementType, unsigned rank) {
+                                            Type elementType, unsigned rank) {
   if (!elementType.isIntOrFloat() ||
       (elementType.isUnsignedInteger() && !elementType.isUnsignedInteger(8)) ||
       elementType.isSignedInteger())
@@ -86,8 +86,8 @@ Type BufferType::parse(AsmParser &parser) {
     parser.emitError(loc, "expected 'shared', 'fragment' or 'local', got '") << keyword << "'";
     return {};
   }
-  if (parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
-      parser.parseType(elementType) || parser.parseGreater())
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false) || parser.parseType(elementType) ||
+      parser.parseGreater())
     return {};
   return parser.getChecked<BufferType>(loc, parser.getContext(), *space, shape, elementType);
 }

@@ -40,8 +40,8 @@ LogicalResult KernelOp::verify() {
   if (getArgNames().size() != numArgs)
     return emitOpError("expects ") << numArgs << " argument names, got " << getArgNames().size();
   if (getDimNames().size() != numArgs)
-    return emitOpError("expects ") << numArgs << " dimension name lists, got "
-                                   << getDimNames().size();
+    return emitOpError("expects ")
+           << numArgs << " dimension name lists, got " << getDimNames().size();
   for (auto [type, dims] : llvm::zip(body.getArgumentTypes(), getDimNames())) {
     auto list = dyn_cast<ArrayAttr>(dims);
     if (!list || !llvm::all_of(list, [](Attribute a) { return isa<StringAttr>(a); }))
@@ -52,8 +52,8 @@ LogicalResult KernelOp::verify() {
     else if (!type.isIntOrIndexOrFloat())
       return emitOpError("kernel arguments must be tensors or scalars, got ") << type;
     if (list.size() != rank)
-      return emitOpError("argument of type ") << type << " needs " << rank
-                                              << " dimension names, got " << list.size();
+      return emitOpError("argument of type ")
+             << type << " needs " << rank << " dimension names, got " << list.size();
   }
   auto gridYield = dyn_cast<YieldOp>(grid.getTerminator());
   if (!gridYield || gridYield.getValues().size() != 3 ||
@@ -82,16 +82,16 @@ LogicalResult YieldOp::verify() {
 LogicalResult DimOp::verify() {
   unsigned rank = getTensor().getType().getRank();
   if (getDim() >= rank)
-    return emitOpError("dimension ") << getDim() << " is out of range for a tensor of rank "
-                                     << rank;
+    return emitOpError("dimension ")
+           << getDim() << " is out of range for a tensor of rank " << rank;
   return success();
 }
 
-static LogicalResult verifyIndexCount(Operation *op, tlc::tile::TensorType type, size_t numIndices) {
+static LogicalResult verifyIndexCount(Operation *op, tlc::tile::TensorType type,
+                                      size_t numIndices) {
   if (numIndices != type.getRank())
-    return op->emitOpError("expects ")
-           << type.getRank() << " indices for a tensor of rank " << type.getRank() << ", got "
-           << numIndices;
+    return op->emitOpError("expects ") << type.getRank() << " indices for a tensor of rank "
+                                       << type.getRank() << ", got " << numIndices;
   return success();
 }
 
@@ -236,16 +236,16 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("kind must be 'sum', 'max' or 'min', got '") << kind << "'";
   int64_t dim = getDim();
   if (dim < 0 || dim >= static_cast<int64_t>(src.getRank()))
-    return emitOpError("dimension ") << dim << " is out of range for a buffer of rank "
-                                     << src.getRank();
+    return emitOpError("dimension ")
+           << dim << " is out of range for a buffer of rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
   expected.erase(expected.begin() + dim);
   if (expected.empty())
     expected.push_back(1);
   if (dst.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("reducing ") << shapeString(src.getShape()) << " along dimension " << dim
-                                    << " gives " << shapeString(expected)
-                                    << ", but the destination is " << shapeString(dst.getShape());
+    return emitOpError("reducing ")
+           << shapeString(src.getShape()) << " along dimension " << dim << " gives "
+           << shapeString(expected) << ", but the destination is " << shapeString(dst.getShape());
   if (src.getElementType() != dst.getElementType())
     return emitOpError("source and destination element types differ: ")
            << src.getElementType() << " and " << dst.getElementType();
@@ -260,9 +260,8 @@ LogicalResult ReduceOp::verify() {
 
 static LogicalResult verifyBufferIndices(Operation *op, BufferType type, size_t numIndices) {
   if (numIndices != type.getRank())
-    return op->emitOpError("expects ")
-           << type.getRank() << " indices for a buffer of rank " << type.getRank() << ", got "
-           << numIndices;
+    return op->emitOpError("expects ") << type.getRank() << " indices for a buffer of rank "
+                                       << type.getRank() << ", got " << numIndices;
   return success();
 }
 
@@ -280,13 +279,9 @@ static LogicalResult verifySlotBuffer(Operation *op, BufferType type) {
   return success();
 }
 
-LogicalResult ReadSlotOp::verify() {
-  return verifySlotBuffer(*this, getBuffer().getType());
-}
+LogicalResult ReadSlotOp::verify() { return verifySlotBuffer(*this, getBuffer().getType()); }
 
-LogicalResult WriteSlotOp::verify() {
-  return verifySlotBuffer(*this, getBuffer().getType());
-}
+LogicalResult WriteSlotOp::verify() { return verifySlotBuffer(*this, getBuffer().getType()); }
 
 LogicalResult AtomicAddOp::verify() {
   if (!getValue().getType().isIntOrFloat() || getValue().getType().isInteger(1))

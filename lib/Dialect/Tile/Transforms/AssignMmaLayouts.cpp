@@ -122,7 +122,7 @@ struct AssignMmaLayoutsPass
     // Decisions are made once: a second run would assign over the first.
     WalkResult decided = kernel.walk([](Operation *op) {
       return op->hasAttr(kMmaAttr) || op->hasAttr(kLayoutAttr) ? WalkResult::interrupt()
-                                                              : WalkResult::advance();
+                                                               : WalkResult::advance();
     });
     if (decided.wasInterrupted()) {
       kernel.emitError() << "tile-assign-mma-layouts: kernel '" << kernel.getSymName()
@@ -147,8 +147,7 @@ struct AssignMmaLayoutsPass
         remark.attachNote(gemm.getLoc())
             << "this gemm keeps the generic lowering (no tensor cores): " << reason;
       for (auto &[alloc, reason] : plan.registerMisfits)
-        remark.attachNote(alloc->getLoc())
-            << "this fragment stays in shared memory: " << reason;
+        remark.attachNote(alloc->getLoc()) << "this fragment stays in shared memory: " << reason;
       for (auto &[op, reason] : plan.conversions)
         remark.attachNote(op->getLoc()) << "layout conversion: " << reason;
       // A loop that copies tiles without `pipelined` waits for them at every step.
@@ -262,8 +261,8 @@ struct AssignMmaLayoutsPass
       auto aType = gemm.getA().getType();
       auto bType = gemm.getB().getType();
       auto cType = gemm.getC().getType();
-      if (!aType.isShared() || !bType.isShared() || !cType.isFragment() ||
-          gemm.getTransposeA() || gemm.getClear() || !cType.getElementType().isF32() ||
+      if (!aType.isShared() || !bType.isShared() || !cType.isFragment() || gemm.getTransposeA() ||
+          gemm.getClear() || !cType.getElementType().isF32() ||
           aType.getElementType() != bType.getElementType() ||
           !isWgmmaInput(aType.getElementType()) || !gemm.getC().getDefiningOp<AllocOp>())
         return false;

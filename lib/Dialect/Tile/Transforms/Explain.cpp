@@ -134,11 +134,10 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
     kernel.getBody().walk([&](CopyOp copy) { plain |= copy->hasAttr(kUnalignedAttr); });
     if (unalignedOnly && !plain)
       return;
-    InFlightDiagnostic remark = kernel.emitRemark()
-                                << "kernel '" << kernel.getSymName() << "' for "
-                                << target->getArch()
-                                << (plain ? " (the entry for tensors TMA cannot read)" : "")
-                                << ", per operation:";
+    InFlightDiagnostic remark =
+        kernel.emitRemark() << "kernel '" << kernel.getSymName() << "' for " << target->getArch()
+                            << (plain ? " (the entry for tensors TMA cannot read)" : "")
+                            << ", per operation:";
     bool producer = kernel->hasAttr(kProducerThreadsAttr);
     kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
       std::string text;

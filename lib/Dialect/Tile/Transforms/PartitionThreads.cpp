@@ -44,8 +44,9 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
   auto loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, steps), one);
   b.setInsertionPointToStart(loop.getBody());
   Value linear = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                                    arith::ConstantIndexOp::create(b, loc, numThreads)),
+      b, loc,
+      arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, numThreads)),
       tid);
   if (points % numThreads != 0) {
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
@@ -77,7 +78,6 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
     b.clone(inner, mapping);
   op.erase();
 }
-
 
 /// The register-layout fragment a `tile.parallel` iterates over: one with a layout, of the
 /// parallel's shape, accessed in the body at exactly the point's coordinates. Null if none.

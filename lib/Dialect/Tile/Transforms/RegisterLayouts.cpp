@@ -189,7 +189,8 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
   if (needRows && !stacked)
     return ("its " + Twine(rows) + " rows do not split into " + Twine(warps) +
             " warps of 16-row tiles (row values, A operands from registers and row reductions "
-            "need whole rows per warp: a multiple of " + Twine(16 * warps) + " rows)")
+            "need whole rows per warp: a multiple of " +
+            Twine(16 * warps) + " rows)")
         .str();
   for (Operation *member : members) {
     auto alloc = cast<AllocOp>(member);
@@ -239,8 +240,8 @@ void Planner::convert(Operation *at, Value fragment, StringRef reason) {
   std::string what = "a fragment in registers";
   if (auto line = dyn_cast<FileLineColLoc>(alloc.getLoc()))
     what = "the fragment of line " + std::to_string(line.getLine());
-  plan.conversions.push_back({at, what + " goes through shared memory for this op (" +
-                                      reason.str() + ")"});
+  plan.conversions.push_back(
+      {at, what + " goes through shared memory for this op (" + reason.str() + ")"});
 }
 
 /// Whether a fragment got a register layout.
@@ -367,8 +368,8 @@ SmallVector<GemmOp> Planner::selectMmaGemms() {
   // The gemms whose fragments got registers run mma.sync.
   SmallVector<GemmOp> mma;
   for (GemmOp gemm : candidates) {
-    bool fits = inRegisters(gemm.getC()) &&
-                (gemm.getA().getType().isShared() || inRegisters(gemm.getA()));
+    bool fits =
+        inRegisters(gemm.getC()) && (gemm.getA().getType().isShared() || inRegisters(gemm.getA()));
     if (fits)
       mma.push_back(gemm);
     else
@@ -441,7 +442,6 @@ void Planner::convertMisfits(ArrayRef<GemmOp> mma) {
   }
   for (const Misfit &m : misfits)
     convert(m.at, m.fragment, m.reason);
-
 }
 
 void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
@@ -455,8 +455,8 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
         continue;
       for (Operation *user : operand.getUsers()) {
         auto copy = dyn_cast<CopyOp>(user);
-        auto tensor = copy ? dyn_cast<tile::TensorType>(copy.getSource().getType())
-                           : tile::TensorType();
+        auto tensor =
+            copy ? dyn_cast<tile::TensorType>(copy.getSource().getType()) : tile::TensorType();
         if (tensor && copy.getDest() == operand && tensor.getRank() >= 2 &&
             tensor.getElementType() == type.getElementType())
           copy->setAttr(kCpAsyncAttr, b.getUnitAttr());

@@ -165,11 +165,9 @@ struct SharedMemoryLayoutPass
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
 
     if (total > limit) {
-      auto diag = kernel.emitError()
-                  << "kernel '" << kernel.getSymName() << "' needs " << total
-                  << " bytes of shared memory; " << limit << " bytes is the limit for '"
-                  << target->getArch()
-                  << "'";
+      auto diag = kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << total
+                                     << " bytes of shared memory; " << limit
+                                     << " bytes is the limit for '" << target->getArch() << "'";
       for (Placement &p : placements)
         diag.attachNote(p.alloc.getLoc())
             << "this buffer takes " << p.bytes << " bytes"

@@ -178,8 +178,7 @@ struct SoftwarePipelinePass
       return;
     }
     scf::ForOp loop = loops.front();
-    int64_t stages = std::max<int64_t>(
-        1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
+    int64_t stages = std::max<int64_t>(1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
     PipelineKind kind = *pipelineKind(loop);
     // The cp.async ring refills the stage the previous iteration read: it needs two at least.
     if (kind == PipelineKind::CpAsyncMma)

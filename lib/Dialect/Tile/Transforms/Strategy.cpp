@@ -24,16 +24,16 @@ std::optional<AccLayout> AccLayout::fromAttr(Attribute attr, ArrayRef<int64_t> s
   AccLayout layout;
   if (auto wgmma = dyn_cast<WgmmaAccLayoutAttr>(attr)) {
     layout.kind = Kind::Wgmma;
-    layout.wgmma = layout::WgmmaAccLayout{shape[0], shape[1], wgmma.getWarpgroupsM(),
-                                          wgmma.getWarpgroupsN()};
+    layout.wgmma =
+        layout::WgmmaAccLayout{shape[0], shape[1], wgmma.getWarpgroupsM(), wgmma.getWarpgroupsN()};
   } else if (auto mma = dyn_cast<MmaSyncAccLayoutAttr>(attr)) {
     layout.kind = Kind::MmaSync;
     layout.mma = layout::MmaSyncAccLayout{shape[0], shape[1], mma.getWarpsM(), mma.getWarpsN()};
   } else {
     // Beside an accumulator of any width: the rows alone decide the slots.
     layout.kind = Kind::MmaSyncRows;
-    layout.mma = layout::MmaSyncAccLayout{
-        shape[0], 16, cast<MmaSyncRowsLayoutAttr>(attr).getWarps(), 1};
+    layout.mma =
+        layout::MmaSyncAccLayout{shape[0], 16, cast<MmaSyncRowsLayoutAttr>(attr).getWarps(), 1};
   }
   return layout;
 }
@@ -42,8 +42,7 @@ std::optional<AccLayout> tlc::tile::getAccLayout(Value buffer) {
   auto alloc = buffer.getDefiningOp<AllocOp>();
   if (!alloc)
     return std::nullopt;
-  return AccLayout::fromAttr(alloc->getAttr(kLayoutAttr),
-                             alloc.getBuffer().getType().getShape());
+  return AccLayout::fromAttr(alloc->getAttr(kLayoutAttr), alloc.getBuffer().getType().getShape());
 }
 
 namespace {
@@ -59,8 +58,7 @@ struct IndexMath {
 } // namespace
 
 std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
-                                                  const AccLayout &layout, Value tid,
-                                                  Value slot) {
+                                                  const AccLayout &layout, Value tid, Value slot) {
   IndexMath m{b, loc};
   Value lane = m.rem(tid, 32);
   if (layout.kind == AccLayout::Kind::MmaSyncRows) {

@@ -16,8 +16,8 @@
 #include <optional>
 #include <utility>
 
-#include "tlc/Dialect/Tile/IR/TileEnums.h.inc"
 #include "tlc/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+#include "tlc/Dialect/Tile/IR/TileEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tlc/Dialect/Tile/IR/TileAttrs.h.inc"

@@ -18,8 +18,7 @@
 namespace tlc::tile {
 /// Row-major coordinates of the linear index `linear` in `shape` (arith ops on `index`).
 llvm::SmallVector<mlir::Value> delinearizeIndex(mlir::OpBuilder &b, mlir::Location loc,
-                                                mlir::Value linear,
-                                                llvm::ArrayRef<int64_t> shape);
+                                                mlir::Value linear, llvm::ArrayRef<int64_t> shape);
 } // namespace tlc::tile
 
 #endif // TLC_DIALECT_TILE_IR_TILEOPS_H
