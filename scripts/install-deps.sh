@@ -2,7 +2,7 @@
 # Installs the Debian packages tlc needs to build and test, when they are missing. Idempotent.
 set -euo pipefail
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libcli11-dev libfmt-dev libspdlog-dev
-      catch2 ninja-build ccache cmake g++)
+      catch2 ninja-build ccache cmake g++ clang-format-22)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
