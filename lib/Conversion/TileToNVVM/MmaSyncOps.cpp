@@ -102,6 +102,8 @@ struct TileCopy {
   Value destBase;
   Type elemType;
   Value lead, leadIn, row0, col0, rows, cols, rowStride, colStride;
+  /// Chunks whose element loads are issued together in a tile inside the tensor (Elements).
+  int64_t chunksInFlight = 1;
 
   Value ext(Value v) const { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); }
   /// TileCopyMode::CompactElements.
@@ -160,45 +162,56 @@ void TileCopy::elementChunks(scf::IfOp whole) const {
   // trip count is unknown and the loads of different chunks are not all hoisted together.
   // Elements outside the tensor (edge tiles only) are zero and not read.
   auto vectorType = VectorType::get({perChunk}, elemType);
+  // Inside the tensor, `chunksInFlight` chunks per loop iteration when they divide the thread's
+  // share: their loads are issued before their stores.
+  int64_t group = chunks % (threads * chunksInFlight) == 0 ? chunksInFlight : 1;
   auto chunkLoads = [&](bool checked) {
-    auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
+    int64_t together = checked ? 1 : group;
+    auto loop =
+        scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads * together));
     OpBuilder::InsertionGuard body(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value chunkId = m.toI32(loop.getInductionVar());
-    Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
-    Value grow = m.add(row0, ext(r));
-    Value rowIn =
-        checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)))
-                : Value();
-    Value rowStart = m.add(lead, m.mul(grow, rowStride));
-    Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
-    for (int64_t i = 0; i < perChunk; ++i) {
-      Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
-      Value offset = m.add(rowStart, m.mul(gcol, colStride));
-      auto load = [&] {
-        Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                        ArrayRef<LLVM::GEPArg>{offset});
-        return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
-      };
-      Value value;
-      if (!checked) {
-        value = load();
-      } else {
-        Value in = m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
-        auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
-        OpBuilder::InsertionGuard branch(b);
-        b.setInsertionPointToStart(guarded.thenBlock());
-        scf::YieldOp::create(b, loc, load());
-        b.setInsertionPointToStart(guarded.elseBlock());
-        scf::YieldOp::create(
-            b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
-        b.setInsertionPointAfter(guarded);
-        value = guarded.getResult(0);
+    SmallVector<std::pair<Value, Value>> stores;
+    for (int64_t j = 0; j < together; ++j) {
+      Value chunkId = m.add(m.toI32(loop.getInductionVar()), m.i32(j * threads));
+      Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
+      Value grow = m.add(row0, ext(r));
+      Value rowIn =
+          checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)))
+                  : Value();
+      Value rowStart = m.add(lead, m.mul(grow, rowStride));
+      Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
+      for (int64_t i = 0; i < perChunk; ++i) {
+        Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
+        Value offset = m.add(rowStart, m.mul(gcol, colStride));
+        auto load = [&] {
+          Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                          ArrayRef<LLVM::GEPArg>{offset});
+          return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
+        };
+        Value value;
+        if (!checked) {
+          value = load();
+        } else {
+          Value in =
+              m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
+          auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
+          OpBuilder::InsertionGuard branch(b);
+          b.setInsertionPointToStart(guarded.thenBlock());
+          scf::YieldOp::create(b, loc, load());
+          b.setInsertionPointToStart(guarded.elseBlock());
+          scf::YieldOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
+          b.setInsertionPointAfter(guarded);
+          value = guarded.getResult(0);
+        }
+        chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
       }
-      chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
+      Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+      stores.push_back({chunk, dst});
     }
-    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
-    LLVM::StoreOp::create(b, loc, chunk, dst, /*alignment=*/16);
+    for (auto [chunk, dst] : stores)
+      LLVM::StoreOp::create(b, loc, chunk, dst, /*alignment=*/16);
   };
   OpBuilder::InsertionGuard branch(b);
   b.setInsertionPointToStart(whole.thenBlock());
@@ -264,7 +277,7 @@ void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
 
 void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
                         const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
-                        Value destBase, Type elemType, TileCopyMode mode) {
+                        Value destBase, Type elemType, TileCopyMode mode, int64_t chunksInFlight) {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   size_t rank = offsets.size();
@@ -279,8 +292,8 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
   Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
   Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
-  TileCopy copy{b,    loc,    smemBase, tid32, threads, t,    tile,      destBase, elemType,
-                lead, leadIn, row0,     col0,  rows,    cols, rowStride, colStride};
+  TileCopy copy{b,    loc,    smemBase, tid32, threads, t,    tile,      destBase,  elemType,
+                lead, leadIn, row0,     col0,  rows,    cols, rowStride, colStride, chunksInFlight};
   if (mode == TileCopyMode::CompactElements)
     return copy.compactElements();
   // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:

@@ -102,7 +102,7 @@ void MmaSyncBuilder::issueCopies(scf::ForOp loop, IRMapping mapping, Value iv, V
       offsets.push_back(rematerialize(b, offset, mapping, {}));
     buildTileCopy(b, loc, smemBase, tid32, threads, *t, offsets, tileOf(dest),
                   stageBase(dest, stage), elemType,
-                  copyMode == TileCopyMode::CpAsync ? copyMode : elementMode(copy));
+                  copyMode == TileCopyMode::CpAsync ? copyMode : elementMode(copy), wgmma ? 2 : 1);
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }

@@ -203,7 +203,7 @@ TileCopyMode elementMode(mlir::Operation *copy);
 void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase, mlir::Value tid32,
                    int64_t threads, const TensorValues &t, mlir::ValueRange offsets,
                    const layout::SwizzledTile &tile, mlir::Value destBase, mlir::Type elemType,
-                   TileCopyMode mode);
+                   TileCopyMode mode, int64_t chunksInFlight = 1);
 
 /// The A operand of a warp's mma.sync products: a swizzled shared tile [M, K] (K-major) at byte
 /// `base` (i32), or a register fragment in mma.sync's accumulator layout over [M, K] whose
