@@ -6,11 +6,18 @@
 // feeding wgmma, or, with cp-async-wgmma=false (`tlc --codegen=mma-sync`), mma.sync (sm_80:
 // mma.sync either way); its copies are marked `tile.unaligned`. Its version for tensors
 // cp.async cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads
-// and one 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256).
+// and one 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256);
+// in the wgmma ring a tile inside the tensor takes two chunks per iteration (step 512), the 16
+// loads before the two stores, and an edge tile one chunk, checked.
 // CHECK-LABEL: gpu.func @gemm(
 // CHECK:         nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c512
+// CHECK-COUNT-16:  llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// CHECK-NOT:       llvm.load
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NEXT:      llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c256
-// CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// CHECK:           scf.if
 // CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // Each stage: this thread's copies landed, made visible to wgmma's async proxy, a barrier, then
 // wgmma from the stage's swizzled tiles; while it runs, the copies of the iteration S - 1 ahead
@@ -29,6 +36,9 @@
 // CHECK-NOT:     nvvm.wgmma
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // MMA-LABEL:   gpu.func @gemm(
+// MMA-NOT:       step %c512
+// MMA:           scf.for %{{.+}} = %{{.+}} to %c1024 step %c256
+// MMA-COUNT-8:     llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
 // MMA:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // MMA-NOT:       nvvm.wgmma
 // MMA:           nvvm.mma.sync
