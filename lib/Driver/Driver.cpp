@@ -290,20 +290,6 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
   return success();
 }
 
-/// The entry (`.entry <name>(`) whose body holds line \p line (1-based) of the PTX \p lines.
-static StringRef entryAtLine(ArrayRef<StringRef> lines, unsigned line) {
-  StringRef entry;
-  for (unsigned i = 0; i < lines.size() && i < line; ++i) {
-    StringRef text = lines[i].trim();
-    size_t at = text.find(".entry ");
-    if (at != StringRef::npos)
-      entry = text.drop_front(at + strlen(".entry ")).take_until([](char c) {
-        return c == '(' || c == ' ';
-      });
-  }
-  return entry;
-}
-
 void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx,
                                      StringRef message) {
   // The kernel an entry compiles: `<kernel>`, a configuration `<kernel>__<i>`, either with
@@ -315,41 +301,15 @@ void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef 
         return kernel.getLoc();
     return std::nullopt;
   };
-  SmallVector<StringRef> ptxLines;
-  ptx.split(ptxLines, '\n');
   bool placed = false;
-  SmallVector<StringRef> lines;
-  message.split(lines, '\n');
-  for (StringRef line : lines) {
-    // "ptxas <file>, line <n>; error   : <what>" and "ptxas error   : Entry function '<name>'
-    // uses too much ...".
-    StringRef rest = line.trim();
-    if (!rest.consume_front("ptxas "))
-      continue;
-    std::string where;
-    StringRef entry;
-    size_t lineAt = rest.find(", line ");
-    unsigned ptxLine = 0;
-    if (lineAt != StringRef::npos &&
-        !rest.drop_front(lineAt + strlen(", line ")).consumeInteger(10, ptxLine) && ptxLine) {
-      entry = entryAtLine(ptxLines, ptxLine);
-      rest = rest.drop_front(rest.find(';') + 1).trim();
-      if (ptxLine <= ptxLines.size())
-        where = llvm::formatv(" (PTX line {0}: '{1}')", ptxLine, ptxLines[ptxLine - 1].trim());
-    }
-    if (!rest.consume_front("error") && !rest.consume_front("fatal"))
-      continue;
-    rest = rest.ltrim(" :");
-    size_t quote = rest.find("Entry function '");
-    if (entry.empty() && quote != StringRef::npos)
-      entry = rest.drop_front(quote + strlen("Entry function '")).take_until([](char c) {
-        return c == '\'';
-      });
-    std::optional<Location> loc = entry.empty() ? std::nullopt : kernelLoc(entry);
+  for (const cuda::PtxasError &error : cuda::parsePtxasErrors(message, ptx)) {
+    std::optional<Location> loc = error.entry.empty() ? std::nullopt : kernelLoc(error.entry);
     if (!loc)
       continue;
-    emitError(*loc) << "ptxas failed for '" << arch << "' on this kernel (entry '" << entry
-                    << "'): " << rest << where;
+    auto diag = emitError(*loc) << "ptxas failed for '" << arch << "' on this kernel (entry '"
+                                << error.entry << "'): " << error.message;
+    if (error.ptxLine && !error.ptxText.empty())
+      diag << llvm::formatv(" (PTX line {0}: '{1}')", error.ptxLine, error.ptxText).str();
     placed = true;
   }
   if (placed)
@@ -680,16 +640,8 @@ LogicalResult Compilation::findToolkit() {
 
   // ptxas 13 compiles an input's functions on all cores (-split-compile 0): the same code as
   // a serial run, and the recorded command line does not depend on the machine.
-  if (toolkit && needCubin) {
-    auto version = toolkit->version(options.ptxasTimeout);
-    unsigned major = 0;
-    if (version)
-      (void)StringRef(*version).split('.').first.getAsInteger(10, major);
-    else
-      llvm::consumeError(version.takeError());
-    if (major >= 13)
-      ptxasArgs = {"-split-compile", "0"};
-  }
+  if (toolkit && needCubin)
+    ptxasArgs = toolkit->parallelArgs(options.ptxasTimeout);
   return success();
 }
 

@@ -251,3 +251,42 @@ TEST_CASE("parse ptxas -v output", "[toolkit]") {
   CHECK(parsePtxasLog("").empty());
   CHECK(parsePtxasLog("garbage\nptxas info    : Used x registers\n").empty());
 }
+
+TEST_CASE("parse ptxas errors and place them in the PTX", "[toolkit]") {
+  const char *ptx = ".version 8.0\n"
+                    ".target sm_90a\n"
+                    ".visible .entry first(\n"
+                    "  .param .u64 a)\n"
+                    "{\n"
+                    "  ret;\n"
+                    "}\n"
+                    ".visible .entry second__tma(\n"
+                    "  .param .u64 a)\n"
+                    "{\n"
+                    "  bogus.instruction %r1;\n"
+                    "}\n";
+  const char *log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas /tmp/tlc-1.ptx, line 11; error   : Unknown instruction 'bogus.instruction'\n"
+      "ptxas error   : Entry function 'first' uses too much shared data (0x40000 bytes)\n"
+      "ptxas /tmp/tlc-1.ptx, line 99; error   : Beyond the end\n"
+      "ptxas /tmp/tlc-1.ptx, line 6; warning : Not an error\n"
+      "ptxas fatal   : Ptx assembly aborted due to errors\n";
+  std::vector<PtxasError> errors = parsePtxasErrors(log, ptx);
+  REQUIRE(errors.size() == 4);
+  CHECK(errors[0].entry == "second__tma");
+  CHECK(errors[0].ptxLine == 11);
+  CHECK(errors[0].ptxText == "bogus.instruction %r1;");
+  CHECK(errors[0].message == "Unknown instruction 'bogus.instruction'");
+  CHECK(errors[1].entry == "first");
+  CHECK(errors[1].ptxLine == 0);
+  CHECK(errors[1].message == "Entry function 'first' uses too much shared data (0x40000 bytes)");
+  // A line past the PTX: the last entry before it, no text.
+  CHECK(errors[2].entry == "second__tma");
+  CHECK(errors[2].ptxLine == 99);
+  CHECK(errors[2].ptxText.empty());
+  // Warnings are not errors; a fatal line without an entry is kept without one.
+  CHECK(errors[3].entry.empty());
+  CHECK(errors[3].message == "Ptx assembly aborted due to errors");
+  CHECK(parsePtxasErrors("", ptx).empty());
+}

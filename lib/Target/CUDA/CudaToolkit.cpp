@@ -270,6 +270,67 @@ Expected<std::string> CudaToolkit::version(unsigned timeoutSeconds) const {
                            ptxas.c_str(), text.trim().str().c_str());
 }
 
+std::vector<std::string> CudaToolkit::parallelArgs(unsigned timeoutSeconds) const {
+  Expected<std::string> release = version(timeoutSeconds);
+  if (!release) {
+    consumeError(release.takeError());
+    return {};
+  }
+  unsigned major = 0;
+  if (StringRef(*release).split('.').first.getAsInteger(10, major) || major < 13)
+    return {};
+  return {"-split-compile", "0"};
+}
+
+/// The entry (`.entry <name>(`) whose body holds line \p line (1-based) of the PTX \p lines.
+static StringRef entryAtLine(ArrayRef<StringRef> lines, unsigned line) {
+  StringRef entry;
+  for (unsigned i = 0; i < lines.size() && i < line; ++i) {
+    StringRef text = lines[i].trim();
+    size_t at = text.find(".entry ");
+    if (at != StringRef::npos)
+      entry = text.drop_front(at + strlen(".entry ")).take_until([](char c) {
+        return c == '(' || c == ' ';
+      });
+  }
+  return entry;
+}
+
+std::vector<PtxasError> parsePtxasErrors(StringRef log, StringRef ptx) {
+  SmallVector<StringRef> ptxLines;
+  ptx.split(ptxLines, '\n');
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  std::vector<PtxasError> errors;
+  for (StringRef line : lines) {
+    StringRef rest = line.trim();
+    if (!rest.consume_front("ptxas "))
+      continue;
+    PtxasError error;
+    size_t lineAt = rest.find(", line ");
+    unsigned ptxLine = 0;
+    if (lineAt != StringRef::npos &&
+        !rest.drop_front(lineAt + strlen(", line ")).consumeInteger(10, ptxLine) && ptxLine) {
+      error.ptxLine = ptxLine;
+      error.entry = entryAtLine(ptxLines, ptxLine).str();
+      if (ptxLine <= ptxLines.size())
+        error.ptxText = ptxLines[ptxLine - 1].trim().str();
+      rest = rest.drop_front(rest.find(';') + 1).trim();
+    }
+    if (!rest.consume_front("error") && !rest.consume_front("fatal"))
+      continue;
+    rest = rest.ltrim(" :");
+    size_t quote = rest.find("Entry function '");
+    if (error.entry.empty() && quote != StringRef::npos)
+      error.entry = rest.drop_front(quote + strlen("Entry function '"))
+                        .take_until([](char c) { return c == '\''; })
+                        .str();
+    error.message = rest.str();
+    errors.push_back(std::move(error));
+  }
+  return errors;
+}
+
 Expected<PtxasResult> CudaToolkit::assemble(StringRef ptx, StringRef arch,
                                             ArrayRef<std::string> extraArgs,
                                             unsigned timeoutSeconds) const {

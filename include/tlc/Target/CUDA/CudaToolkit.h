@@ -51,6 +51,24 @@ struct PtxasResult {
 /// recognize are ignored.
 std::vector<PtxasKernelInfo> parsePtxasLog(llvm::StringRef log);
 
+/// One error ptxas reported, placed in the PTX it compiled.
+struct PtxasError {
+  /// The entry the error is in: the one whose body holds `ptxLine`, or the one
+  /// the message names (`Entry function '<name>' ...`); empty when neither.
+  std::string entry;
+  /// The PTX line (1-based) the error names, 0 when none.
+  unsigned ptxLine = 0;
+  /// That line's text, trimmed.
+  std::string ptxText;
+  /// What ptxas said, after "error :" / "fatal :".
+  std::string message;
+};
+
+/// The errors in a failed ptxas run's output \p log ("ptxas <file>, line <n>;
+/// error : <what>" and "ptxas error : Entry function '<name>' uses too much
+/// ..."), placed in \p ptx, the text ptxas compiled. Other lines are ignored.
+std::vector<PtxasError> parsePtxasErrors(llvm::StringRef log, llvm::StringRef ptx);
+
 /// A CUDA toolkit installation that has a usable ptxas.
 class CudaToolkit {
 public:
@@ -71,6 +89,11 @@ public:
   /// The release reported by `ptxas --version`, e.g. "13.0".
   /// A ptxas still running after \p timeoutSeconds (0: no limit) is killed and reported.
   llvm::Expected<std::string> version(unsigned timeoutSeconds = 0) const;
+
+  /// The ptxas arguments that compile one input's functions on all cores:
+  /// `-split-compile 0` from ptxas 13 (the same code as a serial run; the cubin
+  /// records the flag, not the core count), none for older or unknown releases.
+  std::vector<std::string> parallelArgs(unsigned timeoutSeconds = 0) const;
 
   /// Assembles \p ptx for \p arch (e.g. "sm_90a") with
   /// `ptxas -arch=<arch> -O3 -v <extraArgs...> <in> -o <out>`, using temporary
