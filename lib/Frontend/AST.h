@@ -5,6 +5,7 @@
 #include "Lexer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct Expr {
   std::vector<ExprPtr> operands;
   /// Call only: the keyword of each operand (`clear = true`), or an empty name when positional.
   std::vector<Name> keywords;
+  /// Call only: the type argument of `bitcast<T>(x)`.
+  std::optional<Name> typeArg;
 
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
 };

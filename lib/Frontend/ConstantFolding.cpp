@@ -145,6 +145,12 @@ FailureOr<TValue> Generator::foldBoolBinary(const Expr &expr, const TValue &a, c
     return TValue::boolConst(a.b == b.b);
   case Token::not_equal:
     return TValue::boolConst(a.b != b.b);
+  case Token::amp:
+    return TValue::boolConst(a.b && b.b);
+  case Token::pipe:
+    return TValue::boolConst(a.b || b.b);
+  case Token::caret:
+    return TValue::boolConst(a.b != b.b);
   default:
     error(expr.loc) << Token::describe(op) << " cannot be applied to 'bool' values";
     return failure();
@@ -202,6 +208,15 @@ FailureOr<TValue> Generator::foldIntBinary(const Expr &expr, int64_t x, int64_t 
     if (x == INT64_MIN && y == -1)
       return overflow();
     return TValue::intConst(op == Token::slash ? x / y : x % y);
+  case Token::amp:
+    return TValue::intConst(x & y);
+  case Token::pipe:
+    return TValue::intConst(x | y);
+  case Token::caret:
+    return TValue::intConst(x ^ y);
+  case Token::less_less:
+  case Token::greater_greater:
+    return foldShift(expr, x, y);
   default:
     // Not an integer operator: as for floats (which report it).
     return foldFloatBinary(expr, double(x), double(y));
@@ -212,6 +227,11 @@ FailureOr<TValue> Generator::foldFloatBinary(const Expr &expr, double x, double 
   Token::Kind op = expr.op;
   if (std::optional<bool> result = foldComparison(op, x, y))
     return TValue::boolConst(*result);
+  if (op == Token::amp || op == Token::pipe || op == Token::caret || op == Token::less_less ||
+      op == Token::greater_greater) {
+    error(expr.loc) << Token::describe(op) << " needs integer operands, found a float constant";
+    return failure();
+  }
   // Finite operands whose sum, difference, product or quotient (by a non-zero) is infinite
   // overflowed; a division by zero keeps its IEEE result.
   if ((op == Token::plus || op == Token::minus || op == Token::star ||
@@ -273,4 +293,19 @@ FailureOr<TValue> Generator::foldAbs(const Expr &expr, const TValue &arg) {
     return TValue::intConst(std::abs(arg.i));
   }
   return TValue::floatConst(std::fabs(arg.f));
+}
+
+FailureOr<TValue> Generator::foldShift(const Expr &expr, int64_t x, int64_t y) {
+  if (y < 0 || y >= 64) {
+    error(expr.operands[1]->loc) << "shift amount " << y << " is out of range (0 to 63)";
+    return failure();
+  }
+  if (expr.op == Token::greater_greater)
+    return TValue::intConst(x >> y);
+  int64_t r = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+  if ((r >> y) != x) {
+    error(expr.loc) << "integer overflow in constant expression";
+    return failure();
+  }
+  return TValue::intConst(r);
 }

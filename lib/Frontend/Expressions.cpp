@@ -119,6 +119,20 @@ FailureOr<TValue> Generator::genUnary(const Expr &expr) {
     Value one = arith::ConstantIntOp::create(builder, l, builder.getI1Type(), 1);
     return TValue::typed(arith::XOrIOp::create(builder, l, *v, one));
   }
+  if (expr.op == Token::tilde) {
+    if (operand->kind == TValue::IntConst)
+      return TValue::intConst(~operand->i);
+    Type type = typeOf(*operand);
+    if (operand->isConst() || !isIntLike(type)) {
+      error(expr.loc) << "'~' needs an integer operand, found "
+                      << (operand->kind == TValue::FloatConst ? std::string("a float constant")
+                                                              : "'" + typeName(type) + "'")
+                      << (type.isInteger(1) ? "; use '!' to negate a 'bool'" : "");
+      return failure();
+    }
+    Value ones = *materialize(expr.loc, TValue::intConst(-1), type, "");
+    return TValue::typed(arith::XOrIOp::create(builder, l, operand->value, ones));
+  }
   // Negation.
   if (operand->kind == TValue::IntConst) {
     if (operand->i == INT64_MIN) {
@@ -205,6 +219,12 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
                                     .Default(arith::CmpIPredicate::sge);
     return TValue::typed(arith::CmpIOp::create(builder, l, pred, x, y));
   }
+  case Token::amp:
+  case Token::pipe:
+  case Token::caret:
+  case Token::less_less:
+  case Token::greater_greater:
+    return genBitwise(expr, x, y, *type);
   default:
     break;
   }
@@ -239,6 +259,48 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
   }
   error(expr.loc) << "unsupported operator '" << opName << "'";
   return failure();
+}
+
+FailureOr<TValue> Generator::genBitwise(const Expr &expr, Value x, Value y, Type type) {
+  StringRef opName = Token::describe(expr.op).drop_front().drop_back();
+  bool isShift = expr.op == Token::less_less || expr.op == Token::greater_greater;
+  if (!isIntLike(type) && (isShift || !type.isInteger(1))) {
+    auto diag = error(expr.loc) << "'" << opName << "' needs integer"
+                                << (isShift ? "" : " or 'bool'") << " operands, found '"
+                                << typeName(type) << "'";
+    if (auto ft = dyn_cast<FloatType>(type))
+      diag << "; hint: 'bitcast<i" << ft.getWidth() << ">(x)' gives the bits of a float";
+    return failure();
+  }
+  Location l = loc(expr.loc);
+  switch (expr.op) {
+  case Token::amp:
+    return TValue::typed(arith::AndIOp::create(builder, l, x, y));
+  case Token::pipe:
+    return TValue::typed(arith::OrIOp::create(builder, l, x, y));
+  case Token::caret:
+    return TValue::typed(arith::XOrIOp::create(builder, l, x, y));
+  default:
+    break;
+  }
+  // Shifts: a constant amount must lie in [0, width); a run-time amount outside it (negative
+  // included) shifts every bit out: `<<` gives 0 and `>>` (arithmetic) the sign, 0 or -1.
+  int64_t width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (std::optional<int64_t> c = getConstantIntValue(y); c && (*c < 0 || *c >= width)) {
+    error(expr.operands[1]->loc) << "shift amount " << *c << " is out of range for '"
+                                 << typeName(type) << "' (0 to " << width - 1 << ")";
+    return failure();
+  }
+  if (expr.op == Token::less_less) {
+    Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
+    Value bits = *materialize(expr.loc, TValue::intConst(width), type, "");
+    Value inRange = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ult, y, bits);
+    Value shifted = arith::ShLIOp::create(builder, l, x, y);
+    return TValue::typed(arith::SelectOp::create(builder, l, inRange, shifted, zero));
+  }
+  Value last = *materialize(expr.loc, TValue::intConst(width - 1), type, "");
+  Value amount = arith::MinUIOp::create(builder, l, y, last);
+  return TValue::typed(arith::ShRSIOp::create(builder, l, x, amount));
 }
 
 FailureOr<TValue> Generator::genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b) {
@@ -408,6 +470,8 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
     error(expr.loc) << "'" << name << "' is a statement, not a value";
     return failure();
   }
+  if (name == "bitcast")
+    return genBitcast(expr);
   // Casts: a type name called like a function.
   std::optional<Type> castType = builtinType(name);
   if (!castType) {
@@ -426,13 +490,61 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
   const BuiltinFunction *function = lookupFunction(name);
   if (!function) {
     error(expr.loc) << "unknown function '" << name << "'; available: " << functionList()
-                    << " and casts such as f32(x)";
+                    << ", bitcast<T>(x) and casts such as f32(x)";
     return failure();
   }
   auto args = genCallArgs(expr, function->arity);
   if (failed(args))
     return failure();
   return (this->*function->gen)(expr, *args);
+}
+
+FailureOr<TValue> Generator::genBitcast(const Expr &expr) {
+  if (!expr.typeArg) {
+    error(expr.loc) << "'bitcast' needs the type to read the bits as, as in 'bitcast<i32>(x)'";
+    return failure();
+  }
+  const Name &typeArg = *expr.typeArg;
+  std::optional<Type> to = builtinType(typeArg.text);
+  if (!to)
+    if (const Symbol *symbol = lookup(typeArg.text); symbol && symbol->kind == Symbol::TypeConst)
+      to = symbol->type;
+  if (!to) {
+    error(typeArg.loc) << "unknown type '" << typeArg.text << "'";
+    return failure();
+  }
+  if (failed(checkValueType(*to, typeArg.loc)))
+    return failure();
+  auto args = genCallArgs(expr, 1);
+  if (failed(args))
+    return failure();
+  const TValue &arg = (*args)[0];
+  if (arg.isConst()) {
+    error(expr.operands[0]->loc) << "'bitcast' needs a value of a known type; convert the "
+                                 << "constant first, as in 'bitcast<i32>(f32(1.5))'";
+    return failure();
+  }
+  Type from = arg.value.getType();
+  // Types with a fixed bit layout: the sized integers and floats.
+  auto bits = [](Type t) -> unsigned {
+    if (t.isIndex() || t.isInteger(1))
+      return 0;
+    return t.getIntOrFloatBitWidth();
+  };
+  for (auto [type, l] : {std::pair(from, expr.operands[0]->loc), std::pair(*to, typeArg.loc)})
+    if (bits(type) == 0) {
+      error(l) << "'bitcast' works on sized integers and floats, not '" << typeName(type) << "'"
+               << (type.isIndex() ? "; hint: convert it to 'i64' first" : "");
+      return failure();
+    }
+  if (bits(from) != bits(*to)) {
+    error(expr.loc) << "'bitcast' from '" << typeName(from) << "' (" << bits(from) << " bits) to '"
+                    << typeName(*to) << "' (" << bits(*to) << " bits): the widths must match";
+    return failure();
+  }
+  if (from == *to)
+    return arg;
+  return TValue::typed(arith::BitcastOp::create(builder, loc(expr.loc), *to, arg.value));
 }
 
 FailureOr<TValue> Generator::genMinMax(const Expr &expr, ArrayRef<TValue> args) {

@@ -180,6 +180,8 @@ private:
   FailureOr<TValue> foldBoolBinary(const Expr &expr, const TValue &a, const TValue &b);
   FailureOr<TValue> foldIntBinary(const Expr &expr, int64_t x, int64_t y);
   FailureOr<TValue> foldFloatBinary(const Expr &expr, double x, double y);
+  /// `x << y` or `x >> y` on 64-bit constants.
+  FailureOr<TValue> foldShift(const Expr &expr, int64_t x, int64_t y);
   /// `cdiv`, `min` or `max` (the call `expr`) of two constants.
   FailureOr<TValue> foldMinMax(const Expr &expr, const TValue &a, const TValue &b);
   /// `abs` of an integer or float constant.
@@ -196,6 +198,10 @@ private:
   FailureOr<TValue> genUnary(const Expr &expr);
   FailureOr<TValue> genSelect(SMLoc l, const TValue &c, const TValue &a, const TValue &b);
   FailureOr<TValue> genCast(SMLoc l, const TValue &v, Type to);
+  /// `&`, `|`, `^`, `<<`, `>>` on two run-time integers (or bools, but shifts) of type `type`.
+  FailureOr<TValue> genBitwise(const Expr &expr, Value x, Value y, Type type);
+  /// `bitcast<T>(x)`: the bits of `x` read as a `T` of the same width.
+  FailureOr<TValue> genBitcast(const Expr &expr);
   FailureOr<TValue> genLoad(const Expr &expr);
   FailureOr<SmallVector<Value>> genIndices(const std::vector<ExprPtr> &exprs);
   /// The value of an element just read: u8 elements are zero-extended to i32.

@@ -23,7 +23,9 @@ bool Token::isKeyword() const {
 
 std::optional<int64_t> Token::getIntegerValue() const {
   uint64_t value;
-  if (spelling.getAsInteger(10, value) || value > uint64_t(INT64_MAX))
+  bool hex = spelling.starts_with_insensitive("0x");
+  if (spelling.drop_front(hex ? 2 : 0).getAsInteger(hex ? 16 : 10, value) ||
+      value > uint64_t(INT64_MAX))
     return std::nullopt;
   return int64_t(value);
 }
@@ -124,8 +126,12 @@ Token Lexer::lex() {
   case '}':
     return makeToken(Token::r_brace, start);
   case '<':
+    if (next('<'))
+      return makeToken(Token::less_less, start);
     return makeToken(next('=') ? Token::less_equal : Token::less, start);
   case '>':
+    if (next('>'))
+      return makeToken(Token::greater_greater, start);
     return makeToken(next('=') ? Token::greater_equal : Token::greater, start);
   case '=':
     return makeToken(next('=') ? Token::equal_equal : Token::equal, start);
@@ -156,11 +162,15 @@ Token Lexer::lex() {
   case '&':
     if (next('&'))
       return makeToken(Token::amp_amp, start);
-    return makeError(start, "unexpected character '&'; did you mean '&&'?");
+    return makeToken(Token::amp, start);
   case '|':
     if (next('|'))
       return makeToken(Token::pipe_pipe, start);
-    return makeError(start, "unexpected character '|'; did you mean '||'?");
+    return makeToken(Token::pipe, start);
+  case '^':
+    return makeToken(Token::caret, start);
+  case '~':
+    return makeToken(Token::tilde, start);
   default:
     break;
   }
@@ -186,28 +196,37 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
 }
 
 Token Lexer::lexNumber(const char *start) {
-  auto digits = [&] {
-    while (cur != buffer.end() && std::isdigit(static_cast<unsigned char>(*cur)))
+  auto digits = [&](bool hex = false) {
+    while (cur != buffer.end() && (hex ? std::isxdigit(static_cast<unsigned char>(*cur))
+                                       : std::isdigit(static_cast<unsigned char>(*cur))))
       ++cur;
   };
   bool isFloat = *start == '.';
-  digits();
-  if (!isFloat && cur != buffer.end() && *cur == '.' &&
-      !(cur + 1 != buffer.end() && std::isalpha(static_cast<unsigned char>(cur[1])))) {
-    isFloat = true;
-    ++cur;
+  if (*start == '0' && cur != buffer.end() && (*cur == 'x' || *cur == 'X')) {
+    // A hexadecimal integer: 0x1F.
+    const char *hexStart = ++cur;
+    digits(/*hex=*/true);
+    if (cur == hexStart)
+      return makeError(start, "expected hexadecimal digits after '0x'");
+  } else {
     digits();
-  }
-  if (cur != buffer.end() && (*cur == 'e' || *cur == 'E')) {
-    const char *exp = cur++;
-    if (cur != buffer.end() && (*cur == '+' || *cur == '-'))
+    if (!isFloat && cur != buffer.end() && *cur == '.' &&
+        !(cur + 1 != buffer.end() && std::isalpha(static_cast<unsigned char>(cur[1])))) {
+      isFloat = true;
       ++cur;
-    if (cur == buffer.end() || !std::isdigit(static_cast<unsigned char>(*cur))) {
-      cur = exp + 1;
-      return makeError(start, "expected digits in the exponent of a floating-point literal");
+      digits();
     }
-    digits();
-    isFloat = true;
+    if (cur != buffer.end() && (*cur == 'e' || *cur == 'E')) {
+      const char *exp = cur++;
+      if (cur != buffer.end() && (*cur == '+' || *cur == '-'))
+        ++cur;
+      if (cur == buffer.end() || !std::isdigit(static_cast<unsigned char>(*cur))) {
+        cur = exp + 1;
+        return makeError(start, "expected digits in the exponent of a floating-point literal");
+      }
+      digits();
+      isFloat = true;
+    }
   }
   if (cur != buffer.end() && (std::isalpha(static_cast<unsigned char>(*cur)) || *cur == '_')) {
     while (cur != buffer.end() && (std::isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))

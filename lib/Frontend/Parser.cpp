@@ -596,13 +596,24 @@ int Parser::precedence(Token::Kind kind) {
   case Token::greater:
   case Token::greater_equal:
     return 4;
+  // Bitwise operators bind tighter than comparisons (as in Rust, unlike C): `x & 1 == 0` is
+  // `(x & 1) == 0`.
+  case Token::pipe:
+    return 5;
+  case Token::caret:
+    return 6;
+  case Token::amp:
+    return 7;
+  case Token::less_less:
+  case Token::greater_greater:
+    return 8;
   case Token::plus:
   case Token::minus:
-    return 5;
+    return 9;
   case Token::star:
   case Token::slash:
   case Token::percent:
-    return 6;
+    return 10;
   default:
     return -1;
   }
@@ -669,7 +680,7 @@ FailureOr<ExprPtr> Parser::parseBinary(int minPrecedence) {
 }
 
 FailureOr<ExprPtr> Parser::parseUnary() {
-  if (tok.is(Token::minus) || tok.is(Token::exclaim)) {
+  if (tok.is(Token::minus) || tok.is(Token::exclaim) || tok.is(Token::tilde)) {
     if (++exprDepth > kMaxDepth)
       return (void)(emitError(tok.getLoc(), "expression is nested too deeply")), failure();
     auto expr = std::make_unique<Expr>(Expr::Unary, tok.getLoc());
@@ -737,9 +748,21 @@ FailureOr<ExprPtr> Parser::parsePrimary() {
       consume();
       return expr;
     }
+    // `bitcast<T>(x)`: the one call with a type argument.
+    std::optional<Name> typeArg;
+    if (name == "bitcast" && tok.is(Token::less)) {
+      consume();
+      auto type = parseName("a type name, as in 'bitcast<i32>(x)'");
+      if (failed(type) || failed(expect(Token::greater, "after the type of 'bitcast'")))
+        return failure();
+      typeArg = *type;
+      if (!tok.is(Token::l_paren))
+        return (void)(emitExpected("'(' after 'bitcast<T>'")), failure();
+    }
     if (tok.is(Token::l_paren)) {
       auto expr = std::make_unique<Expr>(Expr::Call, loc);
       expr->name = name;
+      expr->typeArg = std::move(typeArg);
       consume();
       if (failed(parseCallArgs(*expr)))
         return failure();

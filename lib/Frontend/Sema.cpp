@@ -66,7 +66,7 @@ LogicalResult Generator::declare(const Name &name, Symbol symbol) {
 }
 
 bool Generator::isReservedName(StringRef name) {
-  return builtinType(name) || name == "block" || name == "thread";
+  return builtinType(name) || name == "block" || name == "thread" || name == "bitcast";
 }
 
 std::optional<Type> Generator::builtinType(StringRef name) {
