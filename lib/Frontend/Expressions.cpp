@@ -148,6 +148,8 @@ FailureOr<TValue> Generator::genUnary(const Expr &expr) {
     error(expr.loc) << "cannot negate a 'bool'; use '!'";
     return failure();
   }
+  if (failed(checkArithmeticType(expr.loc, "-", type)))
+    return failure();
   if (isa<FloatType>(type))
     return TValue::typed(arith::NegFOp::create(builder, l, operand->value));
   Value zero = *materialize(expr.loc, TValue::intConst(0), type, "");
@@ -167,6 +169,8 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
   StringRef opName = Token::describe(expr.op).drop_front().drop_back();
   auto type = unify(expr.loc, opName, *a, *b);
   if (failed(type))
+    return failure();
+  if (failed(checkArithmeticType(expr.loc, opName, *type)))
     return failure();
   auto lhs = materialize(expr.operands[0]->loc, *a, *type, "operand");
   if (failed(lhs))
@@ -351,6 +355,15 @@ FailureOr<TValue> Generator::genCast(SMLoc l, const TValue &v, Type to) {
   Type from = x.getType();
   if (from == to)
     return v;
+  // 8-bit floats convert to and from f32 only (tlc-expand-float8 lowers those two); every other
+  // conversion goes through f32, exact on the way out of f8.
+  Type f32 = builder.getF32Type();
+  if ((isF8(from) || isF8(to)) && from != f32 && to != f32) {
+    auto wide = genCast(l, v, f32);
+    if (failed(wide))
+      return failure();
+    return genCast(l, *wide, to);
+  }
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
@@ -559,6 +572,8 @@ FailureOr<TValue> Generator::genMinMax(const Expr &expr, ArrayRef<TValue> args) 
   auto type = unify(expr.loc, name, args[0], args[1]);
   if (failed(type))
     return failure();
+  if (failed(checkArithmeticType(expr.loc, name, *type)))
+    return failure();
   auto x = materialize(expr.operands[0]->loc, args[0], *type, "argument");
   if (failed(x))
     return failure();
@@ -589,6 +604,8 @@ FailureOr<TValue> Generator::genAbs(const Expr &expr, ArrayRef<TValue> args) {
     error(expr.loc) << "'abs' needs a number, found 'bool'";
     return failure();
   }
+  if (failed(checkArithmeticType(expr.loc, "abs", type)))
+    return failure();
   Location l = loc(expr.loc);
   Value x = args[0].value;
   if (isa<FloatType>(type))
@@ -722,13 +739,9 @@ FailureOr<Generator::ElementRef> Generator::resolveElement(StringRef name, SMLoc
       return failure();
     }
   }
-  if (isF8(ref.elementType) || ref.elementType.isTF32()) {
-    error(l) << "element access to " << what << "s of '" << typeName(ref.elementType)
-             << "' is not supported yet; hint: "
-             << (ref.elementType.isTF32() ? "use an 'f32' buffer"
-                 : symbol->kind == Symbol::Tensor
-                     ? "convert the data to 'f16' or 'bf16' on the host"
-                     : "use an 'f16', 'bf16' or 'f32' buffer");
+  if (ref.elementType.isTF32()) {
+    error(l) << "element access to " << what << "s of 'tf32' is not supported (tf32 is a "
+             << "tensor-core input format); hint: use an 'f32' buffer";
     return failure();
   }
   return ref;

@@ -144,6 +144,8 @@ private:
   Type typeOf(const TValue &v) const;
   /// Rejects the storage-only type u8 where a value type is needed.
   LogicalResult checkValueType(Type type, SMLoc l);
+  /// Rejects arithmetic (operator or function `what`) on 8-bit floats, a storage format.
+  LogicalResult checkArithmeticType(SMLoc l, StringRef what, Type type);
   /// The common type of two operands, or an error naming both.
   FailureOr<Type> unify(SMLoc l, StringRef op, const TValue &a, const TValue &b);
 

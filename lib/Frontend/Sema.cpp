@@ -126,11 +126,10 @@ Type Generator::typeOf(const TValue &v) const {
 }
 
 LogicalResult Generator::checkValueType(Type type, SMLoc l) {
-  if (isF8(type) || type.isTF32()) {
-    // Code generation has no scalar f8 or tf32 arithmetic, loads or conversions yet.
-    error(l) << "'" << typeName(type) << "' values (casts, typed bindings, scalar parameters) "
-             << "are not supported yet; hint: compute in "
-             << (type.isTF32() ? "'f32'" : "'f16', 'bf16' or 'f32'");
+  if (type.isTF32()) {
+    // tf32 is a tensor-core input format only; values are computed in f32.
+    error(l) << "'tf32' values (casts, typed bindings, scalar parameters) are not supported; "
+             << "hint: compute in 'f32'";
     return failure();
   }
   if (!type.isUnsignedInteger(8))
@@ -264,5 +263,13 @@ LogicalResult Generator::checkUniform(StringRef name, SMLoc l) {
                        << "or parameters) and compute per-thread values inside 'parallel'";
   diag.attachNote(loc(divergence.loc))
       << "this " << divergence.what << " depends on the thread index";
+  return failure();
+}
+
+LogicalResult Generator::checkArithmeticType(SMLoc l, StringRef what, Type type) {
+  if (!isF8(type))
+    return success();
+  error(l) << "'" << what << "' on '" << typeName(type) << "' values: 8-bit floats are a storage "
+           << "format; hint: compute in 'f32', as in f32(x)";
   return failure();
 }

@@ -279,7 +279,8 @@ FailureOr<Type> Generator::resolveParamType(const ParamDecl &param) {
   }
   // The launch ABI (docs/abi.md) passes f32, f64, i32, i64 and bool scalars, and `int` as
   // i64; narrower types have no launcher type.
-  bool narrow = type->isF16() || type->isBF16() || type->isInteger(8) || type->isInteger(16);
+  bool narrow =
+      type->isF16() || type->isBF16() || isF8(*type) || type->isInteger(8) || type->isInteger(16);
   if (narrow) {
     error(param.dtype.loc) << "scalar parameter '" << param.name.text << "' cannot have type '"
                            << typeName(*type) << "'; scalar parameters are f32, f64, i32, "

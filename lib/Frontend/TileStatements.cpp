@@ -165,17 +165,6 @@ LogicalResult Generator::genCopy(const Expr &call) {
                       << " cannot be copied to or from a tensor of rank " << rank;
       return failure();
     }
-    // Code generation cannot convert f8 values yet; an f8 tile copied into an f8 buffer (a
-    // tensor-core input) is left to code generation, which reports what it does not support.
-    Type tensorElement = cast<tile::TensorType>(tensor.getType()).getElementType();
-    if (isF8(tensorElement) && tensorElement != buffer.getElementType()) {
-      const Expr &e = *call.operands[srcBuffer ? 1 : 0];
-      error(e.loc) << "'copy' between a tensor of '" << typeName(tensorElement)
-                   << "' and a buffer of '" << typeName(buffer.getElementType())
-                   << "' is not supported yet (it converts the elements); hint: convert the data "
-                   << "to 'f16' or 'bf16' on the host";
-      return failure();
-    }
   }
   tile::CopyOp::create(builder, loc(call.loc), src->value, src->offsets, dst->value, dst->offsets);
   return success();

@@ -74,6 +74,7 @@ void tlc::buildLoweringPasses(OpPassManager &pm) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
+  kernels.addPass(createExpandFloat8());
 
   // Upstream lowering to the LLVM and NVVM dialects.
   kernels.addPass(createLowerStructuredControlFlow());

@@ -13,7 +13,7 @@ tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(assign partition pipeline layout convert canon cse target90 target80 target75 none)
+passes=(assign partition pipeline layout convert float8 canon cse target90 target80 target75 none)
 step() {
   case $1 in
   assign) echo "tile.kernel(tile-assign-mma-layouts)" ;;
@@ -21,6 +21,7 @@ step() {
   pipeline) echo "tile.kernel(tile-software-pipeline)" ;;
   layout) echo "tile.kernel(tile-shared-memory-layout)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
+  float8) echo "tlc-expand-float8" ;;
   canon) echo "canonicalize" ;;
   cse) echo "cse" ;;
   target90) echo "tile-set-target{arch=sm_90a}" ;;

@@ -66,4 +66,22 @@ def LowerStructuredControlFlow : Pass<"tlc-scf-to-cf"> {
   let dependentDialects = ["mlir::cf::ControlFlowDialect", "mlir::arith::ArithDialect"];
 }
 
+def ExpandFloat8 : Pass<"tlc-expand-float8"> {
+  let summary = "8-bit float values to i8 bit patterns, and their conversions to integer code";
+  let description = [{
+    Runs after convert-tile-to-nvvm, before the upstream conversions: LLVM has no 8-bit float
+    types, so every `f8E4M3FN` and `f8E5M2` value, buffer and memref becomes its `i8` bit
+    pattern, and the only arithmetic on them, `arith.truncf` to and `arith.extf` from an 8-bit
+    float (the frontend routes every other conversion through f32), becomes integer code.
+    Rounding is to nearest, ties to even; a finite value beyond the largest finite one (448 for
+    e4m3, 57344 for e5m2), and infinity, saturate to it with its sign (the `.satfinite` of PTX's
+    `cvt`); NaN stays NaN (0x7F with the sign). On sm_89 and later (the module's target)
+    conversions from f32 use `cvt.rn.satfinite.e4m3x2.f32` / `.e5m2x2` and e4m3 to f16 uses
+    `cvt.rn.f16x2.e4m3x2`; elsewhere, and without a target, they are integer and f32 arithmetic
+    giving the same bits. Constants and bitcasts to and from `i8` become bit patterns.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TLC_CONVERSION_PASSES_TD

@@ -24,6 +24,10 @@ std::optional<TensorValues> tlc::getTensorValues(Value tensor) {
 
 namespace {
 
+/// LLVM has no 8-bit float types: their elements are loaded and stored as i8 and bitcast
+/// (tlc-expand-float8 then turns every 8-bit float value into its i8 pattern).
+static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
 /// Builds the in-bounds predicate and the element pointer of `tensor[indices]`. Unsigned
 /// comparison against the size rejects negative indices too.
 static std::pair<Value, Value> buildAddress(OpBuilder &b, Location loc, const TensorValues &t,
@@ -37,6 +41,8 @@ static std::pair<Value, Value> buildAddress(OpBuilder &b, Location loc, const Te
     Value term = arith::MulIOp::create(b, loc, i, stride);
     offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult() : term;
   }
+  if (isFloat8(elementType))
+    elementType = b.getI8Type();
   Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elementType, t.base,
                                   ArrayRef<LLVM::GEPArg>{offset});
   return {inBounds, ptr};
@@ -92,7 +98,12 @@ Value tlc::buildMaskedLoad(OpBuilder &b, Location loc, const TensorValues &t, Ty
   auto ifOp = scf::IfOp::create(
       b, loc, inBounds,
       [&](OpBuilder &bb, Location l) {
-        scf::YieldOp::create(bb, l, LLVM::LoadOp::create(bb, l, type, ptr).getResult());
+        if (!isFloat8(type)) {
+          scf::YieldOp::create(bb, l, LLVM::LoadOp::create(bb, l, type, ptr).getResult());
+          return;
+        }
+        Value bits = LLVM::LoadOp::create(bb, l, bb.getI8Type(), ptr);
+        scf::YieldOp::create(bb, l, arith::BitcastOp::create(bb, l, type, bits).getResult());
       },
       [&](OpBuilder &bb, Location l) {
         scf::YieldOp::create(bb, l,
@@ -107,6 +118,8 @@ void tlc::buildMaskedStore(OpBuilder &b, Location loc, const TensorValues &t, Va
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
+  if (isFloat8(value.getType()))
+    value = arith::BitcastOp::create(b, loc, b.getI8Type(), value);
   LLVM::StoreOp::create(b, loc, value, ptr);
 }
 

@@ -23,6 +23,7 @@ inline constexpr llvm::StringLiteral kTmaEntrySuffix = "__tma";
 inline constexpr llvm::StringLiteral kTmaEntriesAttrName = "tlc.tma_entries";
 
 #define GEN_PASS_DECL_CONVERTTILETONVVM
+#define GEN_PASS_DECL_EXPANDFLOAT8
 #define GEN_PASS_DECL_MARKGRIDCONSTANTS
 #define GEN_PASS_DECL_LOWERSTRUCTUREDCONTROLFLOW
 #define GEN_PASS_DECL_UNIFYDYNAMICSHAREDMEMORY
