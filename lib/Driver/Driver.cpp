@@ -364,7 +364,8 @@ static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
 }
 
 /// Whether both code generations of `kernel` compute the same arithmetic in the same order:
-/// no gemm, reduce or atomic_add, whose accumulation order depends on the lowering.
+/// no gemm, reduce or atomic_add, whose accumulation order depends on the lowering (a scan
+/// combines each line in order on every lowering).
 static bool isExact(tile::KernelOp kernel) {
   WalkResult found = kernel.getBody().walk([](Operation *op) {
     return isa<tile::GemmOp, tile::ReduceOp, tile::AtomicAddOp>(op) ? WalkResult::interrupt()

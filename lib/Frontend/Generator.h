@@ -259,6 +259,10 @@ private:
   LogicalResult genFill(const Expr &call);
   LogicalResult genGemm(const Expr &call);
   LogicalResult genReduce(const Expr &call);
+  LogicalResult genScan(const Expr &call);
+  /// The compile-time `dim` keyword of `call` on a buffer of `rank` (default: the last
+  /// dimension), or an error.
+  FailureOr<int64_t> dimKeyword(const Expr &call, unsigned rank);
   LogicalResult genAtomicAdd(const Expr &call);
   /// A buffer named by `expr` (a plain name), or an error.
   FailureOr<Value> genBufferRef(const Expr &expr, StringRef what);

@@ -273,8 +273,23 @@ LogicalResult Generator::genGemm(const Expr &call) {
   return success();
 }
 
+FailureOr<int64_t> Generator::dimKeyword(const Expr &call, unsigned rank) {
+  const Expr *d = keyword(call, "dim");
+  if (!d)
+    return static_cast<int64_t>(rank) - 1;
+  auto v = constInt(*d, "'dim'");
+  if (failed(v))
+    return failure();
+  if (*v < 0 || *v >= static_cast<int64_t>(rank)) {
+    error(d->loc) << "'dim' = " << *v << " is out of range for a buffer of rank " << rank;
+    return failure();
+  }
+  return *v;
+}
+
 LogicalResult Generator::genReduce(const Expr &call) {
-  if (failed(checkKeywords(call, {"dim", "op", "init", "accumulate", "clear"}, 2)))
+  if (failed(checkKeywords(
+          call, {"dim", "op", "init", "accumulate", "clear", "index", "index_offset"}, 2)))
     return failure();
   auto src = genBufferRef(*call.operands[0], "the source of 'reduce'");
   if (failed(src))
@@ -283,24 +298,32 @@ LogicalResult Generator::genReduce(const Expr &call) {
   if (failed(dst))
     return failure();
   auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
-  int64_t dim = static_cast<int64_t>(st.getRank()) - 1;
-  if (const Expr *d = keyword(call, "dim")) {
-    auto v = constInt(*d, "'dim'");
-    if (failed(v))
-      return failure();
-    if (*v < 0 || *v >= static_cast<int64_t>(st.getRank())) {
-      error(d->loc) << "'dim' = " << *v << " is out of range for a buffer of rank " << st.getRank();
-      return failure();
-    }
-    dim = *v;
-  }
+  auto dim = dimKeyword(call, st.getRank());
+  if (failed(dim))
+    return failure();
   std::string kind = "sum";
   if (const Expr *o = keyword(call, "op")) {
-    if (o->kind != Expr::Ref || !(o->name == "sum" || o->name == "max" || o->name == "min")) {
-      error(o->loc) << "'op' must be sum, max or min";
+    static constexpr StringRef kinds[] = {"sum", "max", "min", "argmax", "argmin"};
+    if (o->kind != Expr::Ref || !llvm::is_contained(kinds, o->name)) {
+      error(o->loc) << "'op' must be sum, max, min, argmax or argmin";
       return failure();
     }
     kind = o->name;
+  }
+  // argmax / argmin: the positions go to `index`, offset by `index_offset`.
+  bool argReduce = kind == "argmax" || kind == "argmin";
+  const Expr *indexExpr = keyword(call, "index");
+  const Expr *offsetExpr = keyword(call, "index_offset");
+  if (!argReduce && (indexExpr || offsetExpr)) {
+    error((indexExpr ? indexExpr : offsetExpr)->loc)
+        << "'" << (indexExpr ? "index" : "index_offset") << "' is for 'op = argmax' and "
+        << "'op = argmin', not 'op = " << kind << "'";
+    return failure();
+  }
+  if (argReduce && !indexExpr) {
+    error(call.loc) << "'op = " << kind << "' needs 'index = buf', a buffer of the destination's "
+                    << "shape that receives the positions along 'dim'";
+    return failure();
   }
   auto accumulate = boolKeyword(call, "accumulate", false);
   auto clear = boolKeyword(call, "clear", true);
@@ -320,6 +343,11 @@ LogicalResult Generator::genReduce(const Expr &call) {
       error(i->loc) << "'init' and 'accumulate' cannot be combined";
       return failure();
     }
+    if (argReduce) {
+      error(i->loc) << "'init' does not combine with 'op = " << kind << "'; hint: fill the "
+                    << "destination and the index buffer, then reduce with 'accumulate = true'";
+      return failure();
+    }
     if (v->getType() != dt) {
       error(i->loc) << "'init' must have the destination's shape and type";
       return failure();
@@ -327,11 +355,11 @@ LogicalResult Generator::genReduce(const Expr &call) {
     init = *v;
   }
   SmallVector<int64_t> expected(st.getShape());
-  expected.erase(expected.begin() + dim);
+  expected.erase(expected.begin() + *dim);
   if (expected.empty())
     expected.push_back(1);
   if (dt.getShape() != ArrayRef<int64_t>(expected)) {
-    error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << dim
+    error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << *dim
                     << " gives [" << shapeText(expected) << "], but the destination is ["
                     << shapeText(dt.getShape()) << "]";
     return failure();
@@ -346,10 +374,106 @@ LogicalResult Generator::genReduce(const Expr &call) {
                     << typeName(dt.getElementType()) << "': element types must match";
     return failure();
   }
-  auto op = tile::ReduceOp::create(builder, loc(call.loc), *src, *dst, init,
-                                   builder.getI64IntegerAttr(dim), builder.getStringAttr(kind),
-                                   acc ? builder.getUnitAttr() : UnitAttr());
-  (void)op;
+  Value index, offset;
+  if (indexExpr) {
+    auto v = genBufferRef(*indexExpr, "'index'");
+    if (failed(v))
+      return failure();
+    auto it = cast<tile::BufferType>(v->getType());
+    Type elem = it.getElementType();
+    if (*v == *dst) {
+      error(indexExpr->loc) << "'index' must be another buffer than the destination";
+      return failure();
+    }
+    if (it.getShape() != dt.getShape()) {
+      error(indexExpr->loc) << "'index' is [" << shapeText(it.getShape())
+                            << "] but must have the destination's shape ["
+                            << shapeText(dt.getShape()) << "]";
+      return failure();
+    }
+    if (!elem.isSignlessInteger(32) && !elem.isSignlessInteger(64)) {
+      error(indexExpr->loc) << "'index' must hold 'i32' or 'i64' elements, found '"
+                            << typeName(elem) << "'";
+      return failure();
+    }
+    if (it.isLocal() != dt.isLocal()) {
+      error(indexExpr->loc) << (dt.isLocal() ? "'index' must be a local buffer, as the "
+                                               "destination is"
+                                             : "'index' cannot be a local buffer: the "
+                                               "destination is not");
+      return failure();
+    }
+    index = *v;
+  }
+  if (offsetExpr) {
+    auto v = gen(*offsetExpr);
+    if (failed(v))
+      return failure();
+    auto o = materialize(offsetExpr->loc, *v, builder.getIndexType(), "for 'index_offset'");
+    if (failed(o))
+      return failure();
+    if (dependsOnThreadId(*o)) {
+      error(offsetExpr->loc) << "'index_offset' must be the same for every thread of the block; "
+                             << "it depends on 'thread'";
+      return failure();
+    }
+    offset = *o;
+  }
+  tile::ReduceOp::create(builder, loc(call.loc), *src, *dst, init, index, offset,
+                         builder.getI64IntegerAttr(*dim), builder.getStringAttr(kind),
+                         acc ? builder.getUnitAttr() : UnitAttr());
+  return success();
+}
+
+LogicalResult Generator::genScan(const Expr &call) {
+  if (failed(checkKeywords(call, {"dim", "op", "exclusive"}, 2)))
+    return failure();
+  auto src = genBufferRef(*call.operands[0], "the source of 'scan'");
+  if (failed(src))
+    return failure();
+  auto dst = genBufferRef(*call.operands[1], "the destination of 'scan'");
+  if (failed(dst))
+    return failure();
+  auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
+  auto dim = dimKeyword(call, st.getRank());
+  if (failed(dim))
+    return failure();
+  std::string kind = "sum";
+  if (const Expr *o = keyword(call, "op")) {
+    if (o->kind != Expr::Ref || (o->name != "sum" && o->name != "prod")) {
+      error(o->loc) << "'op' of 'scan' must be sum or prod";
+      return failure();
+    }
+    kind = o->name;
+  }
+  auto exclusive = boolKeyword(call, "exclusive", false);
+  if (failed(exclusive))
+    return failure();
+  if (dt.getShape() != st.getShape()) {
+    error(call.loc) << "'scan' of [" << shapeText(st.getShape()) << "] gives ["
+                    << shapeText(st.getShape()) << "], but the destination is ["
+                    << shapeText(dt.getShape()) << "]";
+    return failure();
+  }
+  Type elem = st.getElementType();
+  if (elem.isUnsignedInteger(8)) {
+    error(call.loc) << "'scan' does not take 'u8' buffers; copy the tile into an 'i32' buffer "
+                    << "first";
+    return failure();
+  }
+  if (elem.isInteger(1) || isF8(elem)) {
+    error(call.loc) << "'scan' does not take '" << typeName(elem) << "' buffers; copy the tile "
+                    << "into an '" << (elem.isInteger(1) ? "i32" : "f32") << "' buffer first";
+    return failure();
+  }
+  if (elem != dt.getElementType()) {
+    error(call.loc) << "'scan' from '" << typeName(elem) << "' into '"
+                    << typeName(dt.getElementType()) << "': element types must match";
+    return failure();
+  }
+  tile::ScanOp::create(builder, loc(call.loc), *src, *dst, builder.getI64IntegerAttr(*dim),
+                       builder.getStringAttr(kind),
+                       *exclusive ? builder.getUnitAttr() : UnitAttr());
   return success();
 }
 

@@ -508,3 +508,122 @@ tile.kernel @atomics threads [32, 1, 1] args ["X", "I"] dims [["N"], ["N"]] para
   tile.atomic_add %one, %ii[%b] : !tile.tensor<i32, 1>
   tile.yield
 }
+
+// -----
+
+// argmax: the loop carries the best element and its position; a later element replaces them
+// when strictly greater (cmpf ogt) or when it is the first NaN (uno with itself, the best ord).
+// The position plus the offset, cast to the index buffer's type, goes to the index buffer;
+// with accumulate, the result replaces dst and the index only when it beats dst.
+// CHECK-LABEL: gpu.func @arg_reduces(
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         %[[X:.+]] = memref.view %{{.+}} to memref<4x8xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[M:.+]] = memref.view %{{.+}} to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[I:.+]] = memref.view %{{.+}} to memref<4xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[XI:.+]] = memref.view %{{.+}} to memref<4x8xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[MI:.+]] = memref.view %{{.+}} to memref<8xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[II:.+]] = memref.view %{{.+}} to memref<8xi64, #gpu.address_space<workgroup>>
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[R:.+]], %[[C4]] : index
+// CHECK-NEXT:      scf.if %[[IN]] {
+// CHECK-NEXT:        %[[FIRST:.+]] = memref.load %[[X]][%[[R]], %[[C0]]]
+// CHECK-NEXT:        %[[RED:.+]]:2 = scf.for %[[J:.+]] = %[[C1]] to %[[C8]] step %[[C1]] iter_args(%[[BEST:.+]] = %[[FIRST]], %[[POS:.+]] = %[[C0]]) -> (f32, index) {
+// CHECK-NEXT:          %[[V:.+]] = memref.load %[[X]][%[[R]], %[[J]]]
+// CHECK-NEXT:          %[[GT:.+]] = arith.cmpf ogt, %[[V]], %[[BEST]] : f32
+// CHECK-NEXT:          %[[NAN:.+]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// CHECK-NEXT:          %[[NUM:.+]] = arith.cmpf ord, %[[BEST]], %[[BEST]] : f32
+// CHECK-NEXT:          %[[FIRSTNAN:.+]] = arith.andi %[[NAN]], %[[NUM]] : i1
+// CHECK-NEXT:          %[[TAKE:.+]] = arith.ori %[[GT]], %[[FIRSTNAN]] : i1
+// CHECK-NEXT:          %[[NB:.+]] = arith.select %[[TAKE]], %[[V]], %[[BEST]] : f32
+// CHECK-NEXT:          %[[NP:.+]] = arith.select %[[TAKE]], %[[J]], %[[POS]] : index
+// CHECK-NEXT:          scf.yield %[[NB]], %[[NP]] : f32, index
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[OFF:.+]] = arith.addi %[[RED]]#1, %[[C16]] : index
+// CHECK-NEXT:        %[[P32:.+]] = arith.index_cast %[[OFF]] : index to i32
+// CHECK-NEXT:        %[[OLD:.+]] = memref.load %[[M]][%[[R]]]
+// CHECK-NEXT:        %[[OLDP:.+]] = memref.load %[[I]][%[[R]]]
+// CHECK-NEXT:        %[[BGT:.+]] = arith.cmpf ogt, %[[RED]]#0, %[[OLD]] : f32
+// CHECK:             %[[BETTER:.+]] = arith.ori %[[BGT]], %{{.+}} : i1
+// CHECK-NEXT:        %[[RES:.+]] = arith.select %[[BETTER]], %[[RED]]#0, %[[OLD]] : f32
+// CHECK-NEXT:        %[[RESP:.+]] = arith.select %[[BETTER]], %[[P32]], %[[OLDP]] : i32
+// CHECK-NEXT:        memref.store %[[RESP]], %[[I]][%[[R]]]
+// CHECK-NEXT:        memref.store %[[RES]], %[[M]][%[[R]]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.barrier
+// Integers: argmin is a strict signed less-than; no offset, no accumulate.
+// CHECK:           %[[FIRST2:.+]] = memref.load %[[XI]][%[[C0]], %[[COL:.+]]]
+// CHECK-NEXT:      %[[RED2:.+]]:2 = scf.for %[[J2:.+]] = %[[C1]] to %[[C4]] step %[[C1]] iter_args(%[[BEST2:.+]] = %[[FIRST2]], %[[POS2:.+]] = %[[C0]]) -> (i64, index) {
+// CHECK-NEXT:        %[[V2:.+]] = memref.load %[[XI]][%[[J2]], %[[COL]]]
+// CHECK-NEXT:        %[[LT:.+]] = arith.cmpi slt, %[[V2]], %[[BEST2]] : i64
+// CHECK-NEXT:        %[[NB2:.+]] = arith.select %[[LT]], %[[V2]], %[[BEST2]] : i64
+// CHECK-NEXT:        %[[NP2:.+]] = arith.select %[[LT]], %[[J2]], %[[POS2]] : index
+// CHECK-NEXT:        scf.yield %[[NB2]], %[[NP2]] : i64, index
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[P64:.+]] = arith.index_cast %[[RED2]]#1 : index to i64
+// CHECK-NEXT:      memref.store %[[P64]], %[[II]][%[[COL]]]
+// CHECK-NEXT:      memref.store %[[RED2]]#0, %[[MI]][%[[COL]]]
+// CHECK:         gpu.barrier
+tile.kernel @arg_reduces threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %x = tile.alloc : !tile.buffer<fragment 4x8xf32>
+  %m = tile.alloc : !tile.buffer<fragment 4xf32>
+  %i = tile.alloc : !tile.buffer<fragment 4xi32>
+  %xi = tile.alloc : !tile.buffer<shared 4x8xi64>
+  %mi = tile.alloc : !tile.buffer<shared 8xi64>
+  %ii = tile.alloc : !tile.buffer<shared 8xi64>
+  %off = arith.constant 16 : index
+  tile.reduce %x, %m index %i : !tile.buffer<fragment 4xi32> offset %off {accumulate, dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 4x8xf32> to !tile.buffer<fragment 4xf32>
+  tile.reduce %xi, %mi index %ii : !tile.buffer<shared 8xi64> {dim = 0 : i64, kind = "argmin"} : !tile.buffer<shared 4x8xi64> to !tile.buffer<shared 8xi64>
+  tile.yield
+}
+
+// -----
+
+// scan: each thread scans whole lines in order from the identity (-0.0 for a float sum, 1 for
+// a product), storing the running value (inclusive) or the one before it (exclusive); f16 is
+// combined in f32. A barrier follows each.
+// CHECK-LABEL: gpu.func @scans(
+// CHECK-DAG:     %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[NEGZERO:.+]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK:         %[[X:.+]] = memref.view %{{.+}} to memref<4x8xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[Y:.+]] = memref.view %{{.+}} to memref<4x8xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[V:.+]] = memref.alloca() : memref<8xi32>
+// CHECK:           scf.if
+// CHECK-NEXT:        scf.for %[[C:.+]] = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%[[ACC:.+]] = %[[NEGZERO]]) -> (f32) {
+// CHECK-NEXT:          %[[E:.+]] = memref.load %[[X]][%[[R:.+]], %[[C]]]
+// CHECK-NEXT:          %[[W:.+]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:          %[[SUM:.+]] = arith.addf %[[ACC]], %[[W]] : f32
+// CHECK-NEXT:          %[[T:.+]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK-NEXT:          memref.store %[[T]], %[[Y]][%[[R]], %[[C]]]
+// CHECK-NEXT:          scf.yield %[[SUM]] : f32
+// CHECK:         gpu.barrier
+// A local buffer: every thread scans it, no barrier; exclusive stores the product before it.
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      scf.for %[[K:.+]] = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%[[P:.+]] = %[[ONE]]) -> (i32) {
+// CHECK-NEXT:        %[[E2:.+]] = memref.load %[[V]][%[[K]]]
+// CHECK-NEXT:        %[[PROD:.+]] = arith.muli %[[P]], %[[E2]] : i32
+// CHECK-NEXT:        memref.store %[[P]], %[[V]][%[[K]]]
+// CHECK-NEXT:        scf.yield %[[PROD]] : i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.return
+tile.kernel @scans threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %x = tile.alloc : !tile.buffer<fragment 4x8xf16>
+  %y = tile.alloc : !tile.buffer<shared 4x8xf16>
+  %v = tile.alloc : !tile.buffer<local 8xi32>
+  tile.scan %x, %y {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 4x8xf16> to !tile.buffer<shared 4x8xf16>
+  tile.scan %v, %v {dim = 0 : i64, exclusive, kind = "prod"} : !tile.buffer<local 8xi32> to !tile.buffer<local 8xi32>
+  tile.yield
+}

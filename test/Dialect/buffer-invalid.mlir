@@ -401,7 +401,7 @@ tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] param
   %i = arith.constant 0 : index
   %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
   %d = tile.alloc : !tile.buffer<fragment 16xf32>
-  // expected-error @+1 {{'tile.reduce' op kind must be 'sum', 'max' or 'min', got 'mean'}}
+  // expected-error @+1 {{'tile.reduce' op kind must be 'sum', 'max', 'min', 'argmax' or 'argmin', got 'mean'}}
   tile.reduce %s, %d {dim = 1 : i64, kind = "mean"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
   tile.yield
 }
@@ -629,5 +629,153 @@ tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
   %b = tile.alloc : !tile.buffer<local 4xf32>
   // expected-error @+1 {{'tile.write_slot' op needs a fragment buffer, found '!tile.buffer<local 4xf32>'}}
   tile.write_slot %v, %b[%i] : !tile.buffer<local 4xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  // expected-error @+1 {{'tile.reduce' op 'argmax' needs an index buffer}}
+  tile.reduce %s, %d {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<fragment 16xi32>
+  // expected-error @+1 {{'tile.reduce' op only 'argmax' and 'argmin' take an index buffer or offset, not 'max'}}
+  tile.reduce %s, %d index %i : !tile.buffer<fragment 16xi32> {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<fragment 8xi32>
+  // expected-error @+1 {{'tile.reduce' op the index buffer is [8] but the destination is [16]}}
+  tile.reduce %s, %d index %i : !tile.buffer<fragment 8xi32> {dim = 1 : i64, kind = "argmin"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<fragment 16xf32>
+  // expected-error @+1 {{'tile.reduce' op the index buffer must have i32 or i64 elements, got 'f32'}}
+  tile.reduce %s, %d index %i : !tile.buffer<fragment 16xf32> {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<local 16xi64>
+  // expected-error @+1 {{'tile.reduce' op the index buffer and the destination must both be local or neither}}
+  tile.reduce %s, %d index %i : !tile.buffer<local 16xi64> {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<fragment 16xi32>
+  %n = tile.alloc : !tile.buffer<fragment 16xf32>
+  // expected-error @+1 {{'tile.reduce' op 'init' does not combine with 'argmax'}}
+  tile.reduce %s, %d init %n : !tile.buffer<fragment 16xf32> index %i : !tile.buffer<fragment 16xi32> {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %t = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  // expected-error @+1 {{'tile.scan' op kind must be 'sum' or 'prod', got 'max'}}
+  tile.scan %s, %t {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16x8xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %t = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  // expected-error @+1 {{'tile.scan' op dimension 2 is out of range for a buffer of rank 2}}
+  tile.scan %s, %t {dim = 2 : i64, kind = "sum"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16x8xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %t = tile.alloc : !tile.buffer<fragment 8x16xf32>
+  // expected-error @+1 {{'tile.scan' op the destination is [8, 16] but the source is [16, 8]}}
+  tile.scan %s, %t {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 8x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %t = tile.alloc : !tile.buffer<fragment 16x8xf16>
+  // expected-error @+1 {{'tile.scan' op source and destination element types differ: 'f32' and 'f16'}}
+  tile.scan %s, %t {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16x8xf16>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xi1>
+  // expected-error @+1 {{'tile.scan' op does not take 'i1' elements}}
+  tile.scan %s, %s {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 16x8xi1> to !tile.buffer<fragment 16x8xi1>
   tile.yield
 }

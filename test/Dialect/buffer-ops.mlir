@@ -78,3 +78,22 @@ tile.kernel @buffers threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], 
   tile.write_slot %sv, %acc[%k] : !tile.buffer<fragment 128x64xf32>
   tile.yield
 }
+
+// argmax / argmin with their index buffer (and offset), and scan.
+// CHECK-LABEL: tile.kernel @arg_reduce_and_scan
+// CHECK:        tile.reduce %[[S:.+]], %[[D:.+]] index %[[I:.+]] : !tile.buffer<fragment 16xi32> {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+// CHECK-NEXT:   tile.reduce %[[S]], %[[D]] index %[[I]] : !tile.buffer<fragment 16xi32> offset %[[O:.+]] {accumulate, dim = 1 : i64, kind = "argmin"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+// CHECK-NEXT:   tile.scan %[[S]], %[[S]] {dim = 0 : i64, exclusive, kind = "prod"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16x8xf32>
+tile.kernel @arg_reduce_and_scan threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %s = tile.alloc : !tile.buffer<fragment 16x8xf32>
+  %d = tile.alloc : !tile.buffer<fragment 16xf32>
+  %i = tile.alloc : !tile.buffer<fragment 16xi32>
+  %o = arith.constant 8 : index
+  tile.reduce %s, %d index %i : !tile.buffer<fragment 16xi32> {dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.reduce %s, %d index %i : !tile.buffer<fragment 16xi32> offset %o {accumulate, dim = 1 : i64, kind = "argmin"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16xf32>
+  tile.scan %s, %s {dim = 0 : i64, exclusive, kind = "prod"} : !tile.buffer<fragment 16x8xf32> to !tile.buffer<fragment 16x8xf32>
+  tile.yield
+}

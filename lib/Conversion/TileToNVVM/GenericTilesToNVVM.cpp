@@ -294,7 +294,31 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
   }
 };
 
-/// reduce: each thread reduces whole rows of the reduced dimension.
+/// The indices of a source element of the line through destination element `out` along `dim`,
+/// at position `r` (a rank-1 source has one line, for its single destination element).
+static SmallVector<Value> lineIndex(ValueRange out, int64_t dim, int64_t srcRank, Value r) {
+  if (srcRank == 1)
+    return {r};
+  SmallVector<Value> idx(out);
+  idx.insert(idx.begin() + dim, r);
+  return idx;
+}
+
+/// Whether candidate `x` replaces the best element `best` so far in an argmax (`max`) or argmin:
+/// strictly greater (less), or the first NaN (ties and later NaNs keep the earlier element).
+static Value beats(OpBuilder &b, Location loc, Value x, Value best, bool max) {
+  if (!isa<FloatType>(x.getType()))
+    return arith::CmpIOp::create(
+        b, loc, max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, x, best);
+  Value better = arith::CmpFOp::create(
+      b, loc, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x, best);
+  Value xNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value bestNumber = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, best, best);
+  return arith::OrIOp::create(b, loc, better, arith::AndIOp::create(b, loc, xNan, bestNumber));
+}
+
+/// reduce: each thread reduces whole rows of the reduced dimension. argmax / argmin carry the
+/// best element and its position.
 struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
@@ -302,7 +326,8 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
       return failure(); // MmaSyncOps.cpp
     Value src = getBufferMemref(op.getSource()), dst = getBufferMemref(op.getDest());
     Value init = op.getInit() ? getBufferMemref(op.getInit()) : Value();
-    if (!src || !dst || (op.getInit() && !init))
+    Value index = op.getIndex() ? getBufferMemref(op.getIndex()) : Value();
+    if (!src || !dst || (op.getInit() && !init) || (op.getIndex() && !index))
       return failure();
     auto st = op.getSource().getType(), dt = op.getDest().getType();
     Type type = st.getElementType();
@@ -319,38 +344,119 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
       return isFloat ? arith::MinimumFOp::create(b, l, x, y).getResult()
                      : arith::MinSIOp::create(b, l, x, y).getResult();
     };
+    bool argReduce = op.isArgReduce(), argMax = kind == "argmax";
     bool accumulate = op.getAccumulate();
-    bool scalarDst = st.getRank() == 1;
+    Value indexOffset = op.getIndexOffset();
+    Type indexType = argReduce ? op.getIndex().getType().getElementType() : Type();
     // A local destination is private to each thread: every thread reduces the whole source.
     bool perThread = dt.isLocal();
     replaceByElementLoop(
         rewriter, op, dt.getNumElements(), perThread,
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
-          auto srcIndex = [&](Value r) {
-            SmallVector<Value> idx;
-            if (scalarDst)
-              return SmallVector<Value>{r};
-            idx.append(out.begin(), out.end());
-            idx.insert(idx.begin() + dim, r);
-            return idx;
+          auto element = [&](OpBuilder &lb, Location l, Value r) {
+            return loadBufferElement(lb, l, op.getSource(), lineIndex(out, dim, st.getRank(), r));
           };
           Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-          Value first = loadBufferElement(b, loc, op.getSource(), srcIndex(zero));
           Value one = arith::ConstantIndexOp::create(b, loc, 1);
           Value end = arith::ConstantIndexOp::create(b, loc, st.getShape()[dim]);
-          auto loop =
-              scf::ForOp::create(b, loc, one, end, one, ValueRange{first},
-                                 [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
-                                   Value v = loadBufferElement(lb, l, op.getSource(), srcIndex(r));
-                                   scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
-                                 });
+          SmallVector<Value> first = {element(b, loc, zero)};
+          if (argReduce)
+            first.push_back(zero);
+          auto loop = scf::ForOp::create(
+              b, loc, one, end, one, first,
+              [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
+                Value v = element(lb, l, r);
+                if (!argReduce) {
+                  scf::YieldOp::create(lb, l, combine(lb, l, iter[0], v));
+                  return;
+                }
+                Value take = beats(lb, l, v, iter[0], argMax);
+                scf::YieldOp::create(lb, l,
+                                     ValueRange{arith::SelectOp::create(lb, l, take, v, iter[0]),
+                                                arith::SelectOp::create(lb, l, take, r, iter[1])});
+              });
           Value result = loop.getResult(0);
-          if (accumulate)
+          if (argReduce) {
+            Value position = loop.getResult(1);
+            if (indexOffset)
+              position = arith::AddIOp::create(b, loc, position, indexOffset);
+            position = arith::IndexCastOp::create(b, loc, indexType, position);
+            if (accumulate) {
+              // The running result of earlier tiles stays unless this tile's beats it.
+              Value old = loadBufferElement(b, loc, op.getDest(), out);
+              Value oldPosition = loadBufferElement(b, loc, op.getIndex(), out);
+              Value better = beats(b, loc, result, old, argMax);
+              result = arith::SelectOp::create(b, loc, better, result, old);
+              position = arith::SelectOp::create(b, loc, better, position, oldPosition);
+            }
+            storeBufferElement(b, loc, position, op.getIndex(), out);
+          } else if (accumulate) {
             result = combine(b, loc, loadBufferElement(b, loc, op.getDest(), out), result);
-          else if (init)
+          } else if (init) {
             result = combine(b, loc, loadBufferElement(b, loc, op.getInit(), out), result);
+          }
           storeBufferElement(b, loc, result, op.getDest(), out);
+        });
+    return success();
+  }
+};
+
+/// scan: each thread scans whole lines along the scanned dimension, in order.
+struct ScanOpLowering : OpRewritePattern<tile::ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ScanOp op, PatternRewriter &rewriter) const override {
+    if (getRegisterLayout(op.getSource()) || getRegisterLayout(op.getDest()))
+      return failure(); // tile-assign-mma-layouts converts register fragments first
+    if (!getBufferMemref(op.getSource()) || !getBufferMemref(op.getDest()))
+      return failure();
+    auto type = op.getSource().getType();
+    Type elem = type.getElementType();
+    auto floatType = dyn_cast<FloatType>(elem);
+    // Narrow floats are combined in f32.
+    Type accType = floatType && floatType.getWidth() < 32 ? rewriter.getF32Type() : elem;
+    bool sum = op.getKind() == "sum", exclusive = op.getExclusive();
+    int64_t dim = op.getDim();
+    // The lines along `dim`, one per element of the shape without it (one for rank 1).
+    SmallVector<int64_t> lines(type.getShape());
+    lines.erase(lines.begin() + dim);
+    if (lines.empty())
+      lines.push_back(1);
+    int64_t numLines = 1;
+    for (int64_t n : lines)
+      numLines *= n;
+    // The identity: -0.0 for float sums (-0.0 + x is x for every x, -0.0 included), else 0 or 1.
+    TypedAttr identity;
+    if (floatType)
+      identity = rewriter.getFloatAttr(accType, sum ? -0.0 : 1.0);
+    else
+      identity = rewriter.getIntegerAttr(accType, sum ? 0 : 1);
+    // A local destination is private to each thread: every thread scans every line.
+    replaceByElementLoop(
+        rewriter, op, numLines, op.getDest().getType().isLocal(),
+        [&](OpBuilder &b, Location loc, Value linear) {
+          SmallVector<Value> out = delinearize(b, loc, linear, lines);
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value one = arith::ConstantIndexOp::create(b, loc, 1);
+          Value end = arith::ConstantIndexOp::create(b, loc, type.getShape()[dim]);
+          Value start = arith::ConstantOp::create(b, loc, identity);
+          scf::ForOp::create(
+              b, loc, zero, end, one, ValueRange{start},
+              [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
+                SmallVector<Value> at = lineIndex(out, dim, type.getRank(), r);
+                Value v =
+                    convertElement(lb, l, loadBufferElement(lb, l, op.getSource(), at), accType);
+                Value next;
+                if (floatType)
+                  next = sum ? arith::AddFOp::create(lb, l, iter[0], v).getResult()
+                             : arith::MulFOp::create(lb, l, iter[0], v).getResult();
+                else
+                  next = sum ? arith::AddIOp::create(lb, l, iter[0], v).getResult()
+                             : arith::MulIOp::create(lb, l, iter[0], v).getResult();
+                storeBufferElement(lb, l, convertElement(lb, l, exclusive ? iter[0] : next, elem),
+                                   op.getDest(), at);
+                scf::YieldOp::create(lb, l, next);
+              });
         });
     return success();
   }
@@ -367,8 +473,8 @@ struct BarrierOpLowering : OpRewritePattern<tile::BarrierOp> {
 } // namespace
 
 void tlc::populateGenericTilesToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillOpLowering, CopyOpLowering, GemmOpLowering, ReduceOpLowering, BarrierOpLowering>(
-      patterns.getContext());
+  patterns.add<FillOpLowering, CopyOpLowering, GemmOpLowering, ReduceOpLowering, ScanOpLowering,
+               BarrierOpLowering>(patterns.getContext());
 }
 
 FailureOr<int64_t> tlc::allocateBlockBuffers(gpu::GPUFuncOp func, tile::KernelOp kernel) {

@@ -733,8 +733,10 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
     auto src = getRegisterLayout(op.getSource());
     auto dst = getRegisterLayout(op.getDest());
+    // argmax / argmin keep the generic lowering (tile-assign-mma-layouts converts their
+    // fragments).
     if (!src || !dst || src->kind != tile::AccLayout::Kind::MmaSync ||
-        dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1)
+        dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1 || op.isArgReduce())
       return failure();
     Location loc = op.getLoc();
     Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());

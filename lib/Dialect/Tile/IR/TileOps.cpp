@@ -229,15 +229,23 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
+/// `dim` names a dimension of `type`.
+static LogicalResult verifyDim(Operation *op, int64_t dim, BufferType type) {
+  if (dim < 0 || dim >= static_cast<int64_t>(type.getRank()))
+    return op->emitOpError("dimension ")
+           << dim << " is out of range for a buffer of rank " << type.getRank();
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   BufferType src = getSource().getType(), dst = getDest().getType();
   StringRef kind = getKind();
-  if (kind != "sum" && kind != "max" && kind != "min")
-    return emitOpError("kind must be 'sum', 'max' or 'min', got '") << kind << "'";
+  if (kind != "sum" && kind != "max" && kind != "min" && !isArgReduce())
+    return emitOpError("kind must be 'sum', 'max', 'min', 'argmax' or 'argmin', got '")
+           << kind << "'";
+  if (failed(verifyDim(*this, getDim(), src)))
+    return failure();
   int64_t dim = getDim();
-  if (dim < 0 || dim >= static_cast<int64_t>(src.getRank()))
-    return emitOpError("dimension ")
-           << dim << " is out of range for a buffer of rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
   expected.erase(expected.begin() + dim);
   if (expected.empty())
@@ -254,7 +262,46 @@ LogicalResult ReduceOp::verify() {
       return emitOpError("'init' must have the destination's type ") << dst;
     if (getAccumulate())
       return emitOpError("'init' and 'accumulate' cannot be combined");
+    if (isArgReduce())
+      return emitOpError("'init' does not combine with '") << kind << "'";
   }
+  if (!isArgReduce()) {
+    if (getIndex() || getIndexOffset())
+      return emitOpError("only 'argmax' and 'argmin' take an index buffer or offset, not '")
+             << kind << "'";
+    return success();
+  }
+  if (!getIndex())
+    return emitOpError("'") << kind << "' needs an index buffer";
+  BufferType index = getIndex().getType();
+  if (index.getShape() != dst.getShape())
+    return emitOpError("the index buffer is ")
+           << shapeString(index.getShape()) << " but the destination is "
+           << shapeString(dst.getShape());
+  Type elem = index.getElementType();
+  if (!elem.isSignlessInteger(32) && !elem.isSignlessInteger(64))
+    return emitOpError("the index buffer must have i32 or i64 elements, got ") << elem;
+  if (index.isLocal() != dst.isLocal())
+    return emitOpError("the index buffer and the destination must both be local or neither");
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  BufferType src = getSource().getType(), dst = getDest().getType();
+  StringRef kind = getKind();
+  if (kind != "sum" && kind != "prod")
+    return emitOpError("kind must be 'sum' or 'prod', got '") << kind << "'";
+  if (failed(verifyDim(*this, getDim(), src)))
+    return failure();
+  if (src.getShape() != dst.getShape())
+    return emitOpError("the destination is ")
+           << shapeString(dst.getShape()) << " but the source is " << shapeString(src.getShape());
+  Type elem = src.getElementType();
+  if (elem != dst.getElementType())
+    return emitOpError("source and destination element types differ: ")
+           << elem << " and " << dst.getElementType();
+  if (elem.isInteger(1) || elem.isUnsignedInteger() || isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+    return emitOpError("does not take ") << elem << " elements";
   return success();
 }
 

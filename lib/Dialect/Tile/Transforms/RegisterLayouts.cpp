@@ -13,10 +13,10 @@
 //      A operands, row reduces: each warp owns whole rows), else the squarest warp grid (the
 //      fewest operand bytes read from shared memory per product);
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
-//      than at the point, a gemm that stays generic, a reduce along columns, a copy from a
-//      tensor) gets an explicit layout conversion: the fragment is copied to a fragment kept in
-//      shared memory before the op, the op works on that copy, and, if it writes, the copy
-//      comes back after it;
+//      than at the point, a gemm that stays generic, a reduce along columns, an argmax, a scan,
+//      a copy from a tensor) gets an explicit layout conversion: the fragment is copied to a
+//      fragment kept in shared memory before the op, the op works on that copy, and, if it writes,
+//      the copy comes back after it;
 //   4. shared operands of the mma.sync gemms are filled by cp.async where a copy of a tensor
 //      tile of their type fills them; other writers (a `parallel` that dequantizes or gathers,
 //      a copy from a fragment) write the same swizzled layout element by element.
@@ -120,7 +120,9 @@ static bool writes(Operation *op, Value buffer) {
     else if (auto gemm = dyn_cast<GemmOp>(inner))
       w = gemm.getC() == buffer;
     else if (auto reduce = dyn_cast<ReduceOp>(inner))
-      w = reduce.getDest() == buffer;
+      w = reduce.getDest() == buffer || reduce.getIndex() == buffer;
+    else if (auto scan = dyn_cast<ScanOp>(inner))
+      w = scan.getDest() == buffer;
     return w ? WalkResult::interrupt() : WalkResult::advance();
   });
   return found.wasInterrupted();
@@ -286,7 +288,7 @@ SmallVector<AllocOp> Planner::inferClasses() {
     AllocOp src = fragmentAlloc(reduce.getSource()), dst = fragmentAlloc(reduce.getDest());
     AllocOp init = reduce.getInit() ? fragmentAlloc(reduce.getInit()) : AllocOp();
     if (!src || !dst || src.getBuffer().getType().getRank() != 2 || reduce.getDim() != 1 ||
-        (reduce.getInit() && !init))
+        (reduce.getInit() && !init) || reduce.isArgReduce())
       return;
     join(reduce.getSource(), reduce.getDest());
     if (init)
@@ -406,6 +408,10 @@ const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp
     bool bufferSide = otherBuffer && !otherBuffer.isLocal() && !inRegisters(other);
     if (!tensorDest && !bufferSide)
       reason = "registers are copied to a tensor, or to or from a buffer in shared memory";
+  } else if (auto reduce = dyn_cast<ReduceOp>(at); reduce && reduce.isArgReduce()) {
+    reason = "argmax and argmin run on the generic lowering, over shared memory";
+  } else if (isa<ScanOp>(at)) {
+    reason = "scans run on the generic lowering, over shared memory";
   } else if (auto reduce = dyn_cast<ReduceOp>(at)) {
     bool fits = reduce.getSource() == fragment
                     ? reduce.getDim() == 1 && inRegisters(reduce.getDest()) &&

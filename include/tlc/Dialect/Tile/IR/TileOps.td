@@ -236,23 +236,64 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let hasVerifier = 1;
 }
 
-def Tile_ReduceOp : Tile_Op<"reduce"> {
+def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
   let summary = "reduces a buffer along one dimension into a buffer of rank one less";
   let description = [{
-    `kind` is "sum", "max" or "min". Without `accumulate`, dst = reduce(src) (combined with `init`
-    when given: dst = op(init, reduce(src))); with `accumulate`, dst = op(dst, reduce(src)).
+    `kind` is "sum", "max", "min", "argmax" or "argmin". Without `accumulate`, dst = reduce(src)
+    (combined with `init` when given: dst = op(init, reduce(src))); with `accumulate`,
+    dst = op(dst, reduce(src)).
     ```mlir
     tile.reduce %s, %m {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 128x128xf32> to
         !tile.buffer<fragment 128xf32>
+    ```
+    "argmax" and "argmin" also write, into `index` (a buffer of the destination's shape with
+    i32 or i64 elements), the position along `dim` of the element dst holds, plus
+    `index_offset` (0 when absent): the first such position on ties; a NaN wins over numbers
+    (as arith.maximumf / arith.minimumf propagate it) and the first NaN is taken. dst holds the
+    element at that position. With `accumulate`, the current dst and index are the running
+    result of earlier (lower-indexed) tiles: they are replaced only by a strictly better element
+    (or the first NaN), so ties keep the earlier index. `init` does not combine with them.
+    ```mlir
+    tile.reduce %s, %m index %i : !tile.buffer<fragment 16x64xf32> offset %j
+        {accumulate, dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x64xf32> to
+        !tile.buffer<fragment 16xf32>
     ```
   }];
   let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$source,
                        Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$dest,
                        Optional<Tile_BufferType>:$init,
+                       Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$index,
+                       Optional<Index>:$indexOffset,
                        I64Attr:$dim, StrAttr:$kind, UnitAttr:$accumulate);
   let assemblyFormat = [{
-    $source `,` $dest (`init` $init^ `:` qualified(type($init)))? attr-dict `:`
+    $source `,` $dest (`init` $init^ `:` qualified(type($init)))?
+    (`index` $index^ `:` qualified(type($index)))? (`offset` $indexOffset^)? attr-dict `:`
     qualified(type($source)) `to` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the reduction also gives the position of its result ("argmax", "argmin").
+    bool isArgReduce() { return getKind() == "argmax" || getKind() == "argmin"; }
+  }];
+}
+
+def Tile_ScanOp : Tile_Op<"scan"> {
+  let summary = "prefix sums or products of a buffer along one dimension";
+  let description = [{
+    dst has src's shape and element type; along `dim`, dst[.., i, ..] is the sum (`kind` "sum")
+    or product ("prod") of src[.., 0..i, ..] (inclusive), or of src[.., 0..i-1, ..] with
+    `exclusive` (0 or 1 at position 0). Each line is combined in order, in f32 for float types
+    narrower than f32 and in the element type otherwise.
+    ```mlir
+    tile.scan %x, %y {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 16x64xf32> to
+        !tile.buffer<fragment 16x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead]>:$source,
+                       Arg<Tile_BufferType, "", [MemWrite]>:$dest,
+                       I64Attr:$dim, StrAttr:$kind, UnitAttr:$exclusive);
+  let assemblyFormat = [{
+    $source `,` $dest attr-dict `:` qualified(type($source)) `to` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }
