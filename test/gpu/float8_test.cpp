@@ -5,6 +5,7 @@
 // zeros of both signs, f32 subnormals and random magnitudes — against a host reference that
 // searches the nearest code by brute force over the decoded table.
 
+#include "Float8Reference.h"
 #include "GpuTest.h"
 #include "float8.h"
 #include "float8_sm_80.h"
@@ -16,45 +17,6 @@
 using namespace tlc::gputest;
 
 namespace {
-
-/// The value of code `c` of e4m3 (`e4m3`) or e5m2, decoded from the format's definition.
-double decode(bool e4m3, uint8_t c) {
-  int sign = c & 0x80 ? -1 : 1;
-  int mantissaBits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15, expMax = e4m3 ? 15 : 31;
-  int e = (c & 0x7F) >> mantissaBits, m = c & ((1 << mantissaBits) - 1);
-  if (e4m3 && (c & 0x7F) == 0x7F)
-    return std::numeric_limits<double>::quiet_NaN();
-  if (!e4m3 && e == expMax)
-    return m ? std::numeric_limits<double>::quiet_NaN()
-             : sign * std::numeric_limits<double>::infinity();
-  double frac = double(m) / (1 << mantissaBits);
-  return sign * (e ? std::ldexp(1.0 + frac, e - bias) : std::ldexp(frac, 1 - bias));
-}
-
-/// The reference encoding: NaN -> a NaN code; else the nearest finite code of the same sign
-/// (ties to the even code), saturating at the largest finite value.
-uint8_t encode(bool e4m3, float x) {
-  if (std::isnan(x))
-    return 0x7F;
-  uint8_t sign = std::signbit(x) ? 0x80 : 0;
-  double a = std::fabs(double(x));
-  uint8_t maxFinite = e4m3 ? 0x7E : 0x7B;
-  if (a >= decode(e4m3, maxFinite))
-    return maxFinite | sign;
-  uint8_t best = 0;
-  double bestDist = std::numeric_limits<double>::infinity();
-  for (int c = 0; c < 0x80; ++c) {
-    double v = decode(e4m3, uint8_t(c));
-    if (!std::isfinite(v))
-      continue;
-    double d = std::fabs(v - a);
-    if (d < bestDist || (d == bestDist && (c & 1) == 0)) {
-      best = uint8_t(c);
-      bestDist = d;
-    }
-  }
-  return best | sign;
-}
 
 uint32_t bitsOf(float v) {
   uint32_t u;
@@ -76,7 +38,7 @@ bool runCase(const GpuContext &gpu, const char *build, Launch launch, uint32_t s
   std::vector<float> x;
   for (bool e4m3 : {true, false})
     for (int c = 0; c < 0x7F; ++c) {
-      double v = decode(e4m3, uint8_t(c)), next = decode(e4m3, uint8_t(c + 1));
+      double v = decodeFloat8(e4m3, uint8_t(c)), next = decodeFloat8(e4m3, uint8_t(c + 1));
       if (!std::isfinite(v))
         continue;
       x.push_back(float(v));
@@ -131,18 +93,18 @@ bool runCase(const GpuContext &gpu, const char *build, Launch launch, uint32_t s
   size_t wrong[9] = {};
   size_t shown = 0;
   auto encodedOk = [&](bool e4m3, uint8_t got, float v) {
-    uint8_t want = encode(e4m3, v);
-    return std::isnan(v) ? std::isnan(decode(e4m3, got)) : got == want;
+    uint8_t want = encodeFloat8(e4m3, v);
+    return std::isnan(v) ? std::isnan(decodeFloat8(e4m3, got)) : got == want;
   };
   for (size_t i = 0; i < N; ++i) {
     bool bad4 = !encodedOk(true, e4[i], x[i]), bad5 = !encodedOk(false, e5[i], x[i]);
     if ((bad4 || bad5) && shown++ < 8)
       std::printf("  %s: x = %.9g: e4m3 0x%02x (want 0x%02x), e5m2 0x%02x (want 0x%02x)\n", build,
-                  x[i], e4[i], encode(true, x[i]), e5[i], encode(false, x[i]));
+                  x[i], e4[i], encodeFloat8(true, x[i]), e5[i], encodeFloat8(false, x[i]));
     wrong[0] += bad4;
     wrong[1] += bad5;
     wrong[2] += !encodedOk(true, eh[i], fromBf16(h[i]));
-    double v4 = decode(true, p4[i]), v5 = decode(false, p5[i]);
+    double v4 = decodeFloat8(true, p4[i]), v5 = decodeFloat8(false, p5[i]);
     wrong[3] += !sameFloat(d[i], v4);
     wrong[4] += !sameFloat(d[N + i], v5);
     wrong[5] += !sameFloat(d[2 * N + i], i % 2 == 0 ? v4 : -1.5);
