@@ -287,17 +287,25 @@ FailureOr<int64_t> Generator::dimKeyword(const Expr &call, unsigned rank) {
   return *v;
 }
 
+FailureOr<std::pair<Value, Value>> Generator::genSourceAndDest(const Expr &call) {
+  auto src = genBufferRef(*call.operands[0], "the source of '" + call.name + "'");
+  if (failed(src))
+    return failure();
+  auto dst = genBufferRef(*call.operands[1], "the destination of '" + call.name + "'");
+  if (failed(dst))
+    return failure();
+  return std::make_pair(*src, *dst);
+}
+
 LogicalResult Generator::genReduce(const Expr &call) {
   if (failed(checkKeywords(
           call, {"dim", "op", "init", "accumulate", "clear", "index", "index_offset"}, 2)))
     return failure();
-  auto src = genBufferRef(*call.operands[0], "the source of 'reduce'");
-  if (failed(src))
+  auto buffers = genSourceAndDest(call);
+  if (failed(buffers))
     return failure();
-  auto dst = genBufferRef(*call.operands[1], "the destination of 'reduce'");
-  if (failed(dst))
-    return failure();
-  auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
+  auto [src, dst] = *buffers;
+  auto st = cast<tile::BufferType>(src.getType()), dt = cast<tile::BufferType>(dst.getType());
   auto dim = dimKeyword(call, st.getRank());
   if (failed(dim))
     return failure();
@@ -381,7 +389,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
       return failure();
     auto it = cast<tile::BufferType>(v->getType());
     Type elem = it.getElementType();
-    if (*v == *dst) {
+    if (*v == dst) {
       error(indexExpr->loc) << "'index' must be another buffer than the destination";
       return failure();
     }
@@ -419,7 +427,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
     }
     offset = *o;
   }
-  tile::ReduceOp::create(builder, loc(call.loc), *src, *dst, init, index, offset,
+  tile::ReduceOp::create(builder, loc(call.loc), src, dst, init, index, offset,
                          builder.getI64IntegerAttr(*dim), builder.getStringAttr(kind),
                          acc ? builder.getUnitAttr() : UnitAttr());
   return success();
@@ -428,13 +436,11 @@ LogicalResult Generator::genReduce(const Expr &call) {
 LogicalResult Generator::genScan(const Expr &call) {
   if (failed(checkKeywords(call, {"dim", "op", "exclusive"}, 2)))
     return failure();
-  auto src = genBufferRef(*call.operands[0], "the source of 'scan'");
-  if (failed(src))
+  auto buffers = genSourceAndDest(call);
+  if (failed(buffers))
     return failure();
-  auto dst = genBufferRef(*call.operands[1], "the destination of 'scan'");
-  if (failed(dst))
-    return failure();
-  auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
+  auto [src, dst] = *buffers;
+  auto st = cast<tile::BufferType>(src.getType()), dt = cast<tile::BufferType>(dst.getType());
   auto dim = dimKeyword(call, st.getRank());
   if (failed(dim))
     return failure();
@@ -471,7 +477,7 @@ LogicalResult Generator::genScan(const Expr &call) {
                     << typeName(dt.getElementType()) << "': element types must match";
     return failure();
   }
-  tile::ScanOp::create(builder, loc(call.loc), *src, *dst, builder.getI64IntegerAttr(*dim),
+  tile::ScanOp::create(builder, loc(call.loc), src, dst, builder.getI64IntegerAttr(*dim),
                        builder.getStringAttr(kind),
                        *exclusive ? builder.getUnitAttr() : UnitAttr());
   return success();
