@@ -27,7 +27,7 @@ test/gpu/difftest/campaign.sh run "$bindir/tlc-difftest" build/campaign 8 --max-
 tail -40 "$OUT/difftest-campaign.log"
 
 {
-  for t in softmax_test transpose_test col_sum_test dequant_gemm_test "attention_test small" example_app_test "gemm_test small"; do
+  for t in softmax_test norms_test transpose_test col_sum_test dequant_gemm_test "attention_test small" example_app_test "gemm_test small"; do
     [ -x "$bindir/${t%% *}" ] || continue
     for tool in memcheck racecheck; do
       compute-sanitizer --tool "$tool" --error-exitcode 3 $bindir/$t > "$OUT/sanitizer.txt" 2>&1

@@ -427,7 +427,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
     }
     offset = *o;
   }
-  tile::ReduceOp::create(builder, loc(call.loc), src, dst, init, index, offset,
+  tile::ReduceOp::create(builder, loc(call.loc), src, dst, init, index, offset, Value(),
                          builder.getI64IntegerAttr(*dim), builder.getStringAttr(kind),
                          acc ? builder.getUnitAttr() : UnitAttr());
   return success();

@@ -129,6 +129,53 @@ std::optional<MmaSyncAccLayout> MmaSyncAccLayout::choose(int64_t rows, int64_t c
   return best;
 }
 
+std::pair<int64_t, int64_t> BlockedLayout::coord(int64_t thread, int64_t slot) const {
+  int64_t v = slot % vec;
+  int64_t cc = (slot / vec) % colSteps();
+  int64_t rr = slot / (vec * colSteps());
+  return {rr * rowsPerPass() + thread / threadsPerRow,
+          (cc * threadsPerRow + thread % threadsPerRow) * vec + v};
+}
+
+static bool isPowerOf2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+bool BlockedLayout::isValid() const {
+  if (!isPowerOf2(vec) || !isPowerOf2(threadsPerRow) || threads <= 0 || threads % 32 != 0 ||
+      threads % threadsPerRow != 0 || (threadsPerRow > 32 && threadsPerRow % 32 != 0))
+    return false;
+  if (rows <= 0 || rows % rowsPerPass() != 0)
+    return false;
+  return cols == 0 || (cols > 0 && cols % (threadsPerRow * vec) == 0);
+}
+
+std::optional<BlockedLayout> BlockedLayout::choose(int64_t rows, const std::vector<int64_t> &colsOf,
+                                                   int64_t threads, int64_t maxVec) {
+  auto fits = [&](int64_t vec, int64_t perRow) {
+    for (int64_t cols : colsOf)
+      if (!BlockedLayout{rows, cols, vec, perRow, threads}.isValid())
+        return false;
+    return BlockedLayout{rows, 0, vec, perRow, threads}.isValid();
+  };
+  // Row values alone: the fewest threads per row (the fewest slots per thread).
+  if (colsOf.empty()) {
+    for (int64_t perRow = 1; perRow <= threads; perRow *= 2)
+      if (fits(1, perRow))
+        return BlockedLayout{rows, 0, 1, perRow, threads};
+    return std::nullopt;
+  }
+  // Widest vectors first (the fewest, widest memory accesses); then a row within one warp
+  // (shuffles alone reduce it), as many threads per row as fit; else the fewest warps per row.
+  for (int64_t vec = maxVec; vec >= 1; vec /= 2) {
+    for (int64_t perRow = 32; perRow >= 1; perRow /= 2)
+      if (fits(vec, perRow))
+        return BlockedLayout{rows, 0, vec, perRow, threads};
+    for (int64_t perRow = 64; perRow <= threads; perRow *= 2)
+      if (fits(vec, perRow))
+        return BlockedLayout{rows, 0, vec, perRow, threads};
+  }
+  return std::nullopt;
+}
+
 uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingBytes, uint32_t strideBytes,
                          int64_t swizzleBytes) {
   uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : swizzleBytes == 32 ? 3 : 0;

@@ -53,6 +53,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     assignOptions.tma = options.tma;
     assignOptions.cpAsyncWgmma = options.cpAsyncWgmma;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
+    tile::TileAssignBlockedLayoutsOptions blockedOptions;
+    blockedOptions.explain = assignOptions.explain;
+    pm.addNestedPass<tile::KernelOp>(tile::createTileAssignBlockedLayouts(blockedOptions));
   }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());

@@ -37,7 +37,7 @@ tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
 // -----
 
 // 64 KiB of shared buffers (what the frontend counts) plus 192 KiB of fragments.
-// expected-error @+1 {{kernel 'fragments' needs 262144 bytes of shared memory for its buffers (the generic strategy keeps fragments in shared memory too); 232448 bytes is the limit}}
+// expected-error @+1 {{kernel 'fragments' needs 262144 bytes of shared memory for its buffers (fragments without a register layout are kept there too); 232448 bytes is the limit}}
 tile.kernel @fragments threads [128, 1, 1] args ["X"] dims [["N"]] params {} grid {
 ^bb0(%x: !tile.tensor<f32, 1>):
   %c1 = arith.constant 1 : index
@@ -54,7 +54,7 @@ tile.kernel @fragments threads [128, 1, 1] args ["X"] dims [["N"]] params {} gri
 // -----
 
 // 6 + 232440 = 232446 bytes fit, but the fragment's offset is aligned to 16: 232456 do not.
-// expected-error @+1 {{kernel 'aligned' needs 232456 bytes of shared memory for its buffers (the generic strategy keeps fragments in shared memory too); 232448 bytes is the limit}}
+// expected-error @+1 {{kernel 'aligned' needs 232456 bytes of shared memory for its buffers (fragments without a register layout are kept there too); 232448 bytes is the limit}}
 tile.kernel @aligned threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
 ^bb0(%x: !tile.tensor<f32, 1>):
   %c1 = arith.constant 1 : index

@@ -35,7 +35,7 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   tile.yield %c1, %c1, %c1 : index, index, index
 } body {
 ^bb0(%x: !tile.tensor<bf16, 2>):
-  // expected-error @+1 {{'tile.layout' must be a fragment layout (#tile.wgmma_acc, #tile.mma_sync_acc, #tile.mma_sync_rows), got {kind = "wgmma"}}}
+  // expected-error @+1 {{'tile.layout' must be a fragment layout (#tile.wgmma_acc, #tile.mma_sync_acc, #tile.mma_sync_rows, #tile.blocked, #tile.blocked_rows), got {kind = "wgmma"}}}
   %a = tile.alloc {tile.layout = {kind = "wgmma"}} : !tile.buffer<fragment 128x128xf32>
   tile.yield
 }

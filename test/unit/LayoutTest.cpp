@@ -205,3 +205,53 @@ TEST_CASE("cp.async writes and ldmatrix reads of swizzled tiles are conflict-fre
       }
   }
 }
+
+// Memory-bound kernels' register layout: every element once; consecutive threads of a row read
+// consecutive vectors; row slots hold exactly the rows of the slots, each row by threadsPerRow
+// threads.
+TEST_CASE("blocked layouts cover the tile once and hold their rows", "[layout]") {
+  struct Case {
+    int64_t rows, cols, threads, maxVec, vec, perRow;
+  };
+  for (Case c :
+       {Case{8, 256, 256, 4, 4, 32}, Case{1, 4096, 256, 8, 8, 256}, Case{4, 256, 256, 4, 4, 64},
+        Case{16, 64, 128, 8, 8, 8}, Case{256, 2, 256, 4, 2, 1}}) {
+    auto chosen = BlockedLayout::choose(c.rows, {c.cols}, c.threads, c.maxVec);
+    REQUIRE(chosen.has_value());
+    CHECK(chosen->vec == c.vec);
+    CHECK(chosen->threadsPerRow == c.perRow);
+    BlockedLayout layout = *chosen;
+    layout.cols = c.cols;
+    REQUIRE(layout.isValid());
+    std::vector<int64_t> hits(c.rows * c.cols, 0), holders(c.rows, 0);
+    for (int64_t t = 0; t < c.threads; ++t) {
+      for (int64_t s = 0; s < layout.slots(); ++s) {
+        auto [row, col] = layout.coord(t, s);
+        REQUIRE(row < c.rows);
+        REQUIRE(col < c.cols);
+        ++hits[row * c.cols + col];
+        REQUIRE(layout.rowOf(t, layout.rowSlotOf(s)) == row);
+        if (s % layout.vec != 0)
+          REQUIRE(layout.coord(t, s - 1) == std::make_pair(row, col - 1));
+      }
+      for (int64_t r = 0; r < layout.rowSlots(); ++r)
+        ++holders[layout.rowOf(t, r)];
+    }
+    for (int64_t h : hits)
+      REQUIRE(h == 1);
+    for (int64_t h : holders)
+      REQUIRE(h == layout.threadsPerRow);
+  }
+  // Three rows need a row per pass: all 256 threads on a row, in single elements.
+  auto three = BlockedLayout::choose(3, {256}, 256, 4);
+  REQUIRE(three.has_value());
+  CHECK(three->vec == 1);
+  CHECK(three->threadsPerRow == 256);
+  // Rows that leave threads idle, and columns no vector divides, have no blocked layout.
+  REQUIRE_FALSE(BlockedLayout::choose(3, {128}, 256, 4).has_value());
+  REQUIRE_FALSE(BlockedLayout::choose(1, {100}, 256, 4).has_value());
+  // Row values alone: one row per thread where the rows allow.
+  auto rowsOnly = BlockedLayout::choose(256, {}, 256, 4);
+  REQUIRE(rowsOnly.has_value());
+  CHECK(rowsOnly->threadsPerRow == 1);
+}

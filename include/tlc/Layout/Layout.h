@@ -113,6 +113,45 @@ struct MmaSyncAccLayout {
   static std::optional<MmaSyncAccLayout> choose(int64_t rows, int64_t cols, int64_t warps);
 };
 
+/// A "blocked" register layout for element-wise and row-wise work (memory-bound kernels): a
+/// [rows, cols] fragment on `threads` threads, `threadsPerRow` consecutive threads per row, each
+/// holding `vec` consecutive elements of the row per column step (one vector access of global
+/// memory). A pass covers rowsPerPass() = threads / threadsPerRow rows and threadsPerRow * vec
+/// columns; slot s = (rr * colSteps() + cc) * vec + v of thread t holds element
+/// (rr * rowsPerPass() + t / threadsPerRow, (cc * threadsPerRow + t % threadsPerRow) * vec + v).
+/// Row values beside it (a rank-1 fragment of `rows`): row slot rr of thread t holds row
+/// rr * rowsPerPass() + t / threadsPerRow, replicated over the threadsPerRow threads of the row.
+struct BlockedLayout {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t vec = 1;
+  int64_t threadsPerRow = 1;
+  int64_t threads = 32;
+
+  int64_t rowsPerPass() const { return threads / threadsPerRow; }
+  int64_t rowSteps() const { return rows / rowsPerPass(); }
+  int64_t colSteps() const { return cols / (threadsPerRow * vec); }
+  int64_t slots() const { return rowSteps() * colSteps() * vec; }
+  std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const;
+  int64_t rowSlots() const { return rowSteps(); }
+  int64_t rowOf(int64_t thread, int64_t rowSlot) const {
+    return rowSlot * rowsPerPass() + thread / threadsPerRow;
+  }
+  /// The row slot that holds the row of slot `slot`.
+  int64_t rowSlotOf(int64_t slot) const { return slot / (colSteps() * vec); }
+  /// Whether the parameters describe a layout: powers of two, threadsPerRow dividing `threads`
+  /// (at most 32, or a multiple of 32: whole warps per row), rows a multiple of rowsPerPass()
+  /// and cols (when cols != 0: a rank-1 fragment has none) of threadsPerRow * vec.
+  bool isValid() const;
+
+  /// The layout for rows of `colsOf` (the column counts of the rank-2 fragments sharing it;
+  /// empty: row values only) on `threads` threads, with vectors of at most `maxVec` elements:
+  /// the widest vectors, then the most threads per row that keep every thread busy. nullopt if
+  /// none fits.
+  static std::optional<BlockedLayout> choose(int64_t rows, const std::vector<int64_t> &colsOf,
+                                             int64_t threads, int64_t maxVec);
+};
+
 /// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
 /// leading and stride byte offsets (bytes, multiples of 16) and the swizzle mode of
 /// `swizzleBytes` (0 = interleave, 32, 64, 128).

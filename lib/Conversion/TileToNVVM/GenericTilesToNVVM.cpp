@@ -95,6 +95,18 @@ Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool
   return arith::TruncIOp::create(b, loc, to, value);
 }
 
+Value tlc::buildReduceCombine(OpBuilder &b, Location loc, StringRef kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  if (kind == "sum")
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  if (kind == "max")
+    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                 : arith::MinSIOp::create(b, loc, x, y).getResult();
+}
+
 void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
                           function_ref<void(OpBuilder &, Location, Value)> body) {
   auto func = b.getInsertionBlock()->getParent()->getParentOfType<gpu::GPUFuncOp>();
@@ -330,19 +342,10 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
     if (!src || !dst || (op.getInit() && !init) || (op.getIndex() && !index))
       return failure();
     auto st = op.getSource().getType(), dt = op.getDest().getType();
-    Type type = st.getElementType();
-    bool isFloat = isa<FloatType>(type);
     StringRef kind = op.getKind();
     int64_t dim = op.getDim();
-    auto combine = [&](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      if (kind == "sum")
-        return isFloat ? arith::AddFOp::create(b, l, x, y).getResult()
-                       : arith::AddIOp::create(b, l, x, y).getResult();
-      if (kind == "max")
-        return isFloat ? arith::MaximumFOp::create(b, l, x, y).getResult()
-                       : arith::MaxSIOp::create(b, l, x, y).getResult();
-      return isFloat ? arith::MinimumFOp::create(b, l, x, y).getResult()
-                     : arith::MinSIOp::create(b, l, x, y).getResult();
+    auto combine = [&](OpBuilder &b, Location l, Value x, Value y) {
+      return buildReduceCombine(b, l, kind, x, y);
     };
     bool argReduce = op.isArgReduce(), argMax = kind == "argmax";
     bool accumulate = op.getAccumulate();

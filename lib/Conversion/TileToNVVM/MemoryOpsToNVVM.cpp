@@ -166,6 +166,111 @@ void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t
   LLVM::StoreOp::create(b, loc, second, nextPtr);
 }
 
+/// Whether the `n` elements tensor[indices + (0, .., k)], k < n, are all in bounds, contiguous
+/// (last stride 1) and their first address aligned to `align` bytes; and that address.
+static std::pair<Value, Value> buildVectorCheck(OpBuilder &b, Location loc, const TensorValues &t,
+                                                Type type, ValueRange indices, int64_t n,
+                                                int64_t align) {
+  Type i64 = b.getI64Type();
+  SmallVector<Value> lastIndices(indices);
+  lastIndices.back() =
+      arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, n - 1));
+  auto [firstIn, ptr] = buildAddress(b, loc, t, type, indices);
+  Value lastIn = buildAddress(b, loc, t, type, lastIndices).first;
+  Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.strides.back(),
+                                     arith::ConstantIntOp::create(b, loc, i64, 1));
+  Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, address, arith::ConstantIntOp::create(b, loc, i64, align - 1)),
+      arith::ConstantIntOp::create(b, loc, i64, 0));
+  Value ok = arith::AndIOp::create(b, loc, arith::AndIOp::create(b, loc, firstIn, lastIn),
+                                   arith::AndIOp::create(b, loc, unit, aligned));
+  return {ok, ptr};
+}
+
+/// Vectors of at most 16 bytes covering `n` elements of `bytes` bytes: (elements per vector).
+static int64_t vectorElements(int64_t n, int64_t bytes) {
+  return std::max<int64_t>(1, std::min<int64_t>(n, 16 / bytes));
+}
+
+SmallVector<Value> tlc::buildMaskedLoadVector(OpBuilder &b, Location loc, const TensorValues &t,
+                                              Type type, ValueRange indices, int64_t n) {
+  Type memType = isFloat8(type) ? b.getI8Type() : type;
+  int64_t bytes = memType.getIntOrFloatBitWidth() / 8;
+  int64_t per = vectorElements(n, bytes);
+  auto [ok, ptr] = buildVectorCheck(b, loc, t, type, indices, n, per * bytes);
+  SmallVector<Type> types(n, type);
+  auto ifOp = scf::IfOp::create(b, loc, types, ok, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> values;
+    auto vecType = VectorType::get({per}, memType);
+    for (int64_t k = 0; k < n; k += per) {
+      Value at = k == 0 ? ptr
+                        : LLVM::GEPOp::create(b, loc, ptr.getType(), memType, ptr,
+                                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
+                              .getResult();
+      Value vec = LLVM::LoadOp::create(b, loc, vecType, at, /*alignment=*/per * bytes);
+      for (int64_t e = 0; e < per; ++e) {
+        Value x = LLVM::ExtractElementOp::create(
+            b, loc, vec, arith::ConstantIntOp::create(b, loc, b.getI32Type(), e));
+        if (memType != type)
+          x = arith::BitcastOp::create(b, loc, type, x);
+        values.push_back(x);
+      }
+    }
+    scf::YieldOp::create(b, loc, values);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    values.clear();
+    for (int64_t k = 0; k < n; ++k) {
+      SmallVector<Value> at(indices);
+      at.back() =
+          arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, k));
+      values.push_back(buildMaskedLoad(b, loc, t, type, at));
+    }
+    scf::YieldOp::create(b, loc, values);
+  }
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues &t,
+                                 ArrayRef<Value> values, ValueRange indices) {
+  Type type = values.front().getType();
+  Type memType = isFloat8(type) ? b.getI8Type() : type;
+  int64_t n = values.size();
+  int64_t bytes = memType.getIntOrFloatBitWidth() / 8;
+  int64_t per = vectorElements(n, bytes);
+  auto [ok, ptr] = buildVectorCheck(b, loc, t, type, indices, n, per * bytes);
+  auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  auto vecType = VectorType::get({per}, memType);
+  for (int64_t k = 0; k < n; k += per) {
+    Value vec = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t e = 0; e < per; ++e) {
+      Value x = values[k + e];
+      if (memType != type)
+        x = arith::BitcastOp::create(b, loc, memType, x);
+      vec = LLVM::InsertElementOp::create(b, loc, vec, x,
+                                          arith::ConstantIntOp::create(b, loc, b.getI32Type(), e));
+    }
+    Value at = k == 0 ? ptr
+                      : LLVM::GEPOp::create(b, loc, ptr.getType(), memType, ptr,
+                                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
+                            .getResult();
+    LLVM::StoreOp::create(b, loc, vec, at, /*alignment=*/per * bytes);
+  }
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  for (int64_t k = 0; k < n; ++k) {
+    SmallVector<Value> at(indices);
+    at.back() =
+        arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, k));
+    buildMaskedStore(b, loc, t, values[k], at);
+  }
+}
+
 void tlc::populateMemoryOpsToNVVMPatterns(RewritePatternSet &patterns) {
   patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering, AtomicAddOpLowering>(
       patterns.getContext());

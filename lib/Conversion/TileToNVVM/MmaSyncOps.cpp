@@ -742,13 +742,7 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());
     Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
     StringRef kind = op.getKind();
-    auto combine = [&](Value x, Value y) -> Value {
-      if (kind == "sum")
-        return arith::AddFOp::create(rewriter, loc, x, y);
-      if (kind == "max")
-        return arith::MaximumFOp::create(rewriter, loc, x, y);
-      return arith::MinimumFOp::create(rewriter, loc, x, y);
-    };
+    auto combine = [&](Value x, Value y) { return buildReduceCombine(rewriter, loc, kind, x, y); };
     auto slot = [&](Value memref, int64_t s) -> Value {
       return memref::LoadOp::create(rewriter, loc, memref,
                                     ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});

@@ -94,6 +94,23 @@ void buildMaskedStore(mlir::OpBuilder &b, mlir::Location loc, const TensorValues
 void buildMaskedStorePair(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                           mlir::Value first, mlir::Value second, mlir::ValueRange indices);
 
+/// The `n` consecutive elements tensor[indices + (0, .., k)], k < n (a power of two): as
+/// vectors of up to 16 bytes when all are in bounds, the last stride is 1 and the first address
+/// is aligned to the vector (decided at run time, per access), else element by element with
+/// zero out of bounds.
+llvm::SmallVector<mlir::Value> buildMaskedLoadVector(mlir::OpBuilder &b, mlir::Location loc,
+                                                     const TensorValues &t, mlir::Type elementType,
+                                                     mlir::ValueRange indices, int64_t n);
+/// Stores `values` at tensor[indices + (0, .., k)] likewise: vectors of up to 16 bytes when
+/// in bounds, contiguous and aligned, else each element that is in bounds.
+void buildMaskedStoreVector(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                            llvm::ArrayRef<mlir::Value> values, mlir::ValueRange indices);
+
+/// Combines two partial results of a reduction of `kind` ("sum", "max", "min"): addf / maximumf /
+/// minimumf on floats (NaN propagates), addi / maxsi / minsi on integers.
+mlir::Value buildReduceCombine(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef kind,
+                               mlir::Value x, mlir::Value y);
+
 /// Converts a scalar (held in its storage type) to element type `to` (its storage type is the
 /// result): float/int widening, narrowing and conversion; `fromUnsigned` and an unsigned `to`
 /// (the language's u8) select zero extension and unsigned conversions.

@@ -15,16 +15,17 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tlc;
 
 std::optional<tile::AccLayout> tlc::getRegisterLayout(Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
-  if (!castOp)
+  auto type = dyn_cast<tile::BufferType>(buffer.getType());
+  if (!castOp || !type)
     return std::nullopt;
-  return tile::AccLayout::fromAttr(castOp->getAttr(tile::kLayoutAttr),
-                                   cast<tile::BufferType>(buffer.getType()).getShape());
+  return tile::AccLayout::fromAttr(castOp->getAttr(tile::kLayoutAttr), type.getShape());
 }
 
 Value tlc::lowerRegisterFragment(OpBuilder &b, tile::AllocOp alloc, gpu::GPUFuncOp func) {
@@ -84,7 +85,7 @@ struct FillSlots : OpRewritePattern<tile::FillOp> {
     Value values = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t s = 0; s < n; ++s)
       values = LLVM::InsertValueOp::create(rewriter, loc, values, op.getValue(), s);
-    if (op.getValue().getType().isF32())
+    if (op.getValue().getType().isF32() && !layout->isBlocked())
       values = fenceAccumulators(rewriter, loc, values);
     for (int64_t s = 0; s < n; ++s)
       memref::StoreOp::create(rewriter, loc, LLVM::ExtractValueOp::create(rewriter, loc, values, s),
@@ -114,8 +115,9 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
   CopySlotsToTensor(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
     auto layout = getRegisterLayout(op.getSource());
-    // Row values (a quad holds each row) go through shared memory (tile-assign-mma-layouts).
-    if (!layout || layout->kind == tile::AccLayout::Kind::MmaSyncRows)
+    // Row values (a quad holds each row) go through shared memory (tile-assign-mma-layouts);
+    // blocked fragments store whole vectors (CopyBlockedAndTensor).
+    if (!layout || layout->isRows() || layout->isBlocked())
       return failure();
     auto tensor = getTensorValues(op.getDest());
     if (!tensor)
@@ -168,7 +170,7 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
     Value memref = getBufferMemref(slots);
     Type dstType = cast<tile::BufferType>(op.getDest().getType()).getElementType();
     Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
-    bool rows = layout.kind == tile::AccLayout::Kind::MmaSyncRows;
+    bool rows = layout.isRows();
     Value tid = linearThreadId(rewriter, loc);
     for (int64_t s = 0; s < layout.slots(); ++s) {
       Value slot = arith::ConstantIndexOp::create(rewriter, loc, s);
@@ -194,9 +196,197 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
   }
 };
 
+/// copy between a tensor and a #tile.blocked fragment: each thread moves its vectors (vec
+/// consecutive elements of a row) as one to four 16-byte accesses where they are in bounds,
+/// contiguous and aligned, element by element (masked) where not; values converted.
+struct CopyBlockedAndTensor : OpRewritePattern<tile::CopyOp> {
+  CopyBlockedAndTensor(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    auto srcLayout = getRegisterLayout(op.getSource());
+    auto dstLayout = getRegisterLayout(op.getDest());
+    bool load = dstLayout && dstLayout->kind == tile::AccLayout::Kind::Blocked;
+    bool store = srcLayout && srcLayout->kind == tile::AccLayout::Kind::Blocked;
+    if (!load && !store)
+      return failure();
+    Value tensor = load ? op.getSource() : op.getDest();
+    auto values = getTensorValues(tensor);
+    auto tensorType = dyn_cast<tile::TensorType>(tensor.getType());
+    Value slots = load ? op.getDest() : op.getSource();
+    Value memref = getBufferMemref(slots);
+    if (!values || !tensorType || tensorType.getRank() < 2 || !memref)
+      return failure();
+    const tile::AccLayout &layout = load ? *dstLayout : *srcLayout;
+    const layout::BlockedLayout &l = layout.blocked;
+    Location loc = op.getLoc();
+    Type tensorElem = tensorType.getElementType();
+    Type slotElem = cast<tile::BufferType>(slots.getType()).getElementType();
+    SmallVector<Value> offsets(load ? op.getSourceOffsets() : op.getDestOffsets());
+    size_t lead = offsets.size() - 2;
+    Value tid = linearThreadId(rewriter, loc);
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    for (int64_t first = 0; first < l.slots(); first += l.vec) {
+      auto [row, col] = tile::buildAccCoords(rewriter, loc, layout, tid, cst(first));
+      SmallVector<Value> indices(offsets);
+      indices[lead] = arith::AddIOp::create(rewriter, loc, offsets[lead], row);
+      indices[lead + 1] = arith::AddIOp::create(rewriter, loc, offsets[lead + 1], col);
+      if (load) {
+        SmallVector<Value> loaded =
+            buildMaskedLoadVector(rewriter, loc, *values, tensorElem, indices, l.vec);
+        for (auto [e, value] : llvm::enumerate(loaded))
+          memref::StoreOp::create(
+              rewriter, loc,
+              convertElement(rewriter, loc, value, slotElem, tensorElem.isUnsignedInteger()),
+              memref, ValueRange{cst(first + e)});
+        continue;
+      }
+      SmallVector<Value> stored;
+      for (int64_t e = 0; e < l.vec; ++e)
+        stored.push_back(convertElement(
+            rewriter, loc,
+            memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(first + e)}), tensorElem,
+            slotElem.isUnsignedInteger()));
+      buildMaskedStoreVector(rewriter, loc, *values, stored, indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// copy between two register fragments of one layout: slot by slot, converted.
+struct CopySlotsToSlots : OpRewritePattern<tile::CopyOp> {
+  CopySlotsToSlots(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    Value src = op.getSource(), dst = op.getDest();
+    auto srcLayout = getRegisterLayout(src);
+    auto dstLayout = getRegisterLayout(dst);
+    Value srcMemref = getBufferMemref(src), dstMemref = getBufferMemref(dst);
+    if (!srcLayout || !dstLayout || !srcMemref || !dstMemref ||
+        src.getDefiningOp()->getAttr(tile::kLayoutAttr) !=
+            dst.getDefiningOp()->getAttr(tile::kLayoutAttr) ||
+        cast<tile::BufferType>(src.getType()).getShape() !=
+            cast<tile::BufferType>(dst.getType()).getShape())
+      return failure();
+    Location loc = op.getLoc();
+    Type srcElem = cast<tile::BufferType>(src.getType()).getElementType();
+    Type dstElem = cast<tile::BufferType>(dst.getType()).getElementType();
+    for (int64_t s = 0; s < srcLayout->slots(); ++s) {
+      Value slot = arith::ConstantIndexOp::create(rewriter, loc, s);
+      Value value = memref::LoadOp::create(rewriter, loc, srcMemref, ValueRange{slot});
+      memref::StoreOp::create(
+          rewriter, loc, convertElement(rewriter, loc, value, dstElem, srcElem.isUnsignedInteger()),
+          dstMemref, ValueRange{slot});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A shuffle of `value` (at most 32 bits) with the lane `mask` away (xor) in the warp; narrower
+/// values travel widened, exactly.
+static Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t mask) {
+  Type type = value.getType();
+  Value wide = value;
+  if (isa<FloatType>(type) && !type.isF32())
+    wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+    wide = arith::ExtSIOp::create(b, loc, b.getI32Type(), value);
+  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
+  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
+  Value other =
+      gpu::ShuffleOp::create(b, loc, wide, offset, width, gpu::ShuffleMode::XOR).getShuffleResult();
+  if (other.getType() == type)
+    return other;
+  if (isa<FloatType>(type))
+    return arith::TruncFOp::create(b, loc, type, other);
+  return arith::TruncIOp::create(b, loc, type, other);
+}
+
+/// reduce(x, rows, dim = 1) of a #tile.blocked fragment into #tile.blocked_rows: per row slot,
+/// the thread's vectors of the row, then the threads of the row by xor shuffles, then, where a
+/// row spans several warps, the warps' partial values through the `scratch` buffer.
+struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
+  ReduceBlockedRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
+    auto src = getRegisterLayout(op.getSource());
+    auto dst = getRegisterLayout(op.getDest());
+    if (!src || !dst || src->kind != tile::AccLayout::Kind::Blocked ||
+        dst->kind != tile::AccLayout::Kind::BlockedRows || op.getDim() != 1 || op.isArgReduce())
+      return failure();
+    const layout::BlockedLayout &l = src->blocked;
+    bool acrossWarps = l.threadsPerRow > 32;
+    if (acrossWarps && (!op.getScratch() || !getBufferMemref(op.getScratch())))
+      return rewriter.notifyMatchFailure(op, "a row spans warps but the reduce has no scratch");
+    Location loc = op.getLoc();
+    Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());
+    Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    auto slot = [&](Value memref, int64_t s) -> Value {
+      return memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(s)});
+    };
+    auto combine = [&](Value x, Value y) {
+      return buildReduceCombine(rewriter, loc, op.getKind(), x, y);
+    };
+    int64_t perRow = l.colSteps() * l.vec;
+    SmallVector<Value> partial;
+    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+      Value v;
+      for (int64_t s = r * perRow; s < (r + 1) * perRow; ++s) {
+        Value x = slot(srcMemref, s);
+        v = v ? combine(v, x) : x;
+      }
+      for (int64_t mask = 1; mask < std::min<int64_t>(l.threadsPerRow, 32); mask *= 2)
+        v = combine(v, shuffleXor(rewriter, loc, v, mask));
+      partial.push_back(v);
+    }
+    if (acrossWarps) {
+      // scratch[r * warps + w]: warp w's value of row slot r.
+      int64_t warps = l.threads / 32, warpsPerRow = l.threadsPerRow / 32;
+      Value scratch = op.getScratch();
+      Value tid = linearThreadId(rewriter, loc);
+      Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
+      Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+      Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, cst(0));
+      auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        for (int64_t r = 0; r < l.rowSlots(); ++r)
+          storeBufferElement(
+              rewriter, loc, partial[r], scratch,
+              ValueRange{arith::AddIOp::create(rewriter, loc, cst(r * warps), warp)});
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      Value firstWarp = arith::MulIOp::create(
+          rewriter, loc, arith::DivUIOp::create(rewriter, loc, tid, cst(l.threadsPerRow)),
+          cst(warpsPerRow));
+      for (int64_t r = 0; r < l.rowSlots(); ++r) {
+        Value v;
+        for (int64_t k = 0; k < warpsPerRow; ++k) {
+          Value at = arith::AddIOp::create(rewriter, loc, firstWarp, cst(r * warps + k));
+          Value x = loadBufferElement(rewriter, loc, scratch, ValueRange{at});
+          v = v ? combine(v, x) : x;
+        }
+        partial[r] = v;
+      }
+      // The next reduce may write the scratch again.
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+      Value v = partial[r];
+      if (op.getAccumulate())
+        v = combine(slot(dstMemref, r), v);
+      else if (initMemref)
+        v = combine(slot(initMemref, r), v);
+      memref::StoreOp::create(rewriter, loc, v, dstMemref, ValueRange{cst(r)});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tlc::populateRegisterFragmentPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor, CopySlotsAndBuffer>(
-      patterns.getContext());
+  patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor, CopySlotsAndBuffer,
+               CopyBlockedAndTensor, CopySlotsToSlots, ReduceBlockedRows>(patterns.getContext());
 }

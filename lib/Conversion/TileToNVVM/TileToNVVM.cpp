@@ -307,11 +307,11 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
       int64_t limit = target->getSharedBytes();
       if (*bytes > limit) {
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
-                           << " bytes of shared memory for its buffers (the generic strategy "
-                           << "keeps fragments in shared memory too); " << limit
+                           << " bytes of shared memory for its buffers (fragments without a "
+                           << "register layout are kept there too); " << limit
                            << " bytes is the limit for '" << arch << "'; hint: smaller tiles, "
-                           << "or 'tlc --explain' to see what keeps the kernel off the tensor-core "
-                           << "strategies (they hold fragments in registers)";
+                           << "or 'tlc --explain' to see which fragments stay in shared memory "
+                           << "and why";
         return signalPassFailure();
       }
       if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr)) {

@@ -140,6 +140,79 @@ std::pair<int64_t, int64_t> MmaSyncRowsLayoutAttr::getCoord(ArrayRef<int64_t> sh
   return {mmaLayout(getWarps(), 1, shape).rowOf(thread, slot), 0};
 }
 
+static LogicalResult verifyBlockedParams(function_ref<InFlightDiagnostic()> emitError, int64_t vec,
+                                         int64_t threadsPerRow, int64_t threads) {
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitError() << "blocked layouts take a multiple of 32 threads, at most 1024, got "
+                       << threads;
+  if (!llvm::isPowerOf2_64(vec) || vec > 32)
+    return emitError() << "vec must be a power of two, at most 32, got " << vec;
+  if (!llvm::isPowerOf2_64(threadsPerRow) || threads % threadsPerRow != 0)
+    return emitError() << "threads_per_row must be a power of two dividing " << threads << ", got "
+                       << threadsPerRow;
+  return success();
+}
+
+LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t vec,
+                                        int64_t threadsPerRow, int64_t threads) {
+  return verifyBlockedParams(emitError, vec, threadsPerRow, threads);
+}
+
+static layout::BlockedLayout blockedLayout(int64_t vec, int64_t threadsPerRow, int64_t threads,
+                                           ArrayRef<int64_t> shape) {
+  return layout::BlockedLayout{shape[0], shape.size() == 2 ? shape[1] : 0, vec, threadsPerRow,
+                               threads};
+}
+
+int64_t BlockedLayoutAttr::getNumThreads() const { return getThreads(); }
+
+LogicalResult BlockedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                                             ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return emitError() << "a blocked layout needs a rank-2 fragment";
+  if (!blockedLayout(getVec(), getThreadsPerRow(), getThreads(), shape).isValid())
+    return emitError() << "a " << shape[0] << "x" << shape[1]
+                       << " fragment does not split into passes of "
+                       << getThreads() / getThreadsPerRow() << " rows and "
+                       << getThreadsPerRow() * getVec() << " columns";
+  return success();
+}
+
+int64_t BlockedLayoutAttr::getNumSlots(ArrayRef<int64_t> shape) const {
+  return blockedLayout(getVec(), getThreadsPerRow(), getThreads(), shape).slots();
+}
+
+std::pair<int64_t, int64_t> BlockedLayoutAttr::getCoord(ArrayRef<int64_t> shape, int64_t thread,
+                                                        int64_t slot) const {
+  return blockedLayout(getVec(), getThreadsPerRow(), getThreads(), shape).coord(thread, slot);
+}
+
+LogicalResult BlockedRowsLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                            int64_t threadsPerRow, int64_t threads) {
+  return verifyBlockedParams(emitError, 1, threadsPerRow, threads);
+}
+
+int64_t BlockedRowsLayoutAttr::getNumThreads() const { return getThreads(); }
+
+LogicalResult BlockedRowsLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                                                 ArrayRef<int64_t> shape) const {
+  if (shape.size() != 1)
+    return emitError() << "a blocked row layout needs a rank-1 fragment";
+  if (!blockedLayout(1, getThreadsPerRow(), getThreads(), shape).isValid())
+    return emitError() << shape[0] << " rows do not split into passes of "
+                       << getThreads() / getThreadsPerRow() << " rows";
+  return success();
+}
+
+int64_t BlockedRowsLayoutAttr::getNumSlots(ArrayRef<int64_t> shape) const {
+  return blockedLayout(1, getThreadsPerRow(), getThreads(), shape).rowSlots();
+}
+
+std::pair<int64_t, int64_t> BlockedRowsLayoutAttr::getCoord(ArrayRef<int64_t> shape, int64_t thread,
+                                                            int64_t slot) const {
+  return {blockedLayout(1, getThreadsPerRow(), getThreads(), shape).rowOf(thread, slot), 0};
+}
+
 //===----------------------------------------------------------------------===//
 // Target
 //===----------------------------------------------------------------------===//
@@ -246,9 +319,10 @@ static LogicalResult misplaced(Operation *op, NamedAttribute attr, StringRef whe
 static LogicalResult verifyLayout(Operation *op, NamedAttribute attr) {
   auto layout = dyn_cast<FragmentLayoutAttrInterface>(attr.getValue());
   if (!layout)
-    return op->emitOpError() << "'" << kLayoutAttr << "' must be a fragment layout "
-                             << "(#tile.wgmma_acc, #tile.mma_sync_acc, #tile.mma_sync_rows), got "
-                             << attr.getValue();
+    return op->emitOpError()
+           << "'" << kLayoutAttr << "' must be a fragment layout "
+           << "(#tile.wgmma_acc, #tile.mma_sync_acc, #tile.mma_sync_rows, #tile.blocked, "
+           << "#tile.blocked_rows), got " << attr.getValue();
   if (isLoweredBuffer(op))
     return success();
   auto alloc = dyn_cast<AllocOp>(op);

@@ -265,6 +265,13 @@ LogicalResult ReduceOp::verify() {
     if (isArgReduce())
       return emitOpError("'init' does not combine with '") << kind << "'";
   }
+  if (Value scratch = getScratch()) {
+    auto type = cast<BufferType>(scratch.getType());
+    if (!type.isShared() || type.getElementType() != dst.getElementType() || type.getRank() != 1)
+      return emitOpError("'scratch' must be a rank-1 shared buffer of the destination's element "
+                         "type, got ")
+             << type;
+  }
   if (!isArgReduce()) {
     if (getIndex() || getIndexOffset())
       return emitOpError("only 'argmax' and 'argmin' take an index buffer or offset, not '")

@@ -137,9 +137,11 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
       Value slotOf;
       if (llvm::equal(read.getIndices(), point))
         slotOf = slot;
-      else if (layout.kind == AccLayout::Kind::MmaSync &&
-               own->kind == AccLayout::Kind::MmaSyncRows && read.getIndices().size() == 1 &&
-               read.getIndices()[0] == row)
+      else if (((layout.kind == AccLayout::Kind::MmaSync &&
+                 own->kind == AccLayout::Kind::MmaSyncRows) ||
+                (layout.kind == AccLayout::Kind::Blocked &&
+                 own->kind == AccLayout::Kind::BlockedRows)) &&
+               read.getIndices().size() == 1 && read.getIndices()[0] == row)
         slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
       if (!slotOf)
         continue;
@@ -152,16 +154,18 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
       write.erase();
     }
   }
-  // A row fragment's value is held by the four lanes of a quad: each of them runs the body for
-  // the row, so an atomic update would be applied four times. One lane of the quad does it.
-  if (layout.kind == AccLayout::Kind::MmaSyncRows) {
+  // A row fragment's value is held by several threads (the four lanes of a quad, the
+  // threads_per_row threads of a blocked row): each of them runs the body for the row, so an
+  // atomic update would be applied several times. The first of them does it.
+  if (layout.isRows() && layout.rowReplicas() > 1) {
     SmallVector<AtomicAddOp> atomics;
     loop.getBody()->walk([&](AtomicAddOp atomic) { atomics.push_back(atomic); });
     for (AtomicAddOp atomic : atomics) {
       OpBuilder guardBuilder(atomic);
       Location at = atomic.getLoc();
-      Value lane = arith::RemUIOp::create(guardBuilder, at, tid,
-                                          arith::ConstantIndexOp::create(guardBuilder, at, 4));
+      Value lane = arith::RemUIOp::create(
+          guardBuilder, at, tid,
+          arith::ConstantIndexOp::create(guardBuilder, at, layout.rowReplicas()));
       Value leader = arith::CmpIOp::create(guardBuilder, at, arith::CmpIPredicate::eq, lane,
                                            arith::ConstantIndexOp::create(guardBuilder, at, 0));
       auto guard = scf::IfOp::create(guardBuilder, at, leader, /*withElseRegion=*/false);

@@ -69,65 +69,6 @@ static std::string mmaSyncMisfit(GemmOp gemm) {
 }
 
 namespace {
-/// One element access of a fragment inside a `parallel` body.
-struct Access {
-  Operation *op;
-  Value buffer;
-  enum Kind { AtPoint, AtRow, Other } kind;
-};
-
-/// The fragment accesses of `parallel`'s body, nested ones included: at the point (a fragment of
-/// the parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read
-/// at the first coordinate of a rank-2 parallel), or other.
-static SmallVector<Access> fragmentAccesses(ParallelOp parallel) {
-  SmallVector<Access> accesses;
-  auto args = parallel.getBody().getArguments();
-  parallel.getBody().walk([&](Operation *op) {
-    Value buffer;
-    ValueRange indices;
-    bool write = false;
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      buffer = read.getBuffer(), indices = read.getIndices();
-    } else if (auto w = dyn_cast<WriteOp>(op)) {
-      buffer = w.getBuffer(), indices = w.getIndices(), write = true;
-    } else {
-      return;
-    }
-    auto type = cast<BufferType>(buffer.getType());
-    if (!type.isFragment())
-      return;
-    Access::Kind kind = Access::Other;
-    if (type.getShape() == parallel.getShape() && llvm::equal(indices, args))
-      kind = Access::AtPoint;
-    else if (!write && type.getRank() == 1 && args.size() == 2 && indices.size() == 1 &&
-             indices[0] == args[0] && type.getShape()[0] == parallel.getShape()[0])
-      kind = Access::AtRow;
-    accesses.push_back({op, buffer, kind});
-  });
-  return accesses;
-}
-
-/// Whether `op` (or an op nested in it) may write `buffer`.
-static bool writes(Operation *op, Value buffer) {
-  WalkResult found = op->walk([&](Operation *inner) {
-    bool w = false;
-    if (auto write = dyn_cast<WriteOp>(inner))
-      w = write.getBuffer() == buffer;
-    else if (auto fill = dyn_cast<FillOp>(inner))
-      w = fill.getBuffer() == buffer;
-    else if (auto copy = dyn_cast<CopyOp>(inner))
-      w = copy.getDest() == buffer;
-    else if (auto gemm = dyn_cast<GemmOp>(inner))
-      w = gemm.getC() == buffer;
-    else if (auto reduce = dyn_cast<ReduceOp>(inner))
-      w = reduce.getDest() == buffer || reduce.getIndex() == buffer;
-    else if (auto scan = dyn_cast<ScanOp>(inner))
-      w = scan.getDest() == buffer;
-    return w ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
 struct Planner {
   KernelOp kernel;
   int64_t warps;
@@ -218,32 +159,8 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
   return std::nullopt;
 }
 
-/// Routes `at`'s uses of register fragment `fragment` through a copy kept in shared memory.
 void Planner::convert(Operation *at, Value fragment, StringRef reason) {
-  AllocOp alloc = fragmentAlloc(fragment);
-  Value &mirror = plan.mirrors[alloc.getOperation()];
-  if (!mirror) {
-    OpBuilder b(alloc);
-    b.setInsertionPointAfter(alloc);
-    mirror = AllocOp::create(b, alloc.getLoc(), alloc.getBuffer().getType()).getBuffer();
-  }
-  OpBuilder b(at);
-  Location loc = at->getLoc();
-  // A copy into the fragment overwrites all of it: nothing to carry over.
-  auto copy = dyn_cast<CopyOp>(at);
-  if (!copy || copy.getDest() != fragment || copy.getSource() == fragment)
-    CopyOp::create(b, loc, fragment, ValueRange{}, mirror, ValueRange{});
-  bool written = writes(at, fragment);
-  at->walk([&](Operation *inner) { inner->replaceUsesOfWith(fragment, mirror); });
-  if (written) {
-    b.setInsertionPointAfter(at);
-    CopyOp::create(b, loc, mirror, ValueRange{}, fragment, ValueRange{});
-  }
-  std::string what = "a fragment in registers";
-  if (auto line = dyn_cast<FileLineColLoc>(alloc.getLoc()))
-    what = "the fragment of line " + std::to_string(line.getLine());
-  plan.conversions.push_back(
-      {at, what + " goes through shared memory for this op (" + reason.str() + ")"});
+  convertThroughShared(at, fragment, reason, plan);
 }
 
 /// Whether a fragment got a register layout.
@@ -296,18 +213,18 @@ SmallVector<AllocOp> Planner::inferClasses() {
     rowBound.insert(src);
   });
   kernel.getBody().walk([&](ParallelOp parallel) {
-    SmallVector<Access> accesses = fragmentAccesses(parallel);
+    SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
     Value domain;
-    for (const Access &access : accesses)
-      if (access.kind == Access::AtPoint) {
+    for (const FragmentAccess &access : accesses)
+      if (access.kind == FragmentAccess::AtPoint) {
         if (domain)
           join(domain, access.buffer);
         domain = access.buffer;
       }
     if (!domain)
       return;
-    for (const Access &access : accesses)
-      if (access.kind == Access::AtRow) {
+    for (const FragmentAccess &access : accesses)
+      if (access.kind == FragmentAccess::AtRow) {
         join(domain, access.buffer);
         rowBound.insert(fragmentAlloc(domain));
       }
@@ -384,12 +301,12 @@ SmallVector<GemmOp> Planner::selectMmaGemms() {
 const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp> mma) {
   const char *reason = nullptr;
   if (auto parallel = dyn_cast<ParallelOp>(at)) {
-    SmallVector<Access> accesses = fragmentAccesses(parallel);
-    bool hasDomain = llvm::any_of(accesses, [&](const Access &a) {
-      return a.kind == Access::AtPoint && inRegisters(a.buffer);
+    SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
+    bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
+      return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
     });
-    bool fits = hasDomain && llvm::all_of(accesses, [&](const Access &a) {
-                  return !inRegisters(a.buffer) || a.kind != Access::Other;
+    bool fits = hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
+                  return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
                 });
     if (!fits)
       reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "

@@ -44,12 +44,13 @@ struct SharedMemoryLayoutPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    // Kernels of a tensor-core strategy: a pipelined main loop, or the register strategy's
-    // cp.async copies.
+    // Kernels of a tensor-core strategy (a pipelined main loop, or the register strategy's
+    // cp.async copies) or with fragments in registers (the blocked layouts too).
     bool tensorCores = false;
     kernel.walk([&](scf::ForOp loop) { tensorCores |= loop->hasAttr(kPipelineAttr); });
     kernel.walk([&](CopyOp copy) { tensorCores |= copy->hasAttr(kCpAsyncAttr); });
     kernel.walk([&](GemmOp gemm) { tensorCores |= gemm->hasAttr(kMmaAttr); });
+    kernel.walk([&](AllocOp alloc) { tensorCores |= alloc->hasAttr(kLayoutAttr); });
     if (!tensorCores)
       return;
     FailureOr<TargetAttr> target = requireTarget(kernel, "tile-shared-memory-layout");

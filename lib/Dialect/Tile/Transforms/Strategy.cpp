@@ -13,16 +13,29 @@ FragmentLayoutAttrInterface AccLayout::toAttr(MLIRContext *ctx) const {
     return WgmmaAccLayoutAttr::get(ctx, wgmma.warpgroupsM, wgmma.warpgroupsN);
   if (kind == Kind::MmaSync)
     return MmaSyncAccLayoutAttr::get(ctx, mma.warpsM, mma.warpsN);
+  if (kind == Kind::Blocked)
+    return BlockedLayoutAttr::get(ctx, blocked.vec, blocked.threadsPerRow, blocked.threads);
+  if (kind == Kind::BlockedRows)
+    return BlockedRowsLayoutAttr::get(ctx, blocked.threadsPerRow, blocked.threads);
   return MmaSyncRowsLayoutAttr::get(ctx, mma.warpsM);
 }
 
 std::optional<AccLayout> AccLayout::fromAttr(Attribute attr, ArrayRef<int64_t> shape) {
   // The dialect verified the layout against the fragment's shape (verifyOperationAttribute).
   auto fragment = dyn_cast_or_null<FragmentLayoutAttrInterface>(attr);
-  if (!fragment || shape.size() != (isa<MmaSyncRowsLayoutAttr>(attr) ? 1u : 2u))
+  bool rows = isa_and_nonnull<MmaSyncRowsLayoutAttr, BlockedRowsLayoutAttr>(attr);
+  if (!fragment || shape.size() != (rows ? 1u : 2u))
     return std::nullopt;
   AccLayout layout;
-  if (auto wgmma = dyn_cast<WgmmaAccLayoutAttr>(attr)) {
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(attr)) {
+    layout.kind = Kind::Blocked;
+    layout.blocked = layout::BlockedLayout{shape[0], shape[1], blocked.getVec(),
+                                           blocked.getThreadsPerRow(), blocked.getThreads()};
+  } else if (auto blockedRows = dyn_cast<BlockedRowsLayoutAttr>(attr)) {
+    layout.kind = Kind::BlockedRows;
+    layout.blocked = layout::BlockedLayout{shape[0], 0, 1, blockedRows.getThreadsPerRow(),
+                                           blockedRows.getThreads()};
+  } else if (auto wgmma = dyn_cast<WgmmaAccLayoutAttr>(attr)) {
     layout.kind = Kind::Wgmma;
     layout.wgmma =
         layout::WgmmaAccLayout{shape[0], shape[1], wgmma.getWarpgroupsM(), wgmma.getWarpgroupsN()};
@@ -60,6 +73,20 @@ struct IndexMath {
 std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
                                                   const AccLayout &layout, Value tid, Value slot) {
   IndexMath m{b, loc};
+  if (layout.isBlocked()) {
+    const layout::BlockedLayout &l = layout.blocked;
+    Value rowInPass = m.div(tid, l.threadsPerRow);
+    if (layout.kind == AccLayout::Kind::BlockedRows)
+      return {m.add(m.mul(slot, l.rowsPerPass()), rowInPass), m.cst(0)};
+    Value v = m.rem(slot, l.vec);
+    Value step = m.div(slot, l.vec);
+    Value cc = m.rem(step, l.colSteps());
+    Value rr = m.div(step, l.colSteps());
+    Value row = m.add(m.mul(rr, l.rowsPerPass()), rowInPass);
+    Value col =
+        m.add(m.mul(m.add(m.mul(cc, l.threadsPerRow), m.rem(tid, l.threadsPerRow)), l.vec), v);
+    return {row, col};
+  }
   Value lane = m.rem(tid, 32);
   if (layout.kind == AccLayout::Kind::MmaSyncRows) {
     // Row slot r: 16 (r / 2) + lane / 4 + 8 (r % 2) in the warp's rows.
@@ -100,6 +127,8 @@ std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
 
 Value tlc::tile::buildRowSlot(OpBuilder &b, Location loc, const AccLayout &layout, Value slot) {
   IndexMath m{b, loc};
+  if (layout.kind == AccLayout::Kind::Blocked)
+    return m.div(slot, layout.blocked.colSteps() * layout.blocked.vec);
   Value tile = m.mul(m.div(slot, 4 * layout.mma.nTiles()), 2);
   Value half = m.div(m.rem(slot, 4), 2);
   return m.add(tile, half);
@@ -123,4 +152,85 @@ bool tlc::tile::isRecomputable(Value value, KernelOp kernel, ArrayRef<Value> ext
     llvm::append_range(work, def->getOperands());
   }
   return true;
+}
+
+/// The fragment accesses of `parallel`'s body, nested ones included: at the point (a fragment of
+/// the parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read
+/// at the first coordinate of a rank-2 parallel), or other.
+SmallVector<FragmentAccess> tlc::tile::getFragmentAccesses(ParallelOp parallel) {
+  SmallVector<FragmentAccess> accesses;
+  auto args = parallel.getBody().getArguments();
+  parallel.getBody().walk([&](Operation *op) {
+    Value buffer;
+    ValueRange indices;
+    bool write = false;
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      buffer = read.getBuffer(), indices = read.getIndices();
+    } else if (auto w = dyn_cast<WriteOp>(op)) {
+      buffer = w.getBuffer(), indices = w.getIndices(), write = true;
+    } else {
+      return;
+    }
+    auto type = cast<BufferType>(buffer.getType());
+    if (!type.isFragment())
+      return;
+    FragmentAccess::Kind kind = FragmentAccess::Other;
+    if (type.getShape() == parallel.getShape() && llvm::equal(indices, args))
+      kind = FragmentAccess::AtPoint;
+    else if (!write && type.getRank() == 1 && args.size() == 2 && indices.size() == 1 &&
+             indices[0] == args[0] && type.getShape()[0] == parallel.getShape()[0])
+      kind = FragmentAccess::AtRow;
+    accesses.push_back({op, buffer, kind});
+  });
+  return accesses;
+}
+
+/// Whether `op` (or an op nested in it) may write `buffer`.
+bool tlc::tile::mayWrite(Operation *op, Value buffer) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    bool w = false;
+    if (auto write = dyn_cast<WriteOp>(inner))
+      w = write.getBuffer() == buffer;
+    else if (auto fill = dyn_cast<FillOp>(inner))
+      w = fill.getBuffer() == buffer;
+    else if (auto copy = dyn_cast<CopyOp>(inner))
+      w = copy.getDest() == buffer;
+    else if (auto gemm = dyn_cast<GemmOp>(inner))
+      w = gemm.getC() == buffer;
+    else if (auto reduce = dyn_cast<ReduceOp>(inner))
+      w = reduce.getDest() == buffer || reduce.getIndex() == buffer;
+    else if (auto scan = dyn_cast<ScanOp>(inner))
+      w = scan.getDest() == buffer;
+    return w ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// Routes `at`'s uses of register fragment `fragment` through a copy kept in shared memory.
+void tlc::tile::convertThroughShared(Operation *at, Value fragment, StringRef reason,
+                                     RegisterPlan &plan) {
+  auto alloc = fragment.getDefiningOp<AllocOp>();
+  Value &mirror = plan.mirrors[alloc.getOperation()];
+  if (!mirror) {
+    OpBuilder b(alloc);
+    b.setInsertionPointAfter(alloc);
+    mirror = AllocOp::create(b, alloc.getLoc(), alloc.getBuffer().getType()).getBuffer();
+  }
+  OpBuilder b(at);
+  Location loc = at->getLoc();
+  // A copy into the fragment overwrites all of it: nothing to carry over.
+  auto copy = dyn_cast<CopyOp>(at);
+  if (!copy || copy.getDest() != fragment || copy.getSource() == fragment)
+    CopyOp::create(b, loc, fragment, ValueRange{}, mirror, ValueRange{});
+  bool written = mayWrite(at, fragment);
+  at->walk([&](Operation *inner) { inner->replaceUsesOfWith(fragment, mirror); });
+  if (written) {
+    b.setInsertionPointAfter(at);
+    CopyOp::create(b, loc, mirror, ValueRange{}, fragment, ValueRange{});
+  }
+  std::string what = "a fragment in registers";
+  if (auto line = dyn_cast<FileLineColLoc>(alloc.getLoc()))
+    what = "the fragment of line " + std::to_string(line.getLine());
+  plan.conversions.push_back(
+      {at, what + " goes through shared memory for this op (" + reason.str() + ")"});
 }

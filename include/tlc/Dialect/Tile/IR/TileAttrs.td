@@ -118,6 +118,39 @@ def Tile_MmaSyncRowsLayoutAttr : Tile_Attr<"MmaSyncRowsLayout", "mma_sync_rows",
   let genVerifyDecl = 1;
 }
 
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
+  let summary = "vectors of a row per thread, threads_per_row consecutive threads per row";
+  let description = [{
+    The register layout of element-wise and row-wise work (layout::BlockedLayout): of an
+    [R, C] fragment, each of `threads` threads holds `vec` consecutive elements of a row per
+    column step, `threads_per_row` consecutive threads share a row, and a pass covers
+    threads / threads_per_row rows. Slot (rr * C / (threads_per_row vec) + cc) vec + v of
+    thread t holds element (rr * threads / threads_per_row + t / threads_per_row,
+    (cc * threads_per_row + t % threads_per_row) * vec + v): copies from and to tensors move
+    whole vectors. `#tile.blocked<vec = 4, threads_per_row = 32, threads = 256>`.
+  }];
+  let parameters = (ins "int64_t":$vec, "int64_t":$threadsPerRow, "int64_t":$threads);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec `,` `threads_per_row` `=` $threadsPerRow `,` `threads` `=` $threads `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_BlockedRowsLayoutAttr : Tile_Attr<"BlockedRowsLayout", "blocked_rows",
+    [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
+  let summary = "row values beside a #tile.blocked fragment";
+  let description = [{
+    A rank-1 fragment of R values, one per row of a #tile.blocked fragment with the same
+    threads_per_row and threads: row slot rr of thread t holds row
+    rr * threads / threads_per_row + t / threads_per_row, replicated over the threads_per_row
+    threads of the row. `#tile.blocked_rows<threads_per_row = 32, threads = 256>`.
+  }];
+  let parameters = (ins "int64_t":$threadsPerRow, "int64_t":$threads);
+  let assemblyFormat = "`<` `threads_per_row` `=` $threadsPerRow `,` `threads` `=` $threads `>`";
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // The target
 //===----------------------------------------------------------------------===//

@@ -253,6 +253,9 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
     element at that position. With `accumulate`, the current dst and index are the running
     result of earlier (lower-indexed) tiles: they are replaced only by a strictly better element
     (or the first NaN), so ties keep the earlier index. `init` does not combine with them.
+    `scratch` (set by tile-assign-blocked-layouts, never by the frontend) is a rank-1 shared
+    buffer of the element type, one value per warp, where a row of a #tile.blocked source spans
+    several warps: their partial results meet there.
     ```mlir
     tile.reduce %s, %m index %i : !tile.buffer<fragment 16x64xf32> offset %j
         {accumulate, dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x64xf32> to
@@ -264,10 +267,12 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
                        Optional<Tile_BufferType>:$init,
                        Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$index,
                        Optional<Index>:$indexOffset,
+                       Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$scratch,
                        I64Attr:$dim, StrAttr:$kind, UnitAttr:$accumulate);
   let assemblyFormat = [{
     $source `,` $dest (`init` $init^ `:` qualified(type($init)))?
-    (`index` $index^ `:` qualified(type($index)))? (`offset` $indexOffset^)? attr-dict `:`
+    (`index` $index^ `:` qualified(type($index)))? (`offset` $indexOffset^)?
+    (`scratch` $scratch^ `:` qualified(type($scratch)))? attr-dict `:`
     qualified(type($source)) `to` qualified(type($dest))
   }];
   let hasVerifier = 1;

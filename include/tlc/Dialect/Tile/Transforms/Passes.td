@@ -44,6 +44,26 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TileAssignBlockedLayouts : Pass<"tile-assign-blocked-layouts", "tlc::tile::KernelOp"> {
+  let summary = "Give fragments of element-wise and row-wise work blocked register layouts";
+  let description = [{
+    In a kernel whose gemms do not run on tensor cores (no `tile.mma`, no `tile.layout` from
+    tile-assign-mma-layouts), joins the fragments that must share a layout (accessed by one
+    `parallel` at its point or row, a row reduce's operands, the sides of a fragment copy),
+    gives each class the widest vectors and the most threads per row that keep every thread
+    busy (`#tile.blocked` for rank-2 fragments, `#tile.blocked_rows` for row values), converts
+    through shared memory every use a layout cannot serve, and gives row reduces whose rows
+    span several warps a `scratch` buffer. Classes that fit no layout or the register budget
+    stay in shared memory; with `explain`, remarks say which and why.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", "false",
+           "Remark which fragments got registers, which stay in shared memory and why, and the "
+           "layout conversions">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def TilePartitionThreads : Pass<"tile-partition-threads", "tlc::tile::KernelOp"> {
   let summary = "Distribute element-wise bodies over the threads of a block";
   let description = [{

@@ -24,23 +24,49 @@ namespace tlc::tile {
 /// warp; slot s of thread t holds element coord(t, s). A rank-1 fragment of row values beside an
 /// mma.sync accumulator (#tile.mma_sync_rows: attention's row maximum and sum) holds in slot r
 /// of thread t the row coord(t, r).first, replicated over the four lanes of a quad; `mma` then
-/// describes the accumulator it sits beside.
+/// describes the accumulator it sits beside. The blocked layouts of element-wise and row-wise
+/// work (#tile.blocked, #tile.blocked_rows) are described by `blocked`.
 struct AccLayout {
-  enum class Kind { Wgmma, MmaSync, MmaSyncRows };
+  enum class Kind { Wgmma, MmaSync, MmaSyncRows, Blocked, BlockedRows };
   Kind kind = Kind::Wgmma;
   layout::WgmmaAccLayout wgmma;
   layout::MmaSyncAccLayout mma;
+  layout::BlockedLayout blocked;
 
+  bool isRows() const { return kind == Kind::MmaSyncRows || kind == Kind::BlockedRows; }
+  bool isBlocked() const { return kind == Kind::Blocked || kind == Kind::BlockedRows; }
   int64_t slots() const {
-    if (kind == Kind::MmaSyncRows)
+    switch (kind) {
+    case Kind::MmaSyncRows:
       return mma.rowSlots();
-    return kind == Kind::Wgmma ? wgmma.slots() : mma.slots();
+    case Kind::Blocked:
+      return blocked.slots();
+    case Kind::BlockedRows:
+      return blocked.rowSlots();
+    case Kind::Wgmma:
+      return wgmma.slots();
+    case Kind::MmaSync:
+      break;
+    }
+    return mma.slots();
   }
   std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const {
-    if (kind == Kind::MmaSyncRows)
+    switch (kind) {
+    case Kind::MmaSyncRows:
       return {mma.rowOf(thread, slot), 0};
-    return kind == Kind::Wgmma ? wgmma.coord(thread, slot) : mma.coord(thread, slot);
+    case Kind::Blocked:
+      return blocked.coord(thread, slot);
+    case Kind::BlockedRows:
+      return {blocked.rowOf(thread, slot), 0};
+    case Kind::Wgmma:
+      return wgmma.coord(thread, slot);
+    case Kind::MmaSync:
+      break;
+    }
+    return mma.coord(thread, slot);
   }
+  /// The threads that hold each row value of a row layout (replicas).
+  int64_t rowReplicas() const { return kind == Kind::BlockedRows ? blocked.threadsPerRow : 4; }
   /// The `tile.layout` attribute describing it.
   FragmentLayoutAttrInterface toAttr(mlir::MLIRContext *ctx) const;
   /// Resolves a `tile.layout` attribute for a fragment of `shape`; nullopt if it does not fit.
@@ -56,8 +82,8 @@ std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Loc
                                                    const AccLayout &layout, mlir::Value tid,
                                                    mlir::Value slot);
 
-/// The row slot (an index) of a "mma_sync_rows" fragment holding the row of slot `slot` of the
-/// "mma_sync" accumulator layout `layout` (mirrors MmaSyncAccLayout::rowSlotOf).
+/// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
+/// of slot `slot` of `layout` ("mma_sync" or "blocked"; mirrors rowSlotOf).
 mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
                          mlir::Value slot);
 
@@ -84,6 +110,27 @@ struct RegisterPlan {
 /// `tile.mma = #tile.mma<mma_sync>`, copies that fill their shared operands `tile.cp_async`,
 /// layout conversions inserted where a use does not fit. Records what it did in `plan`.
 void planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan);
+
+/// One element access of a fragment inside a `parallel` body: at the point (a fragment of the
+/// parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read at
+/// the first coordinate of a rank-2 parallel), or other.
+struct FragmentAccess {
+  mlir::Operation *op;
+  mlir::Value buffer;
+  enum Kind { AtPoint, AtRow, Other } kind;
+};
+
+/// The fragment accesses of `parallel`'s body, nested ones included.
+llvm::SmallVector<FragmentAccess> getFragmentAccesses(ParallelOp parallel);
+
+/// Whether `op` (or an op nested in it) may write `buffer`.
+bool mayWrite(mlir::Operation *op, mlir::Value buffer);
+
+/// An explicit layout conversion: routes the uses of register fragment `fragment` by tile-level
+/// op `at` through a copy kept in shared memory (one per fragment, `plan.mirrors`), copied in
+/// before `at` and, if `at` writes it, back after it; records it with `reason` in `plan`.
+void convertThroughShared(mlir::Operation *at, mlir::Value fragment, llvm::StringRef reason,
+                          RegisterPlan &plan);
 
 } // namespace tlc::tile
 

@@ -1,0 +1,86 @@
+// The C entry points of libtlc_bench_shim.so: the generated launchers of softmax, rmsnorm,
+// layernorm and fp8_cast (and the norms built with f32 tensors) behind names and argument
+// types that bench/norms_peers.py declares with ctypes. Every function returns a CUresult (0 on
+// success); device pointers are CUdeviceptr values (torch's data_ptr()) and the stream is a
+// CUstream (torch's cuda_stream), so the kernels run on the caller's stream.
+
+#include "fp8_cast.h"
+#include "layernorm.h"
+#include "layernorm_f32.h"
+#include "rmsnorm.h"
+#include "rmsnorm_f32.h"
+#include "softmax.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+
+extern "C" {
+
+/// Makes device \p device's primary context (the one the CUDA runtime, and so PyTorch, uses)
+/// current on the calling thread.
+int tlc_bench_init(int device) {
+  CUresult r = cuInit(0);
+  CUdevice dev = 0;
+  CUcontext context = nullptr;
+  if (r == CUDA_SUCCESS)
+    r = cuDeviceGet(&dev, device);
+  if (r == CUDA_SUCCESS)
+    r = cuDevicePrimaryCtxRetain(&context, dev);
+  if (r == CUDA_SUCCESS)
+    r = cuCtxSetCurrent(context);
+  return static_cast<int>(r);
+}
+
+/// The name of a CUresult ("CUDA_ERROR_INVALID_VALUE"), or "unknown CUresult".
+const char *tlc_bench_error_name(int result) {
+  const char *name = nullptr;
+  if (cuGetErrorName(static_cast<CUresult>(result), &name) != CUDA_SUCCESS || !name)
+    return "unknown CUresult";
+  return name;
+}
+
+/// softmax.tile (f32): Y = softmax(X) along rows.
+int tlc_bench_softmax_f32(void *stream, uint64_t x, uint64_t y, int64_t m, int64_t n) {
+  return tlc_softmax_softmax_launch(static_cast<CUstream>(stream), x, y, m, n);
+}
+
+/// rmsnorm.tile, bf16 (`f32` = 0) or f32 (`f32` = 1) tensors.
+int tlc_bench_rmsnorm(int f32, void *stream, uint64_t x, uint64_t w, uint64_t y, float eps,
+                      int64_t m, int64_t n) {
+  auto s = static_cast<CUstream>(stream);
+  return f32 ? tlc_rmsnorm_f32_rmsnorm_launch(s, x, w, y, eps, m, n)
+             : tlc_rmsnorm_rmsnorm_launch(s, x, w, y, eps, m, n);
+}
+
+/// rmsnorm.tile's rmsnorm_residual: H = X + R, Y = rmsnorm(H).
+int tlc_bench_rmsnorm_residual(int f32, void *stream, uint64_t x, uint64_t r, uint64_t w,
+                               uint64_t y, uint64_t h, float eps, int64_t m, int64_t n) {
+  auto s = static_cast<CUstream>(stream);
+  return f32 ? tlc_rmsnorm_f32_rmsnorm_residual_launch(s, x, r, w, y, h, eps, m, n)
+             : tlc_rmsnorm_rmsnorm_residual_launch(s, x, r, w, y, h, eps, m, n);
+}
+
+/// layernorm.tile: Y = layer_norm(X) * W + B.
+int tlc_bench_layernorm(int f32, void *stream, uint64_t x, uint64_t w, uint64_t b, uint64_t y,
+                        float eps, int64_t m, int64_t n) {
+  auto s = static_cast<CUstream>(stream);
+  return f32 ? tlc_layernorm_f32_layernorm_launch(s, x, w, b, y, eps, m, n)
+             : tlc_layernorm_layernorm_launch(s, x, w, b, y, eps, m, n);
+}
+
+/// layernorm.tile's layernorm_residual: H = X + R, Y = layernorm(H).
+int tlc_bench_layernorm_residual(int f32, void *stream, uint64_t x, uint64_t r, uint64_t w,
+                                 uint64_t b, uint64_t y, uint64_t h, float eps, int64_t m,
+                                 int64_t n) {
+  auto s = static_cast<CUstream>(stream);
+  return f32 ? tlc_layernorm_f32_layernorm_residual_launch(s, x, r, w, b, y, h, eps, m, n)
+             : tlc_layernorm_layernorm_residual_launch(s, x, r, w, b, y, h, eps, m, n);
+}
+
+/// fp8_cast.tile's per-tensor cast: Y = f8e4m3(X * scale), X bf16.
+int tlc_bench_fp8_cast(void *stream, uint64_t x, uint64_t y, float scale, int64_t m, int64_t n) {
+  return tlc_fp8_cast_fp8_cast_launch(static_cast<CUstream>(stream), x, y, scale, m, n);
+}
+
+} // extern "C"

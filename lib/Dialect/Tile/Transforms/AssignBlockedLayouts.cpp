@@ -1,0 +1,388 @@
+//===- AssignBlockedLayouts.cpp - Registers for element-wise and row work ---===//
+//
+// The register layout of memory-bound kernels (softmax, norms, casts, element-wise maps): in a
+// kernel whose gemms do not run on tensor cores, fragments go to registers in a blocked layout
+// (#tile.blocked: each thread holds vectors of consecutive elements of a row, consecutive
+// threads hold consecutive vectors) instead of shared memory:
+//   1. layout inference joins the fragments that must agree on which thread holds which
+//      element: those a `parallel` accesses at its point, the row values it reads at the
+//      point's row, a row reduce's source, destination and init, the two sides of a copy
+//      between fragments of one shape;
+//   2. each class takes the widest vectors (16 bytes of its narrowest element) and the most
+//      threads per row (a warp's lanes, or whole warps) that keep every thread busy
+//      (layout::BlockedLayout::choose), within a register budget; a class that fits none stays
+//      in shared memory, alone;
+//   3. every use a layout cannot serve (an element read elsewhere than at the point, a column
+//      reduce, an argmax, a scan, a gemm, a copy of row values to a tensor) gets an explicit
+//      layout conversion through shared memory (convertThroughShared), as in the mma.sync
+//      register strategy;
+//   4. a row reduce whose rows span several warps gets a `scratch` buffer in shared memory,
+//      where the warps' partial values meet.
+// The lowering then moves whole vectors between tensors and registers (16-byte accesses where
+// in bounds, contiguous and aligned, checked at run time), runs `parallel` bodies on each
+// thread's slots without barriers, and reduces rows with warp shuffles.
+//
+//===----------------------------------------------------------------------===//
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tlc::tile {
+#define GEN_PASS_DEF_TILEASSIGNBLOCKEDLAYOUTS
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tlc::tile
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+static AllocOp fragmentAlloc(Value value) {
+  auto type = dyn_cast<BufferType>(value.getType());
+  if (!type || !type.isFragment())
+    return {};
+  return value.getDefiningOp<AllocOp>();
+}
+
+/// Element types held in blocked registers: 8- to 32-bit integers and 16- or 32-bit floats
+/// (row reductions shuffle 32-bit lanes; 8-bit floats stay in shared memory).
+static bool isBlockedElement(Type type) {
+  if (type.isF32() || type.isF16() || type.isBF16())
+    return true;
+  return type.isInteger() && type.getIntOrFloatBitWidth() >= 8 &&
+         type.getIntOrFloatBitWidth() <= 32;
+}
+
+/// Registers per thread of a fragment of `type` with `slots` slots.
+static int64_t registersOf(BufferType type, int64_t slots) {
+  return (slots * type.getElementType().getIntOrFloatBitWidth() + 31) / 32;
+}
+
+namespace {
+struct BlockedPlanner {
+  KernelOp kernel;
+  int64_t threads;
+  RegisterPlan &plan;
+  llvm::EquivalenceClasses<Operation *> classes;
+
+  void join(Value x, Value y) {
+    AllocOp a = fragmentAlloc(x), b = fragmentAlloc(y);
+    if (a && b)
+      classes.unionSets(a.getOperation(), b.getOperation());
+  }
+
+  void run() {
+    SmallVector<AllocOp> fragments;
+    for (auto alloc : kernel.getBody().getOps<AllocOp>())
+      if (alloc.getBuffer().getType().isFragment()) {
+        fragments.push_back(alloc);
+        classes.insert(alloc.getOperation());
+      }
+    if (fragments.empty())
+      return;
+    inferClasses();
+    chooseLayouts(fragments);
+    convertMisfits();
+    addScratch();
+    addBarriers();
+  }
+
+  /// A copy from registers to a tensor the kernel also reads is followed by a barrier: other
+  /// threads may read those elements next (the generic lowering ends every block-wide tile op
+  /// with one; a copy within registers needs none).
+  void addBarriers() {
+    llvm::DenseSet<Value> readTensors;
+    kernel.getBody().walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        readTensors.insert(load.getTensor());
+      else if (auto copy = dyn_cast<CopyOp>(op);
+               copy && isa<tile::TensorType>(copy.getSource().getType()))
+        readTensors.insert(copy.getSource());
+    });
+    auto barrierAfter = [](Operation *op) {
+      OpBuilder b(op);
+      b.setInsertionPointAfter(op);
+      BarrierOp::create(b, op->getLoc());
+    };
+    kernel.getBody().walk([&](CopyOp copy) {
+      if (inRegisters(copy.getSource()) && readTensors.contains(copy.getDest()))
+        barrierAfter(copy);
+    });
+    // Likewise a `parallel` on registers (no barrier of its own) that stores to such a tensor.
+    kernel.getBody().walk([&](ParallelOp parallel) {
+      bool onRegisters = llvm::any_of(getFragmentAccesses(parallel), [](const FragmentAccess &a) {
+        return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
+      });
+      WalkResult stores = parallel.getBody().walk([&](Operation *op) {
+        Value tensor;
+        if (auto store = dyn_cast<StoreOp>(op))
+          tensor = store.getTensor();
+        else if (auto atomic = dyn_cast<AtomicAddOp>(op))
+          tensor = atomic.getTensor();
+        return tensor && readTensors.contains(tensor) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+      });
+      if (onRegisters && stores.wasInterrupted())
+        barrierAfter(parallel);
+    });
+  }
+
+  void inferClasses() {
+    kernel.getBody().walk([&](ParallelOp parallel) {
+      SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
+      Value domain;
+      for (const FragmentAccess &access : accesses)
+        if (access.kind == FragmentAccess::AtPoint) {
+          if (domain)
+            join(domain, access.buffer);
+          domain = access.buffer;
+        }
+      if (!domain)
+        return;
+      for (const FragmentAccess &access : accesses)
+        if (access.kind == FragmentAccess::AtRow)
+          join(domain, access.buffer);
+    });
+    kernel.getBody().walk([&](ReduceOp reduce) {
+      if (reduce.getDim() != 1 || reduce.isArgReduce() ||
+          reduce.getSource().getType().getRank() != 2)
+        return;
+      join(reduce.getSource(), reduce.getDest());
+      if (reduce.getInit())
+        join(reduce.getSource(), reduce.getInit());
+    });
+    kernel.getBody().walk([&](CopyOp copy) {
+      auto src = dyn_cast<BufferType>(copy.getSource().getType());
+      auto dst = dyn_cast<BufferType>(copy.getDest().getType());
+      if (src && dst && src.getShape() == dst.getShape())
+        join(copy.getSource(), copy.getDest());
+    });
+  }
+
+  /// The layouts of one class, or why it stays in shared memory.
+  std::optional<std::string> chooseClass(ArrayRef<Operation *> members,
+                                         SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out,
+                                         int64_t &registers) {
+    int64_t rows = 0, minBytes = 4;
+    std::vector<int64_t> cols;
+    for (Operation *member : members) {
+      for (Operation *user : member->getUsers())
+        if (isa<ReadOp, WriteOp>(user) && !user->getParentOfType<ParallelOp>())
+          return std::string("the fragment is read or written element by element outside a "
+                             "'parallel'");
+      if (llvm::any_of(member->getUsers(), [](Operation *user) { return isa<GemmOp>(user); }))
+        return std::string("a gemm without tensor cores reads and writes it in shared memory");
+      BufferType type = cast<AllocOp>(member).getBuffer().getType();
+      if (type.getRank() > 2)
+        return std::string("blocked register layouts hold rank-1 and rank-2 fragments");
+      if (!isBlockedElement(type.getElementType()))
+        return std::string("blocked register layouts hold 8- to 32-bit integers and 16- or "
+                           "32-bit floats");
+      if (rows && type.getShape()[0] != rows)
+        return std::string("fragments that share a layout have different row counts");
+      rows = type.getShape()[0];
+      if (type.getRank() == 2) {
+        cols.push_back(type.getShape()[1]);
+        minBytes = std::min<int64_t>(minBytes, type.getElementType().getIntOrFloatBitWidth() / 8);
+        // The tensors it is copied from or to: 16-byte vectors of their elements.
+        for (Operation *user : member->getUsers())
+          if (auto copy = dyn_cast<CopyOp>(user))
+            for (Value side : {copy.getSource(), copy.getDest()})
+              if (auto tensor = dyn_cast<tile::TensorType>(side.getType()))
+                minBytes = std::min<int64_t>(
+                    minBytes,
+                    std::max<int64_t>(1, tensor.getElementType().getIntOrFloatBitWidth() / 8));
+      }
+    }
+    auto chosen = layout::BlockedLayout::choose(rows, cols, threads, 16 / minBytes);
+    if (!chosen)
+      return ("its " + Twine(rows) + " rows (and columns) do not split evenly over " +
+              Twine(threads) + " threads in vectors (every thread must hold whole vectors of " +
+              "the same number of rows)")
+          .str();
+    registers = 0;
+    for (Operation *member : members) {
+      auto alloc = cast<AllocOp>(member);
+      BufferType type = alloc.getBuffer().getType();
+      AccLayout layout;
+      layout.blocked = *chosen;
+      if (type.getRank() == 2) {
+        layout.kind = AccLayout::Kind::Blocked;
+        layout.blocked.cols = type.getShape()[1];
+      } else {
+        layout.kind = AccLayout::Kind::BlockedRows;
+        layout.blocked.vec = 1;
+      }
+      registers += registersOf(type, layout.slots());
+      out.push_back({alloc, layout});
+    }
+    return std::nullopt;
+  }
+
+  void chooseLayouts(ArrayRef<AllocOp> fragments) {
+    llvm::MapVector<Operation *, SmallVector<Operation *>> members;
+    for (AllocOp alloc : fragments)
+      members[classes.getLeaderValue(alloc.getOperation())].push_back(alloc);
+    struct Chosen {
+      SmallVector<std::pair<AllocOp, AccLayout>> layouts;
+      int64_t registers;
+    };
+    SmallVector<Chosen> chosen;
+    for (auto &[leader, list] : members) {
+      Chosen c;
+      if (std::optional<std::string> why = chooseClass(list, c.layouts, c.registers)) {
+        plan.registerMisfits.push_back({list.front(), *why});
+        continue;
+      }
+      chosen.push_back(std::move(c));
+    }
+    // Beyond about 128 registers per thread the kernel would spill or lose occupancy: the
+    // biggest classes stay in shared memory until the rest fits.
+    llvm::stable_sort(chosen,
+                      [](const Chosen &x, const Chosen &y) { return x.registers < y.registers; });
+    int64_t total = 0;
+    for (const Chosen &c : chosen)
+      total += c.registers;
+    while (total > 128 && !chosen.empty()) {
+      total -= chosen.back().registers;
+      plan.registerMisfits.push_back(
+          {chosen.back().layouts.front().first,
+           ("its class of fragments would take " + Twine(chosen.back().registers) +
+            " registers per thread (at most 128 in all); it stays in shared memory")
+               .str()});
+      chosen.pop_back();
+    }
+    MLIRContext *ctx = kernel.getContext();
+    for (const Chosen &c : chosen)
+      for (auto &[alloc, layout] : c.layouts) {
+        alloc->setAttr(kLayoutAttr, layout.toAttr(ctx));
+        plan.registers.push_back(alloc);
+      }
+  }
+
+  static bool inRegisters(Value v) { return static_cast<bool>(getAccLayout(v)); }
+
+  /// Why the use of `fragment` by tile-level op `at` needs a conversion, or null.
+  const char *misfitReason(Operation *at, Value fragment) {
+    if (auto parallel = dyn_cast<ParallelOp>(at)) {
+      SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
+      bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
+        return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
+      });
+      bool fits = hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
+                    return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
+                  });
+      return fits ? nullptr
+                  : "this 'parallel' accesses a fragment in registers elsewhere than at its "
+                    "point (or a row value at its row)";
+    }
+    if (isa<FillOp>(at))
+      return nullptr;
+    if (auto copy = dyn_cast<CopyOp>(at)) {
+      Value other = copy.getSource() == fragment ? copy.getDest() : copy.getSource();
+      auto otherBuffer = dyn_cast<BufferType>(other.getType());
+      auto rank = cast<BufferType>(fragment.getType()).getRank();
+      if (!otherBuffer)
+        return rank == 2 && cast<tile::TensorType>(other.getType()).getRank() >= 2
+                   ? nullptr
+                   : "row values are copied to or from a tensor through shared memory";
+      if (otherBuffer.isLocal())
+        return "registers are not copied to or from local buffers";
+      if (!inRegisters(other))
+        return nullptr;
+      bool same = getAccLayout(other)->toAttr(kernel.getContext()) ==
+                      getAccLayout(fragment)->toAttr(kernel.getContext()) &&
+                  otherBuffer.getShape() == cast<BufferType>(fragment.getType()).getShape();
+      return same ? nullptr : "the two fragments of this copy have different register layouts";
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(at)) {
+      if (reduce.isArgReduce())
+        return "argmax and argmin run on the generic lowering, over shared memory";
+      bool fits = reduce.getDim() == 1 && inRegisters(reduce.getSource()) &&
+                  inRegisters(reduce.getDest()) &&
+                  (!reduce.getInit() || inRegisters(reduce.getInit())) &&
+                  getAccLayout(reduce.getSource())->kind == AccLayout::Kind::Blocked;
+      return fits ? nullptr
+                  : "registers are reduced along rows (dim = 1) into row values in registers";
+    }
+    if (isa<ScanOp>(at))
+      return "scans run on the generic lowering, over shared memory";
+    if (isa<GemmOp>(at))
+      return "a gemm without tensor cores reads and writes shared memory";
+    return "this op accesses a fragment in registers element by element";
+  }
+
+  void convertMisfits() {
+    struct Misfit {
+      Operation *at;
+      Value fragment;
+      const char *reason;
+    };
+    SmallVector<Misfit> misfits;
+    for (AllocOp alloc : plan.registers) {
+      Value fragment = alloc.getBuffer();
+      for (Operation *user : fragment.getUsers()) {
+        Operation *at = user;
+        if (auto parallel = user->getParentOfType<ParallelOp>())
+          at = parallel;
+        const char *reason = misfitReason(at, fragment);
+        if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
+              return m.at == at && m.fragment == fragment;
+            }))
+          misfits.push_back({at, fragment, reason});
+      }
+    }
+    for (const Misfit &m : misfits)
+      convertThroughShared(m.at, m.fragment, m.reason, plan);
+  }
+
+  /// A shared buffer for each row reduce whose rows span several warps.
+  void addScratch() {
+    kernel.getBody().walk([&](ReduceOp reduce) {
+      std::optional<AccLayout> src = getAccLayout(reduce.getSource());
+      if (!src || src->kind != AccLayout::Kind::Blocked || src->blocked.threadsPerRow <= 32 ||
+          reduce.getScratch())
+        return;
+      OpBuilder b(kernel.getContext());
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      Type elem = reduce.getDest().getType().getElementType();
+      int64_t values = src->blocked.rowSlots() * (threads / 32);
+      auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {values}, elem);
+      Value scratch = AllocOp::create(b, reduce.getLoc(), type).getBuffer();
+      reduce.getScratchMutable().assign(scratch);
+    });
+  }
+};
+
+struct AssignBlockedLayoutsPass
+    : public tlc::tile::impl::TileAssignBlockedLayoutsBase<AssignBlockedLayoutsPass> {
+  using TileAssignBlockedLayoutsBase::TileAssignBlockedLayoutsBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    auto threads = kernel.getThreads();
+    if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024)
+      return;
+    // Kernels whose gemms run on tensor cores keep the register plan of
+    // tile-assign-mma-layouts (their other fragments stay in shared memory, for now).
+    WalkResult assigned = kernel.walk([](Operation *op) {
+      return op->hasAttr(kMmaAttr) || op->hasAttr(kLayoutAttr) ? WalkResult::interrupt()
+                                                               : WalkResult::advance();
+    });
+    if (assigned.wasInterrupted())
+      return;
+    RegisterPlan plan;
+    BlockedPlanner{kernel, threads[0], plan}.run();
+    if (!explain)
+      return;
+    for (AllocOp alloc : plan.registers)
+      alloc.emitRemark() << "this fragment is in registers: " << alloc->getAttr(kLayoutAttr);
+    for (auto &[alloc, reason] : plan.registerMisfits)
+      alloc->emitRemark() << "this fragment stays in shared memory: " << reason;
+    for (auto &[op, reason] : plan.conversions)
+      op->emitRemark() << "layout conversion: " << reason;
+  }
+};
+} // namespace

@@ -1,0 +1,229 @@
+// GPU test of kernels/rmsnorm.tile and kernels/layernorm.tile (with their fused residual
+// variants): bf16 rows of any length against double-precision host references, outputs
+// poisoned and followed by guard bytes, the residual output H bit for bit, and the in-place
+// forms (Y = X, and H = R for the residual variants).
+
+#include "GpuTest.h"
+#include "layernorm.h"
+#include "rmsnorm.h"
+
+using namespace tlc::gputest;
+
+namespace {
+
+/// The kernels of this test.
+enum class Norm { RmsNorm, RmsNormResidual, LayerNorm, LayerNormResidual };
+
+const char *normName(Norm norm) {
+  switch (norm) {
+  case Norm::RmsNorm:
+    return "rmsnorm";
+  case Norm::RmsNormResidual:
+    return "rmsnorm_residual";
+  case Norm::LayerNorm:
+    return "layernorm";
+  case Norm::LayerNormResidual:
+    return "layernorm_residual";
+  }
+  return "?";
+}
+
+bool hasResidual(Norm norm) {
+  return norm == Norm::RmsNormResidual || norm == Norm::LayerNormResidual;
+}
+bool isLayerNorm(Norm norm) { return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual; }
+
+/// \p count random bf16 values offset + scale * u, u uniform in [-1, 1] and never zero (nor is
+/// any value zero after rounding, for the offsets used here).
+std::vector<uint16_t> randomBits(size_t count, uint32_t seed, float scale, float offset) {
+  std::vector<float> f(count);
+  randomFill(f, seed);
+  std::vector<uint16_t> h(count);
+  for (size_t i = 0; i < count; ++i) {
+    h[i] = toBf16(offset + scale * f[i]);
+    if (fromBf16(h[i]) == 0.0f)
+      h[i] = toBf16(scale);
+  }
+  return h;
+}
+
+void uploadBits(CUdeviceptr dst, const std::vector<uint16_t> &src) {
+  if (!src.empty())
+    CHECK_CU(cuMemcpyHtoD(dst, src.data(), src.size() * 2));
+}
+
+std::vector<uint16_t> downloadBits(CUdeviceptr src, size_t count) {
+  std::vector<uint16_t> out(count);
+  if (count)
+    CHECK_CU(cuMemcpyDtoH(out.data(), src, count * 2));
+  return out;
+}
+
+/// The distance between bf16 neighbours at |v| (2^-7 of its binade; of the smallest normal
+/// binade below it).
+double bf16Ulp(double v) {
+  double a = std::fabs(v);
+  if (a < 1e-37)
+    return std::ldexp(1.0, -133);
+  return std::ldexp(1.0, std::ilogb(a) - 7);
+}
+
+/// A case's result: outputs against the reference in bf16 ulps.
+struct UlpCheck {
+  double maxUlps = 0;
+  size_t worst = 0, over = 0, nonFinite = 0, firstNonFinite = 0;
+};
+
+/// Element i passes when |got - ref| <= tolUlps bf16 ulps of ref + 2^-16 * magnitude[i] (the
+/// f32 rounding of terms that cancel, as (x - mean) * rstd * w + b can).
+UlpCheck checkUlps(const std::vector<uint16_t> &got, const std::vector<double> &ref,
+                   const std::vector<double> &magnitude, double tolUlps) {
+  UlpCheck c;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double g = fromBf16(got[i]);
+    if (!std::isfinite(g)) {
+      if (c.nonFinite++ == 0)
+        c.firstNonFinite = i;
+      continue;
+    }
+    double err = std::fabs(g - ref[i]);
+    double ulps = err / bf16Ulp(ref[i]);
+    if (err > tolUlps * bf16Ulp(ref[i]) + std::ldexp(magnitude[i], -16))
+      ++c.over;
+    if (ulps > c.maxUlps) {
+      c.maxUlps = ulps;
+      c.worst = i;
+    }
+  }
+  return c;
+}
+
+struct Shape {
+  int64_t m, n;
+};
+
+/// Runs \p norm on an m x n problem and checks Y (and H). \p inPlace passes Y = X (and H = R
+/// to the residual variants). \p offset shifts X away from zero mean (LayerNorm's variance
+/// must not cancel).
+bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float offset,
+             bool inPlace) {
+  const size_t M = shape.m, N = shape.n, MN = M * N;
+  const bool residual = hasResidual(norm), layer = isLayerNorm(norm);
+  const float eps = layer ? 1e-5f : 1e-6f;
+  std::vector<uint16_t> x = randomBits(MN, seed, 1.0f, offset);
+  std::vector<uint16_t> r = randomBits(residual ? MN : 0, seed + 1, 0.5f, 0.0f);
+  std::vector<uint16_t> w = randomBits(N, seed + 2, 0.5f, 1.0f);
+  std::vector<uint16_t> b = randomBits(N, seed + 3, 0.5f, 0.0f);
+
+  // Outputs (and, in place, the inputs they overwrite) are poisoned and followed by guards.
+  const size_t outBytes = (MN + GuardElements) * 2;
+  DeviceBuffer dx(inPlace ? outBytes : MN * 2), dr(inPlace ? outBytes : MN * 2);
+  DeviceBuffer dw(N * 2), db(N * 2), dy(outBytes), dh(outBytes);
+  for (const DeviceBuffer *out : {&dy, &dh})
+    poison(*out, gpu.stream());
+  if (inPlace) {
+    poison(dx, gpu.stream());
+    poison(dr, gpu.stream());
+  }
+  uploadBits(dx.ptr(), x);
+  uploadBits(dr.ptr(), r);
+  uploadBits(dw.ptr(), w);
+  uploadBits(db.ptr(), b);
+  const DeviceBuffer &outY = inPlace ? dx : dy;
+  const DeviceBuffer &outH = inPlace ? dr : dh;
+  CUstream s = gpu.stream();
+  int64_t m = shape.m, n = shape.n;
+  switch (norm) {
+  case Norm::RmsNorm:
+    CHECK_TLC(tlc::rmsnorm::rmsnorm::launch(s, dx.ptr(), dw.ptr(), outY.ptr(), eps, m, n));
+    break;
+  case Norm::RmsNormResidual:
+    CHECK_TLC(tlc::rmsnorm::rmsnorm_residual::launch(s, dx.ptr(), dr.ptr(), dw.ptr(), outY.ptr(),
+                                                     outH.ptr(), eps, m, n));
+    break;
+  case Norm::LayerNorm:
+    CHECK_TLC(
+        tlc::layernorm::layernorm::launch(s, dx.ptr(), dw.ptr(), db.ptr(), outY.ptr(), eps, m, n));
+    break;
+  case Norm::LayerNormResidual:
+    CHECK_TLC(tlc::layernorm::layernorm_residual::launch(s, dx.ptr(), dr.ptr(), dw.ptr(), db.ptr(),
+                                                         outY.ptr(), outH.ptr(), eps, m, n));
+    break;
+  }
+  gpu.synchronize();
+  std::vector<uint16_t> y = downloadBits(outY.ptr(), MN);
+  std::vector<uint16_t> h = residual ? downloadBits(outH.ptr(), MN) : std::vector<uint16_t>();
+
+  // The reference: H = bf16(x + r) with the sum in f32 (as the kernel rounds it), then the norm
+  // of H (or of X) in double.
+  std::vector<uint16_t> hRef(residual ? MN : 0);
+  for (size_t i = 0; i < hRef.size(); ++i)
+    hRef[i] = toBf16(fromBf16(x[i]) + fromBf16(r[i]));
+  const std::vector<uint16_t> &in = residual ? hRef : x;
+  std::vector<double> ref(MN), magnitude(MN);
+  for (size_t row = 0; row < M; ++row) {
+    const uint16_t *v = &in[row * N];
+    double mean = 0, sq = 0;
+    if (layer) {
+      for (size_t c = 0; c < N; ++c)
+        mean += fromBf16(v[c]);
+      mean /= double(N);
+    }
+    for (size_t c = 0; c < N; ++c) {
+      double d = fromBf16(v[c]) - mean;
+      sq += d * d;
+    }
+    double rstd = 1.0 / std::sqrt(sq / double(N) + double(eps));
+    for (size_t c = 0; c < N; ++c) {
+      double scaled = (fromBf16(v[c]) - mean) * rstd * fromBf16(w[c]);
+      double bias = layer ? fromBf16(b[c]) : 0.0;
+      ref[row * N + c] = scaled + bias;
+      magnitude[row * N + c] = std::fabs(scaled) + std::fabs(bias);
+    }
+  }
+  UlpCheck yc = checkUlps(y, ref, magnitude, 1.0);
+  size_t wrongH = 0;
+  for (size_t i = 0; i < hRef.size(); ++i)
+    wrongH += h[i] != hRef[i];
+  size_t guard =
+      clobberedGuardBytes(outY, MN * 2) + (residual ? clobberedGuardBytes(outH, MN * 2) : 0);
+  bool pass = yc.nonFinite == 0 && yc.over == 0 && wrongH == 0 && guard == 0;
+
+  char name[96];
+  std::snprintf(name, sizeof(name), "%s %lldx%lld%s%s", normName(norm), (long long)m, (long long)n,
+                offset != 0.0f ? " offset" : "", inPlace ? " in place" : "");
+  std::printf("%-44s max err %.3f bf16 ulp  %s", name, yc.maxUlps, pass ? "PASS" : "FAIL");
+  if (yc.nonFinite)
+    std::printf("  (%zu non-finite/unwritten elements, first at %zu)", yc.nonFinite,
+                yc.firstNonFinite);
+  if (yc.over)
+    std::printf("  (%zu over tolerance; worst at %zu: got %.9g, want %.9g)", yc.over, yc.worst,
+                double(fromBf16(y[yc.worst])), ref[yc.worst]);
+  if (wrongH)
+    std::printf("  (%zu elements of H differ from bf16(x + r))", wrongH);
+  if (guard)
+    std::printf("  (%zu bytes written past the end of the outputs)", guard);
+  std::printf("\n");
+  std::fflush(stdout);
+  return pass;
+}
+
+} // namespace
+
+int main() {
+  GpuContext gpu;
+  const Shape shapes[] = {{37, 1000}, {5, 1},    {3, 4097}, {64, 4096}, {2, 65536},
+                          {4, 2048},  {16, 300}, {9, 2049}, {1, 7}};
+  bool ok = true;
+  uint32_t seed = 100;
+  for (Norm norm :
+       {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual}) {
+    for (Shape shape : shapes)
+      ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
+    // Rows far from zero mean: LayerNorm's variance must not cancel.
+    ok &= runCase(gpu, norm, {8, 5000}, seed += 10, 4.0f, false);
+    ok &= runCase(gpu, norm, {37, 1000}, seed += 10, 0.0f, true);
+  }
+  std::printf("norms_test: %s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
