@@ -10,6 +10,7 @@
 #include "rmsnorm.h"
 #include "rmsnorm_f32.h"
 #include "softmax.h"
+#include "softmax_bf16.h"
 
 #include <cuda.h>
 
@@ -43,6 +44,11 @@ const char *tlc_bench_error_name(int result) {
 /// softmax.tile (f32): Y = softmax(X) along rows.
 int tlc_bench_softmax_f32(void *stream, uint64_t x, uint64_t y, int64_t m, int64_t n) {
   return tlc_softmax_softmax_launch(static_cast<CUstream>(stream), x, y, m, n);
+}
+
+/// softmax.tile with bf16 tensors (-D T=bf16; f32 arithmetic).
+int tlc_bench_softmax_bf16(void *stream, uint64_t x, uint64_t y, int64_t m, int64_t n) {
+  return tlc_softmax_bf16_softmax_launch(static_cast<CUstream>(stream), x, y, m, n);
 }
 
 /// rmsnorm.tile, bf16 (`f32` = 0) or f32 (`f32` = 1) tensors.

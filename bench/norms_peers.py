@@ -12,7 +12,7 @@ against torch's and both against a float64 reference:
   rmsnorm_residual     h = x + r; F.rms_norm(h, (N,), w, eps)           bf16, f32 (H checked too)
   layernorm            F.layer_norm(x, (N,), w, b, eps)                 bf16, f32
   layernorm_residual   h = x + r; F.layer_norm(h, (N,), w, b, eps)      bf16, f32 (H checked too)
-  softmax              torch.softmax(x, -1)                             f32 (softmax.tile is f32)
+  softmax              torch.softmax(x, -1)                             bf16 and f32
   fp8_cast             (x.float() * s).clamp(-448, 448).to(float8_e4m3fn)   bf16 -> e4m3
 GB/s counts the bytes each operation must move at least (inputs read once, outputs written once,
 W and B included); torch's residual form is two kernels (add, then the norm), tlc's one.
@@ -46,6 +46,7 @@ def load_shim(path):
     signatures = {
         "tlc_bench_init": [i32],
         "tlc_bench_softmax_f32": [ptr, u64, u64, i64, i64],
+        "tlc_bench_softmax_bf16": [ptr, u64, u64, i64, i64],
         "tlc_bench_rmsnorm": [i32, ptr, u64, u64, u64, f32, i64, i64],
         "tlc_bench_rmsnorm_residual": [i32, ptr, u64, u64, u64, u64, u64, f32, i64, i64],
         "tlc_bench_layernorm": [i32, ptr, u64, u64, u64, u64, f32, i64, i64],
@@ -147,11 +148,12 @@ def run_shape(shim, m, n, dtype, ops, args, stream):
                          m, n),
             lambda: (lambda hh: (F.layer_norm(hh, (n,), w, b, LN_EPS), hh))(x + r),
             4 * mn * elem + 2 * n * elem, True)
-    if "softmax" in ops and dtype == torch.float32:
+    if "softmax" in ops:
+        entry = "tlc_bench_softmax_f32" if dtype == torch.float32 else "tlc_bench_softmax_bf16"
         cases["softmax"] = (
-            lambda: shim("tlc_bench_softmax_f32", s, xp, yp, m, n),
+            lambda: shim(entry, s, xp, yp, m, n),
             lambda: torch.softmax(x, dim=-1),
-            2 * mn * 4, False)
+            2 * mn * elem, False)
     fp8 = getattr(torch, "float8_e4m3fn", None)
     y8 = torch.empty(m, n, device="cuda", dtype=torch.uint8)
     if "fp8_cast" in ops and dtype == torch.bfloat16 and fp8 is not None:

@@ -340,3 +340,212 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   tile.copy %x[%c0, %c0] to %a {tile.tma, tile.unaligned} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
   tile.yield
 }
+
+// -----
+
+// Blocked register layouts (#tile.blocked, #tile.blocked_rows): powers of two, whole warps, at
+// most 1024 threads, and a fragment shape that splits into passes of threads / threads_per_row
+// rows and threads_per_row * vec columns.
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{vec must be a power of two, at most 32, got 3}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 3, threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 8x384xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{vec must be a power of two, at most 32, got 64}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 64, threads_per_row = 4, threads = 256>} : !tile.buffer<fragment 64x256xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{blocked layouts take a multiple of 32 threads, at most 1024, got 100}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 4, threads = 100>} : !tile.buffer<fragment 100x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{blocked layouts take a multiple of 32 threads, at most 1024, got 2048}}
+  %a = tile.alloc {tile.layout = #tile.blocked_rows<threads_per_row = 32, threads = 2048>} : !tile.buffer<fragment 64xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{threads_per_row must be a power of two dividing 256, got 24}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 24, threads = 256>} : !tile.buffer<fragment 8x96xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{threads_per_row must be a power of two dividing 256, got 512}}
+  %a = tile.alloc {tile.layout = #tile.blocked_rows<threads_per_row = 512, threads = 256>} : !tile.buffer<fragment 8xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{a 3x256 fragment does not split into passes of 8 rows and 128 columns}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 3x256xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{a 8x192 fragment does not split into passes of 8 rows and 128 columns}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 8x192xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{a blocked layout needs a rank-2 fragment}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 8xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{a blocked row layout needs a rank-1 fragment}}
+  %a = tile.alloc {tile.layout = #tile.blocked_rows<threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 8x256xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{4 rows do not split into passes of 8 rows}}
+  %a = tile.alloc {tile.layout = #tile.blocked_rows<threads_per_row = 32, threads = 256>} : !tile.buffer<fragment 4xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  // expected-error @+1 {{the layout spreads the fragment over 128 threads, but the kernel has 256}}
+  %a = tile.alloc {tile.layout = #tile.blocked<vec = 4, threads_per_row = 32, threads = 128>} : !tile.buffer<fragment 4x128xf32>
+  tile.yield
+}
+
+// -----
+
+// A reduce's `scratch` (tile-assign-blocked-layouts sets it for rows that span warps): a rank-1
+// shared buffer of the destination's element type.
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
+  %d = tile.alloc : !tile.buffer<fragment 1xf32>
+  %w = tile.alloc : !tile.buffer<fragment 8xf32>
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<fragment 8xf32>'}}
+  tile.reduce %s, %d scratch %w : !tile.buffer<fragment 8xf32> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
+  %d = tile.alloc : !tile.buffer<fragment 1xf32>
+  %w = tile.alloc : !tile.buffer<shared 8xf16>
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<shared 8xf16>'}}
+  tile.reduce %s, %d scratch %w : !tile.buffer<shared 8xf16> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
+  %d = tile.alloc : !tile.buffer<fragment 1xf32>
+  %w = tile.alloc : !tile.buffer<shared 8x1xf32>
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<shared 8x1xf32>'}}
+  tile.reduce %s, %d scratch %w : !tile.buffer<shared 8x1xf32> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
+  tile.yield
+}

@@ -1,7 +1,11 @@
-// GPU test of kernels/softmax.tile: row softmax over rows of any length.
+// GPU test of kernels/softmax.tile: row softmax over rows of any length, f32 tensors and, with
+// -D T=bf16 / -D T=f16 (f32 arithmetic inside), 16-bit ones.
 
 #include "GpuTest.h"
+#include "HalfFloat.h"
 #include "softmax.h"
+#include "softmax_bf16.h"
+#include "softmax_f16.h"
 
 using namespace tlc::gputest;
 
@@ -34,6 +38,53 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
   return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 4));
 }
 
+/// bf16 (`f16` false) or f16 tensors: the input rounded to the type, the reference in double
+/// from the rounded input, the output within the type's rounding (relative 2^-8 for bf16,
+/// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error.
+static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, float scale,
+                        uint32_t seed) {
+  size_t M = m, N = n;
+  std::vector<float> x(M * N);
+  randomFill(x, seed);
+  std::vector<uint16_t> bits(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    bits[i] = f16 ? floatToF16(x[i] * scale) : floatToBf16(x[i] * scale);
+    x[i] = f16 ? f16ToFloat(bits[i]) : bf16ToFloat(bits[i]);
+  }
+  DeviceBuffer dx(x.size() * 2), dy((x.size() + GuardElements) * 2);
+  if (!bits.empty())
+    CHECK_CU(cuMemcpyHtoD(dx.ptr(), bits.data(), bits.size() * 2));
+  poison(dy, gpu.stream());
+  if (f16)
+    CHECK_TLC(tlc::softmax_f16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else
+    CHECK_TLC(tlc::softmax_bf16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  gpu.synchronize();
+  std::vector<uint16_t> out(x.size());
+  if (!out.empty())
+    CHECK_CU(cuMemcpyDtoH(out.data(), dy.ptr(), out.size() * 2));
+  std::vector<float> y(x.size());
+  for (size_t i = 0; i < y.size(); ++i)
+    y[i] = f16 ? f16ToFloat(out[i]) : bf16ToFloat(out[i]);
+  std::vector<double> ref(x.size()), magnitude(x.size(), f16 ? std::ldexp(1.0, -14) : 0.0);
+  for (size_t r = 0; r < M; ++r) {
+    double mx = -INFINITY, sum = 0;
+    for (size_t c = 0; c < N; ++c)
+      mx = std::max(mx, double(x[r * N + c]));
+    for (size_t c = 0; c < N; ++c)
+      sum += std::exp(double(x[r * N + c]) - mx);
+    for (size_t c = 0; c < N; ++c)
+      ref[r * N + c] = std::exp(double(x[r * N + c]) - mx) / sum;
+  }
+  // Half an ulp of the 16-bit type (rounding the f32 result) plus the f32 arithmetic's error.
+  double tolerance = (f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8)) + 4e-6;
+  Comparison cmp = compare(y, ref, magnitude, tolerance);
+  char name[96];
+  std::snprintf(name, sizeof(name), "softmax %s %lldx%lld scale=%g", f16 ? "f16" : "bf16",
+                (long long)m, (long long)n, double(scale));
+  return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 2));
+}
+
 int main() {
   GpuContext gpu;
   bool ok = true;
@@ -42,6 +93,14 @@ int main() {
   ok &= runCase(gpu, 37, 256, 10.0f, 35);
   ok &= runCase(gpu, 3, 5000, 30.0f, 37);
   ok &= runCase(gpu, 4096, 1024, 2.0f, 39);
+  ok &= runCase(gpu, 5, 4096, 8.0f, 41);
+  ok &= runCase(gpu, 3, 12289, 8.0f, 43);
+  for (bool f16 : {false, true}) {
+    ok &= runHalfCase(gpu, f16, 1000, 1111, 4.0f, 51);
+    ok &= runHalfCase(gpu, f16, 1, 1, 1.0f, 53);
+    ok &= runHalfCase(gpu, f16, 7, 4096, 8.0f, 55);
+    ok &= runHalfCase(gpu, f16, 3, 9001, 6.0f, 57);
+  }
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

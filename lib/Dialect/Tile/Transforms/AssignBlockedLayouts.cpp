@@ -46,10 +46,10 @@ static AllocOp fragmentAlloc(Value value) {
   return value.getDefiningOp<AllocOp>();
 }
 
-/// Element types held in blocked registers: 8- to 32-bit integers and 16- or 32-bit floats
-/// (row reductions shuffle 32-bit lanes; 8-bit floats stay in shared memory).
+/// Element types held in blocked registers: 8- to 32-bit integers and floats (row reductions
+/// shuffle 32-bit lanes; 8-bit floats, data only, are held as their bytes).
 static bool isBlockedElement(Type type) {
-  if (type.isF32() || type.isF16() || type.isBF16())
+  if (type.isF32() || type.isF16() || type.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(type))
     return true;
   return type.isInteger() && type.getIntOrFloatBitWidth() >= 8 &&
          type.getIntOrFloatBitWidth() <= 32;
@@ -89,9 +89,10 @@ struct BlockedPlanner {
     addBarriers();
   }
 
-  /// A copy from registers to a tensor the kernel also reads is followed by a barrier: other
-  /// threads may read those elements next (the generic lowering ends every block-wide tile op
-  /// with one; a copy within registers needs none).
+  /// A copy from registers to a tensor the kernel also reads sits between two barriers: other
+  /// threads may have read those elements just before (a shifted in-place update) or read them
+  /// next (the generic lowering ends every block-wide tile op with one; ops within registers
+  /// need none).
   void addBarriers() {
     llvm::DenseSet<Value> readTensors;
     kernel.getBody().walk([&](Operation *op) {
@@ -101,16 +102,17 @@ struct BlockedPlanner {
                copy && isa<tile::TensorType>(copy.getSource().getType()))
         readTensors.insert(copy.getSource());
     });
-    auto barrierAfter = [](Operation *op) {
+    auto barriersAround = [](Operation *op) {
       OpBuilder b(op);
+      BarrierOp::create(b, op->getLoc());
       b.setInsertionPointAfter(op);
       BarrierOp::create(b, op->getLoc());
     };
     kernel.getBody().walk([&](CopyOp copy) {
       if (inRegisters(copy.getSource()) && readTensors.contains(copy.getDest()))
-        barrierAfter(copy);
+        barriersAround(copy);
     });
-    // Likewise a `parallel` on registers (no barrier of its own) that stores to such a tensor.
+    // Likewise a `parallel` on registers (no barriers of its own) that stores to such a tensor.
     kernel.getBody().walk([&](ParallelOp parallel) {
       bool onRegisters = llvm::any_of(getFragmentAccesses(parallel), [](const FragmentAccess &a) {
         return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
@@ -125,7 +127,7 @@ struct BlockedPlanner {
                                                       : WalkResult::advance();
       });
       if (onRegisters && stores.wasInterrupted())
-        barrierAfter(parallel);
+        barriersAround(parallel);
     });
   }
 
@@ -178,8 +180,7 @@ struct BlockedPlanner {
       if (type.getRank() > 2)
         return std::string("blocked register layouts hold rank-1 and rank-2 fragments");
       if (!isBlockedElement(type.getElementType()))
-        return std::string("blocked register layouts hold 8- to 32-bit integers and 16- or "
-                           "32-bit floats");
+        return std::string("blocked register layouts hold 8- to 32-bit integers and floats");
       if (rows && type.getShape()[0] != rows)
         return std::string("fragments that share a layout have different row counts");
       rows = type.getShape()[0];
