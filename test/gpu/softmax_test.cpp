@@ -9,6 +9,20 @@
 
 using namespace tlc::gputest;
 
+/// ref[r, :] = softmax(x[r, :]) in double.
+static void softmaxReference(const std::vector<float> &x, std::vector<double> &ref, size_t M,
+                             size_t N) {
+  for (size_t r = 0; r < M; ++r) {
+    double mx = -INFINITY, sum = 0;
+    for (size_t c = 0; c < N; ++c)
+      mx = std::max(mx, double(x[r * N + c]));
+    for (size_t c = 0; c < N; ++c)
+      sum += std::exp(double(x[r * N + c]) - mx);
+    for (size_t c = 0; c < N; ++c)
+      ref[r * N + c] = std::exp(double(x[r * N + c]) - mx) / sum;
+  }
+}
+
 static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, uint32_t seed) {
   size_t M = m, N = n;
   std::vector<float> x(M * N);
@@ -22,15 +36,7 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
   gpu.synchronize();
   std::vector<float> y = download(dy.ptr(), x.size());
   std::vector<double> ref(x.size()), magnitude(x.size(), 0.0);
-  for (size_t r = 0; r < M; ++r) {
-    double mx = -INFINITY, sum = 0;
-    for (size_t c = 0; c < N; ++c)
-      mx = std::max(mx, double(x[r * N + c]));
-    for (size_t c = 0; c < N; ++c)
-      sum += std::exp(double(x[r * N + c]) - mx);
-    for (size_t c = 0; c < N; ++c)
-      ref[r * N + c] = std::exp(double(x[r * N + c]) - mx) / sum;
-  }
+  softmaxReference(x, ref, M, N);
   Comparison cmp = compare(y, ref, magnitude, 1e-5);
   char name[96];
   std::snprintf(name, sizeof(name), "softmax %lldx%lld scale=%g", (long long)m, (long long)n,
@@ -67,15 +73,7 @@ static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, f
   for (size_t i = 0; i < y.size(); ++i)
     y[i] = f16 ? f16ToFloat(out[i]) : bf16ToFloat(out[i]);
   std::vector<double> ref(x.size()), magnitude(x.size(), f16 ? std::ldexp(1.0, -14) : 0.0);
-  for (size_t r = 0; r < M; ++r) {
-    double mx = -INFINITY, sum = 0;
-    for (size_t c = 0; c < N; ++c)
-      mx = std::max(mx, double(x[r * N + c]));
-    for (size_t c = 0; c < N; ++c)
-      sum += std::exp(double(x[r * N + c]) - mx);
-    for (size_t c = 0; c < N; ++c)
-      ref[r * N + c] = std::exp(double(x[r * N + c]) - mx) / sum;
-  }
+  softmaxReference(x, ref, M, N);
   // Half an ulp of the 16-bit type (rounding the f32 result) plus the f32 arithmetic's error.
   double tolerance = (f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8)) + 4e-6;
   Comparison cmp = compare(y, ref, magnitude, tolerance);

@@ -133,19 +133,7 @@ struct BlockedPlanner {
 
   void inferClasses() {
     kernel.getBody().walk([&](ParallelOp parallel) {
-      SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
-      Value domain;
-      for (const FragmentAccess &access : accesses)
-        if (access.kind == FragmentAccess::AtPoint) {
-          if (domain)
-            join(domain, access.buffer);
-          domain = access.buffer;
-        }
-      if (!domain)
-        return;
-      for (const FragmentAccess &access : accesses)
-        if (access.kind == FragmentAccess::AtRow)
-          join(domain, access.buffer);
+      joinParallelAccesses(parallel, [&](Value x, Value y) { join(x, y); });
     });
     kernel.getBody().walk([&](ReduceOp reduce) {
       if (reduce.getDim() != 1 || reduce.isArgReduce() ||
@@ -316,27 +304,8 @@ struct BlockedPlanner {
   }
 
   void convertMisfits() {
-    struct Misfit {
-      Operation *at;
-      Value fragment;
-      const char *reason;
-    };
-    SmallVector<Misfit> misfits;
-    for (AllocOp alloc : plan.registers) {
-      Value fragment = alloc.getBuffer();
-      for (Operation *user : fragment.getUsers()) {
-        Operation *at = user;
-        if (auto parallel = user->getParentOfType<ParallelOp>())
-          at = parallel;
-        const char *reason = misfitReason(at, fragment);
-        if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
-              return m.at == at && m.fragment == fragment;
-            }))
-          misfits.push_back({at, fragment, reason});
-      }
-    }
-    for (const Misfit &m : misfits)
-      convertThroughShared(m.at, m.fragment, m.reason, plan);
+    convertMisfitUses(plan,
+                      [&](Operation *at, Value fragment) { return misfitReason(at, fragment); });
   }
 
   /// A shared buffer for each row reduce whose rows span several warps.

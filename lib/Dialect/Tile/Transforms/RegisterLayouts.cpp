@@ -99,7 +99,6 @@ struct Planner {
   void markMmaGemms(ArrayRef<GemmOp> mma);
   std::optional<std::string> chooseLayouts(ArrayRef<Operation *> members,
                                            SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out);
-  void convert(Operation *at, Value fragment, StringRef reason);
 };
 } // namespace
 
@@ -159,10 +158,6 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
   return std::nullopt;
 }
 
-void Planner::convert(Operation *at, Value fragment, StringRef reason) {
-  convertThroughShared(at, fragment, reason, plan);
-}
-
 /// Whether a fragment got a register layout.
 static bool inRegisters(Value v) { return static_cast<bool>(getAccLayout(v)); }
 
@@ -213,21 +208,9 @@ SmallVector<AllocOp> Planner::inferClasses() {
     rowBound.insert(src);
   });
   kernel.getBody().walk([&](ParallelOp parallel) {
-    SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
-    Value domain;
-    for (const FragmentAccess &access : accesses)
-      if (access.kind == FragmentAccess::AtPoint) {
-        if (domain)
-          join(domain, access.buffer);
-        domain = access.buffer;
-      }
-    if (!domain)
-      return;
-    for (const FragmentAccess &access : accesses)
-      if (access.kind == FragmentAccess::AtRow) {
-        join(domain, access.buffer);
-        rowBound.insert(fragmentAlloc(domain));
-      }
+    auto [domain, rows] = joinParallelAccesses(parallel, [&](Value x, Value y) { join(x, y); });
+    if (rows)
+      rowBound.insert(fragmentAlloc(domain));
   });
   return fragments;
 }
@@ -343,28 +326,8 @@ const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp
 }
 
 void Planner::convertMisfits(ArrayRef<GemmOp> mma) {
-  struct Misfit {
-    Operation *at;
-    Value fragment;
-    const char *reason;
-  };
-  SmallVector<Misfit> misfits;
-  for (AllocOp alloc : plan.registers) {
-    Value fragment = alloc.getBuffer();
-    for (Operation *user : fragment.getUsers()) {
-      // The tile-level op the use belongs to.
-      Operation *at = user;
-      if (auto parallel = user->getParentOfType<ParallelOp>())
-        at = parallel;
-      const char *reason = misfitReason(at, fragment, mma);
-      if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
-            return m.at == at && m.fragment == fragment;
-          }))
-        misfits.push_back({at, fragment, reason});
-    }
-  }
-  for (const Misfit &m : misfits)
-    convert(m.at, m.fragment, m.reason);
+  convertMisfitUses(plan,
+                    [&](Operation *at, Value fragment) { return misfitReason(at, fragment, mma); });
 }
 
 void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {

@@ -186,6 +186,26 @@ SmallVector<FragmentAccess> tlc::tile::getFragmentAccesses(ParallelOp parallel) 
 }
 
 /// Whether `op` (or an op nested in it) may write `buffer`.
+std::pair<Value, bool> tlc::tile::joinParallelAccesses(ParallelOp parallel,
+                                                       function_ref<void(Value, Value)> join) {
+  SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
+  Value domain;
+  for (const FragmentAccess &access : accesses)
+    if (access.kind == FragmentAccess::AtPoint) {
+      if (domain)
+        join(domain, access.buffer);
+      domain = access.buffer;
+    }
+  bool rows = false;
+  if (domain)
+    for (const FragmentAccess &access : accesses)
+      if (access.kind == FragmentAccess::AtRow) {
+        join(domain, access.buffer);
+        rows = true;
+      }
+  return {domain, rows};
+}
+
 bool tlc::tile::mayWrite(Operation *op, Value buffer) {
   WalkResult found = op->walk([&](Operation *inner) {
     bool w = false;
@@ -233,4 +253,30 @@ void tlc::tile::convertThroughShared(Operation *at, Value fragment, StringRef re
     what = "the fragment of line " + std::to_string(line.getLine());
   plan.conversions.push_back(
       {at, what + " goes through shared memory for this op (" + reason.str() + ")"});
+}
+
+void tlc::tile::convertMisfitUses(
+    RegisterPlan &plan, function_ref<const char *(Operation *at, Value fragment)> misfitReason) {
+  struct Misfit {
+    Operation *at;
+    Value fragment;
+    const char *reason;
+  };
+  SmallVector<Misfit> misfits;
+  for (AllocOp alloc : plan.registers) {
+    Value fragment = alloc.getBuffer();
+    for (Operation *user : fragment.getUsers()) {
+      // The tile-level op the use belongs to.
+      Operation *at = user;
+      if (auto parallel = user->getParentOfType<ParallelOp>())
+        at = parallel;
+      const char *reason = misfitReason(at, fragment);
+      if (reason && !llvm::any_of(misfits, [&](const Misfit &m) {
+            return m.at == at && m.fragment == fragment;
+          }))
+        misfits.push_back({at, fragment, reason});
+    }
+  }
+  for (const Misfit &m : misfits)
+    convertThroughShared(m.at, m.fragment, m.reason, plan);
 }

@@ -123,6 +123,12 @@ struct FragmentAccess {
 /// The fragment accesses of `parallel`'s body, nested ones included.
 llvm::SmallVector<FragmentAccess> getFragmentAccesses(ParallelOp parallel);
 
+/// Layout inference over one `parallel`: calls `join` for the fragments it accesses at its point
+/// (with each other) and for those it reads at the point's row (with a point fragment). Returns
+/// a fragment accessed at the point (null if none) and whether one is read at the row.
+std::pair<mlir::Value, bool>
+joinParallelAccesses(ParallelOp parallel, llvm::function_ref<void(mlir::Value, mlir::Value)> join);
+
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
@@ -131,6 +137,13 @@ bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 /// before `at` and, if `at` writes it, back after it; records it with `reason` in `plan`.
 void convertThroughShared(mlir::Operation *at, mlir::Value fragment, llvm::StringRef reason,
                           RegisterPlan &plan);
+
+/// An explicit layout conversion (convertThroughShared) for every use of a fragment in
+/// `plan.registers` by a tile-level op (the enclosing `parallel` of an element access) for which
+/// `misfitReason` gives a reason; once per op and fragment.
+void convertMisfitUses(
+    RegisterPlan &plan,
+    llvm::function_ref<const char *(mlir::Operation *at, mlir::Value fragment)> misfitReason);
 
 } // namespace tlc::tile
 
