@@ -230,8 +230,8 @@ struct CopyBlockedAndTensor : OpRewritePattern<tile::CopyOp> {
       indices[lead] = arith::AddIOp::create(rewriter, loc, offsets[lead], row);
       indices[lead + 1] = arith::AddIOp::create(rewriter, loc, offsets[lead + 1], col);
       if (load) {
-        SmallVector<Value> loaded =
-            buildMaskedLoadVector(rewriter, loc, *values, tensorElem, indices, l.vec);
+        SmallVector<Value> loaded = buildMaskedLoadVector(
+            rewriter, loc, *values, tile::getStorageType(tensorElem), indices, l.vec);
         for (auto [e, value] : llvm::enumerate(loaded))
           memref::StoreOp::create(
               rewriter, loc,
