@@ -256,16 +256,10 @@ struct BlockedPlanner {
   /// Why the use of `fragment` by tile-level op `at` needs a conversion, or null.
   const char *misfitReason(Operation *at, Value fragment) {
     if (auto parallel = dyn_cast<ParallelOp>(at)) {
-      SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
-      bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
-        return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
-      });
-      bool fits = hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
-                    return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
-                  });
-      return fits ? nullptr
-                  : "this 'parallel' accesses a fragment in registers elsewhere than at its "
-                    "point (or a row value at its row)";
+      return fitsRegisterSlots(parallel)
+                 ? nullptr
+                 : "this 'parallel' accesses a fragment in registers elsewhere than at its "
+                   "point (or a row value at its row)";
     }
     if (isa<FillOp>(at))
       return nullptr;

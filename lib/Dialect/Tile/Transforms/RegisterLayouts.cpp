@@ -284,14 +284,7 @@ SmallVector<GemmOp> Planner::selectMmaGemms() {
 const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp> mma) {
   const char *reason = nullptr;
   if (auto parallel = dyn_cast<ParallelOp>(at)) {
-    SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
-    bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
-      return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
-    });
-    bool fits = hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
-                  return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
-                });
-    if (!fits)
+    if (!fitsRegisterSlots(parallel))
       reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "
                "point (or a row value at its row)";
   } else if (isa<FillOp>(at)) {

@@ -206,6 +206,17 @@ std::pair<Value, bool> tlc::tile::joinParallelAccesses(ParallelOp parallel,
   return {domain, rows};
 }
 
+bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
+  SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
+  auto inRegisters = [](Value v) { return static_cast<bool>(getAccLayout(v)); };
+  bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
+    return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
+  });
+  return hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
+           return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
+         });
+}
+
 bool tlc::tile::mayWrite(Operation *op, Value buffer) {
   WalkResult found = op->walk([&](Operation *inner) {
     bool w = false;

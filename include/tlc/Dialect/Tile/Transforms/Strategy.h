@@ -129,6 +129,10 @@ llvm::SmallVector<FragmentAccess> getFragmentAccesses(ParallelOp parallel);
 std::pair<mlir::Value, bool>
 joinParallelAccesses(ParallelOp parallel, llvm::function_ref<void(mlir::Value, mlir::Value)> join);
 
+/// Whether `parallel` can run on register slots: it accesses a fragment in registers at its
+/// point, and every register fragment only at its point or (a row value) at its row.
+bool fitsRegisterSlots(ParallelOp parallel);
+
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
