@@ -37,7 +37,8 @@ tile.kernel @abi threads [64, 2, 1] args ["X", "Y", "s", "d", "i", "j", "p", "n"
 
 // -----
 
-// tile.dim is the size argument of that dimension; block and thread indices are gpu ops.
+// tile.dim is the size argument of that dimension; block and thread indices are gpu ops. Y is
+// dense: its last (only) stride is the constant 1 (docs/abi.md), so the index is the offset.
 // CHECK-LABEL: gpu.func @dims_and_indices(
 // CHECK-SAME:      %[[X:[^:]+]]: !llvm.ptr<1>, %[[M:[^:]+]]: i64, %[[N:[^:]+]]: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %[[Y:[^:]+]]: !llvm.ptr<1>, %[[YN:[^:]+]]: i64, %[[YS:[^:]+]]: i64)
 // CHECK-DAG:       %[[DN:.+]] = arith.index_cast %[[N]] : i64 to index
@@ -47,8 +48,8 @@ tile.kernel @abi threads [64, 2, 1] args ["X", "Y", "s", "d", "i", "j", "p", "n"
 // CHECK-NEXT:      %[[IDX:.+]] = arith.addi %[[SUM]], %[[TZ]] : index
 // CHECK-NEXT:      %[[I64:.+]] = arith.index_cast %[[IDX]] : index to i64
 // CHECK-NEXT:      %[[OK:.+]] = arith.cmpi ult, %[[I64]], %[[YN]] : i64
-// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[I64]], %[[YS]] : i64
-// CHECK-NEXT:      %[[PTR:.+]] = llvm.getelementptr %[[Y]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NOT:       %[[YS]]
+// CHECK-NEXT:      %[[PTR:.+]] = llvm.getelementptr %[[Y]][%[[I64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 tile.kernel @dims_and_indices threads [32, 1, 2] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
 ^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<f32, 1>):
   %c1 = arith.constant 1 : index
@@ -68,8 +69,8 @@ tile.kernel @dims_and_indices threads [32, 1, 2] args ["X", "Y"] dims [["M", "N"
 // -----
 
 // A masked load: every index is compared (unsigned, so negative indices fail too) with its
-// size, the offset is the sum of index * stride, and the load happens only in bounds; out of
-// bounds the value is zero.
+// size, the offset is the sum of index * stride (X declares run-time strides), and the load
+// happens only in bounds; out of bounds the value is zero.
 // CHECK-LABEL: gpu.func @masked_load(
 // CHECK-SAME:      %[[X:[^:]+]]: !llvm.ptr<1>, %[[M:[^:]+]]: i64, %[[N:[^:]+]]: i64, %[[SM:[^:]+]]: i64, %[[SN:[^:]+]]: i64,
 // CHECK-SAME:      %[[Y:[^:]+]]: !llvm.ptr<1>, %{{[^:]+}}: i64, %{{[^:]+}}: i64)
@@ -91,7 +92,7 @@ tile.kernel @dims_and_indices threads [32, 1, 2] args ["X", "Y"] dims [["M", "N"
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        scf.yield %[[ZERO]] : f16
 // CHECK-NEXT:      }
-tile.kernel @masked_load threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["M"]] params {} grid {
+tile.kernel @masked_load threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["M"]] params {} attributes {strides = [["sm", "sn"], []]} grid {
 ^bb0(%x: !tile.tensor<f16, 2>, %y: !tile.tensor<f16, 1>):
   %c1 = arith.constant 1 : index
   tile.yield %c1, %c1, %c1 : index, index, index
@@ -106,14 +107,14 @@ tile.kernel @masked_load threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["
 
 // -----
 
-// A masked store: no else branch, nothing is written out of bounds.
+// A masked store: no else branch, nothing is written out of bounds. Y is dense: the index is
+// the offset.
 // CHECK-LABEL: gpu.func @masked_store(
 // CHECK-SAME:      %[[Y:[^:]+]]: !llvm.ptr<1>, %[[N:[^:]+]]: i64, %[[S:[^:]+]]: i64, %[[V:[^:]+]]: i64)
 // CHECK:           %[[T:.+]] = gpu.thread_id  x
 // CHECK-NEXT:      %[[T64:.+]] = arith.index_cast %[[T]] : index to i64
 // CHECK-NEXT:      %[[OK:.+]] = arith.cmpi ult, %[[T64]], %[[N]] : i64
-// CHECK-NEXT:      %[[OFF:.+]] = arith.muli %[[T64]], %[[S]] : i64
-// CHECK-NEXT:      %[[PTR:.+]] = llvm.getelementptr %[[Y]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64
+// CHECK-NEXT:      %[[PTR:.+]] = llvm.getelementptr %[[Y]][%[[T64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64
 // CHECK-NEXT:      scf.if %[[OK]] {
 // CHECK-NEXT:        llvm.store %[[V]], %[[PTR]] : i64, !llvm.ptr<1>
 // CHECK-NEXT:      }

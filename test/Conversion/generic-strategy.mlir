@@ -93,7 +93,8 @@ tile.kernel @local_only threads [32, 1, 1] args ["X"] dims [["N"]] params {} gri
 // copy: a loop of ceil(256 / 128) = 2 steps per thread; at step k thread t takes element
 // k * 128 + t of the 4 x 64 tile, as (linear / 64, linear % 64). A tensor side is a masked
 // access at offset + coordinate: a bounds-checked llvm.load (zero outside) or llvm.store.
-// Values are converted to the destination's type. A barrier follows each copy.
+// Values are converted to the destination's type. A barrier follows each copy. The tensors are
+// dense: their last stride is the constant 1 (docs/abi.md), the column its own offset.
 // CHECK-LABEL: gpu.func @copies(
 // CHECK-SAME:      %[[X:[^:]+]]: !llvm.ptr<1>, %[[XM:[^:]+]]: i64, %[[XN:[^:]+]]: i64, %[[XSM:[^:]+]]: i64, %[[XSN:[^:]+]]: i64,
 // CHECK-SAME:      %[[Y:[^:]+]]: !llvm.ptr<1>, %[[YM:[^:]+]]: i64, %[[YN:[^:]+]]: i64, %[[YSM:[^:]+]]: i64, %[[YSN:[^:]+]]: i64)
@@ -121,8 +122,7 @@ tile.kernel @local_only threads [32, 1, 1] args ["X"] dims [["N"]] params {} gri
 // CHECK-NEXT:      %[[J64:.+]] = arith.index_cast %[[J]] : index to i64
 // CHECK-NEXT:      %[[JOK:.+]] = arith.cmpi ult, %[[J64]], %[[XN]] : i64
 // CHECK-NEXT:      %[[OK:.+]] = arith.andi %[[IOK]], %[[JOK]] : i1
-// CHECK-NEXT:      %[[JOFF:.+]] = arith.muli %[[J64]], %[[XSN]] : i64
-// CHECK-NEXT:      %[[OFF:.+]] = arith.addi %[[IOFF]], %[[JOFF]] : i64
+// CHECK-NEXT:      %[[OFF:.+]] = arith.addi %[[IOFF]], %[[J64]] : i64
 // CHECK-NEXT:      %[[PTR:.+]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:      %[[V:.+]] = scf.if %[[OK]] -> (f32) {
 // CHECK-NEXT:        %[[LD:.+]] = llvm.load %[[PTR]] : !llvm.ptr<1> -> f32
@@ -484,8 +484,7 @@ tile.kernel @local_tile_ops threads [32, 1, 1] args ["X"] dims [["N"]] params {}
 // CHECK:         %[[B:.+]] = gpu.block_id  x
 // CHECK-NEXT:    %[[B64:.+]] = arith.index_cast %[[B]] : index to i64
 // CHECK-NEXT:    %[[OK:.+]] = arith.cmpi ult, %[[B64]], %[[XN]] : i64
-// CHECK-NEXT:    %[[OFF:.+]] = arith.muli %[[B64]], %[[XS]] : i64
-// CHECK-NEXT:    %[[PTR:.+]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    %[[PTR:.+]] = llvm.getelementptr %[[X]][%[[B64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:    scf.if %[[OK]] {
 // CHECK-NEXT:      %{{.+}} = llvm.atomicrmw fadd %[[PTR]], %[[HALF]] monotonic : !llvm.ptr<1>, f32
 // CHECK-NEXT:    }

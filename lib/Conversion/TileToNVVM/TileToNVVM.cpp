@@ -110,12 +110,31 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   b.setInsertionPointToStart(&entry);
   IRMapping mapping;
   unsigned next = 0;
+  auto declaredStrides = kernel->getAttrOfType<ArrayAttr>("strides");
   for (BlockArgument arg : kernel.getBody().getArguments()) {
     Type type = arg.getType();
     if (auto tensor = dyn_cast<tile::TensorType>(type)) {
       unsigned count = 1 + 2 * tensor.getRank();
       SmallVector<Value> parts(entry.getArguments().slice(next, count));
       next += count;
+      // Strides known when the kernel is compiled are constants (docs/abi.md): the last stride
+      // of a dense tensor is 1, and constant strides a tensor declares are themselves. Unit
+      // strides make vector accesses and neighbouring elements' addresses plain offsets.
+      ArrayAttr declared =
+          declaredStrides ? cast<ArrayAttr>(declaredStrides[arg.getArgNumber()]) : ArrayAttr();
+      for (unsigned d = 0, rank = tensor.getRank(); d < rank; ++d) {
+        std::optional<int64_t> known;
+        if (!declared || declared.empty()) {
+          if (d + 1 == rank)
+            known = 1;
+        } else {
+          int64_t value;
+          if (!cast<StringAttr>(declared[d]).getValue().getAsInteger(10, value))
+            known = value;
+        }
+        if (known)
+          parts[1 + rank + d] = arith::ConstantIntOp::create(b, loc, b.getI64Type(), *known);
+      }
       mapping.map(arg, UnrealizedConversionCastOp::create(b, loc, type, parts).getResult(0));
       continue;
     }
