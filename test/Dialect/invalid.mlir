@@ -374,3 +374,45 @@ tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
   }
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load_vector' op loads 2, 4, 8 or 16 elements, not 3}}
+  %v:3 = tile.load_vector %x[%c0, %c0] : !tile.tensor<f32, 2> -> f32, f32, f32
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load_vector' op results must be the tensor's element type 'bf16', not 'f32'}}
+  %v:2 = tile.load_vector %x[%c0, %c0] : !tile.tensor<bf16, 2> -> f32, f32
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load_vector' op expects 2 indices for a tensor of rank 2, got 1}}
+  %v:2 = tile.load_vector %x[%c0] : !tile.tensor<f32, 2> -> f32, f32
+  tile.yield
+}

@@ -19,6 +19,7 @@
 // CHECK:        %[[D1:.+]] = tile.dim %[[X]][1] : !tile.tensor<f32, 2>
 // CHECK:        %[[V:.+]] = tile.load %[[X]][%[[BX]], %[[TY]]] : !tile.tensor<f32, 2>
 // CHECK:        tile.store %[[V]], %[[X]][%[[BZ]], %[[D1]]] : !tile.tensor<f32, 2>
+// CHECK:        %{{.+}}:4 = tile.load_vector %[[X]][%[[BX]], %[[TY]]] : !tile.tensor<f32, 2> -> f32, f32, f32, f32
 // CHECK:        tile.parallel [4, 8] {
 // CHECK-NEXT:   ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
 // CHECK-NEXT:     %[[E:.+]] = tile.load %[[Y]][%[[J]]] : !tile.tensor<i8, 1>
@@ -40,6 +41,7 @@ tile.kernel @all_ops threads [32, 2, 1] args ["X", "Y", "s", "n"] dims [["M", "N
   %d1 = tile.dim %x[1] : !tile.tensor<f32, 2>
   %v = tile.load %x[%bx, %ty] : !tile.tensor<f32, 2>
   tile.store %v, %x[%bz, %d1] : !tile.tensor<f32, 2>
+  %vs:4 = tile.load_vector %x[%bx, %ty] : !tile.tensor<f32, 2> -> f32, f32, f32, f32
   tile.parallel [4, 8] {
   ^bb0(%i: index, %j: index):
     %e = tile.load %y[%j] : !tile.tensor<i8, 1>

@@ -65,6 +65,18 @@ struct LoadOpLowering : LoweredTensorPattern<tile::LoadOp> {
   }
 };
 
+/// tile.load_vector: consecutive elements as vector accesses where in bounds, contiguous and
+/// aligned, masked element loads otherwise (buildMaskedLoadVector).
+struct LoadVectorOpLowering : LoweredTensorPattern<tile::LoadVectorOp> {
+  using LoweredTensorPattern::LoweredTensorPattern;
+  void lower(tile::LoadVectorOp op, const TensorValues &values,
+             PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildMaskedLoadVector(rewriter, op.getLoc(), values,
+                                                 op.getResult(0).getType(), op.getIndices(),
+                                                 op.getNumResults()));
+  }
+};
+
 struct StoreOpLowering : LoweredTensorPattern<tile::StoreOp> {
   using LoweredTensorPattern::LoweredTensorPattern;
   void lower(tile::StoreOp op, const TensorValues &values,
@@ -272,6 +284,6 @@ void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues 
 }
 
 void tlc::populateMemoryOpsToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<DimOpLowering, LoadOpLowering, StoreOpLowering, AtomicAddOpLowering>(
-      patterns.getContext());
+  patterns.add<DimOpLowering, LoadOpLowering, LoadVectorOpLowering, StoreOpLowering,
+               AtomicAddOpLowering>(patterns.getContext());
 }

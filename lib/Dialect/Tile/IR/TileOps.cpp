@@ -99,6 +99,20 @@ LogicalResult LoadOp::verify() {
   return verifyIndexCount(*this, getTensor().getType(), getIndices().size());
 }
 
+LogicalResult LoadVectorOp::verify() {
+  if (failed(verifyIndexCount(*this, getTensor().getType(), getIndices().size())))
+    return failure();
+  Type element = getStorageType(getTensor().getType().getElementType());
+  int64_t n = getResults().size();
+  if (n < 2 || n > 16 || !llvm::isPowerOf2_64(n))
+    return emitOpError("loads 2, 4, 8 or 16 elements, not ") << n;
+  for (Type type : getResultTypes())
+    if (type != element)
+      return emitOpError("results must be the tensor's element type ")
+             << element << ", not " << type;
+  return success();
+}
+
 LogicalResult StoreOp::verify() {
   return verifyIndexCount(*this, getTensor().getType(), getIndices().size());
 }

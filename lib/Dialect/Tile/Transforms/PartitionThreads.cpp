@@ -2,8 +2,10 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tlc::tile {
 #define GEN_PASS_DEF_TILEPARTITIONTHREADS
@@ -96,62 +98,161 @@ static Value findLayoutDomain(ParallelOp op) {
   return found;
 }
 
+/// Whether `value`, inside the body of `op`, is the same at every column of a row: defined
+/// outside the body, the row argument, or a pure op of such values at the body's top level.
+static bool isColumnInvariant(Value value, ParallelOp op, DenseMap<Value, bool> &memo) {
+  Block &body = op.getBody().front();
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() != &body ? !op->isAncestor(arg.getOwner()->getParentOp())
+                                   : arg.getArgNumber() == 0;
+  Operation *def = value.getDefiningOp();
+  if (!op->isProperAncestor(def))
+    return true;
+  if (auto it = memo.find(value); it != memo.end())
+    return it->second;
+  bool invariant = def->getBlock() == &body && isPure(def) && def->getNumRegions() == 0 &&
+                   llvm::all_of(def->getOperands(), [&](Value operand) {
+                     return isColumnInvariant(operand, op, memo);
+                   });
+  memo[value] = invariant;
+  return invariant;
+}
+
+/// The tensor element loads of a `parallel` body over a #tile.blocked fragment that can read a
+/// whole vector of the thread's consecutive columns at once (tile.load_vector): at the body's
+/// top level, the last index the column plus a column-invariant value, the other indices
+/// column-invariant. None when the body writes a tensor: the loads of a vector's later columns
+/// would move before the stores of its earlier ones.
+static SmallVector<LoadOp> findVectorLoads(ParallelOp op) {
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() != 2)
+    return {};
+  bool writesTensors = false;
+  body.walk([&](Operation *inner) { writesTensors |= isa<StoreOp, AtomicAddOp>(inner); });
+  if (writesTensors)
+    return {};
+  Value col = body.getArgument(1);
+  DenseMap<Value, bool> memo;
+  auto invariant = [&](Value v) { return isColumnInvariant(v, op, memo); };
+  SmallVector<LoadOp> loads;
+  for (auto load : body.getOps<LoadOp>()) {
+    ValueRange indices = load.getIndices();
+    if (!llvm::all_of(indices.drop_back(), invariant))
+      continue;
+    Value last = indices.back();
+    auto add = last.getDefiningOp<arith::AddIOp>();
+    bool columnPlus = last == col || (add && ((add.getLhs() == col && invariant(add.getRhs())) ||
+                                              (add.getRhs() == col && invariant(add.getLhs()))));
+    if (columnPlus)
+      loads.push_back(load);
+  }
+  return loads;
+}
+
 /// Replaces a `tile.parallel` over a register-layout fragment by a loop over the calling thread's
 /// register slots (marked for complete unrolling): slot s of thread t is the point
-/// layout.coord(t, s), and accesses at the point become slot accesses.
+/// layout.coord(t, s), and accesses at the point become slot accesses. Over a #tile.blocked
+/// layout the loop steps over the thread's vectors, with the body once per column of the
+/// vector, and tensor element loads at consecutive columns become one tile.load_vector.
 static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> threads) {
   AccLayout layout = *getAccLayout(domain);
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value tid = buildLinearThreadId(b, loc, threads);
-  auto loop = scf::ForOp::create(b, loc, cst(0), cst(layout.slots()), cst(1));
+  SmallVector<LoadOp> vectorLoads;
+  if (layout.kind == AccLayout::Kind::Blocked && layout.blocked.vec > 1)
+    vectorLoads = findVectorLoads(op);
+  int64_t perStep = vectorLoads.empty() ? 1 : layout.blocked.vec;
+  auto loop = scf::ForOp::create(b, loc, cst(0), cst(layout.slots() / perStep), cst(1));
   loop->setAttr(kUnrollAttr, b.getUnitAttr());
   b.setInsertionPointToStart(loop.getBody());
-  Value slot = loop.getInductionVar();
-  auto [row, col] = buildAccCoords(b, loc, layout, tid, slot);
-
-  IRMapping mapping;
+  Value first = loop.getInductionVar();
+  if (perStep > 1)
+    first = arith::MulIOp::create(b, loc, first, cst(perStep));
   Block &body = op.getBody().front();
-  mapping.map(body.getArgument(0), row);
-  SmallVector<Value> point{row};
-  if (body.getNumArguments() == 2) {
+
+  // The vector loads, at the vector's first column: the ops their indices need, then the loads.
+  SmallVector<SmallVector<Value>> vectorValues;
+  if (!vectorLoads.empty()) {
+    auto [row, col] = buildAccCoords(b, loc, layout, tid, first);
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), row);
     mapping.map(body.getArgument(1), col);
-    point.push_back(col);
+    SetVector<Operation *> needed;
+    for (LoadOp load : vectorLoads) {
+      BackwardSliceOptions options;
+      options.filter = [&](Operation *def) { return op->isProperAncestor(def); };
+      options.omitBlockArguments = true;
+      for (Value index : load.getIndices())
+        if (Operation *def = index.getDefiningOp(); def && op->isProperAncestor(def)) {
+          (void)getBackwardSlice(def, &needed, options);
+          needed.insert(def);
+        }
+    }
+    for (Operation &inner : body.without_terminator())
+      if (needed.contains(&inner))
+        b.clone(inner, mapping);
+    for (LoadOp load : vectorLoads) {
+      SmallVector<Value> indices;
+      for (Value index : load.getIndices())
+        indices.push_back(mapping.lookupOrDefault(index));
+      SmallVector<Type> types(perStep, load.getType());
+      auto vector = LoadVectorOp::create(b, load.getLoc(), types, load.getTensor(), indices);
+      vectorValues.push_back(SmallVector<Value>(vector.getResults()));
+    }
   }
-  for (Operation &inner : body.without_terminator())
-    b.clone(inner, mapping);
-  // Accesses at the point, nested ones included (under an `if`, in a loop), become slot
-  // accesses; so do reads of a row value at the point's row beside an mma.sync accumulator.
-  SmallVector<Operation *> accesses;
-  loop.getBody()->walk([&](Operation *inner) {
-    if (isa<ReadOp, WriteOp>(inner))
-      accesses.push_back(inner);
-  });
-  for (Operation *inner : accesses) {
-    OpBuilder at(inner);
-    if (auto read = dyn_cast<ReadOp>(inner)) {
-      std::optional<AccLayout> own = getAccLayout(read.getBuffer());
-      if (!own)
-        continue;
-      Value slotOf;
-      if (llvm::equal(read.getIndices(), point))
-        slotOf = slot;
-      else if (((layout.kind == AccLayout::Kind::MmaSync &&
-                 own->kind == AccLayout::Kind::MmaSyncRows) ||
-                (layout.kind == AccLayout::Kind::Blocked &&
-                 own->kind == AccLayout::Kind::BlockedRows)) &&
-               read.getIndices().size() == 1 && read.getIndices()[0] == row)
-        slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
-      if (!slotOf)
-        continue;
-      Value value = ReadSlotOp::create(at, read.getLoc(), read.getType(), read.getBuffer(), slotOf);
-      read.getResult().replaceAllUsesWith(value);
-      read.erase();
-    } else if (auto write = dyn_cast<WriteOp>(inner);
-               getAccLayout(write.getBuffer()) && llvm::equal(write.getIndices(), point)) {
-      WriteSlotOp::create(at, write.getLoc(), write.getValue(), write.getBuffer(), slot);
-      write.erase();
+
+  for (int64_t e = 0; e < perStep; ++e) {
+    Value slot = perStep > 1 ? arith::AddIOp::create(b, loc, first, cst(e)).getResult() : first;
+    auto [row, col] = buildAccCoords(b, loc, layout, tid, slot);
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), row);
+    SmallVector<Value> point{row};
+    if (body.getNumArguments() == 2) {
+      mapping.map(body.getArgument(1), col);
+      point.push_back(col);
+    }
+    for (auto [load, values] : llvm::zip(vectorLoads, vectorValues))
+      mapping.map(load.getResult(), values[e]);
+    SmallVector<Operation *> cloned;
+    for (Operation &inner : body.without_terminator())
+      if (!llvm::is_contained(vectorLoads, dyn_cast<LoadOp>(&inner)))
+        cloned.push_back(b.clone(inner, mapping));
+    // Accesses at the point, nested ones included (under an `if`, in a loop), become slot
+    // accesses; so do reads of a row value at the point's row beside an mma.sync accumulator.
+    SmallVector<Operation *> accesses;
+    for (Operation *top : cloned)
+      top->walk([&](Operation *inner) {
+        if (isa<ReadOp, WriteOp>(inner))
+          accesses.push_back(inner);
+      });
+    for (Operation *inner : accesses) {
+      OpBuilder at(inner);
+      if (auto read = dyn_cast<ReadOp>(inner)) {
+        std::optional<AccLayout> own = getAccLayout(read.getBuffer());
+        if (!own)
+          continue;
+        Value slotOf;
+        if (llvm::equal(read.getIndices(), point))
+          slotOf = slot;
+        else if (((layout.kind == AccLayout::Kind::MmaSync &&
+                   own->kind == AccLayout::Kind::MmaSyncRows) ||
+                  (layout.kind == AccLayout::Kind::Blocked &&
+                   own->kind == AccLayout::Kind::BlockedRows)) &&
+                 read.getIndices().size() == 1 && read.getIndices()[0] == row)
+          slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
+        if (!slotOf)
+          continue;
+        Value value =
+            ReadSlotOp::create(at, read.getLoc(), read.getType(), read.getBuffer(), slotOf);
+        read.getResult().replaceAllUsesWith(value);
+        read.erase();
+      } else if (auto write = dyn_cast<WriteOp>(inner);
+                 getAccLayout(write.getBuffer()) && llvm::equal(write.getIndices(), point)) {
+        WriteSlotOp::create(at, write.getLoc(), write.getValue(), write.getBuffer(), slot);
+        write.erase();
+      }
     }
   }
   // A row fragment's value is held by several threads (the four lanes of a quad, the

@@ -124,6 +124,23 @@ def Tile_LoadOp : Tile_Op<"load", [
   let hasVerifier = 1;
 }
 
+def Tile_LoadVectorOp : Tile_Op<"load_vector"> {
+  let summary = "masked loads of consecutive elements of a global tensor";
+  let description = [{
+    Result `e` is `tensor[i0, ..., ik + e]` (k the last dimension), each masked as `tile.load`
+    is: zero where an index is outside `[0, size)`. tile-partition-threads forms it from the
+    `tile.load`s of a `parallel` body over a #tile.blocked fragment whose last index is the
+    point's column plus a value the same for the whole vector; the conversion reads the elements
+    with 16-byte accesses where they are in bounds, the last stride is 1 and the address is
+    aligned, element by element otherwise.
+  }];
+  let arguments = (ins Arg<Tile_TensorType, "", [MemRead]>:$tensor, Variadic<Index>:$indices);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat =
+      "$tensor `[` $indices `]` attr-dict `:` qualified(type($tensor)) `->` type($results)";
+  let hasVerifier = 1;
+}
+
 def Tile_StoreOp : Tile_Op<"store", [
     TypesMatchWith<"value type is the tensor's element type", "tensor", "value",
                    "::tlc::tile::getStorageType(::llvm::cast<::tlc::tile::TensorType>($_self).getElementType())">]> {

@@ -1,0 +1,32 @@
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,convert-tile-to-nvvm)' | FileCheck %s
+
+// tile.load_vector: consecutive elements of the last dimension. Where the last element is in
+// bounds and the address 16-byte aligned (the last stride of a dense tensor is the constant 1),
+// one 16-byte load; otherwise each element is a masked load of its own (zero outside).
+// CHECK-LABEL: gpu.func @load_vector(
+// CHECK-SAME:    %[[W:[a-z0-9]+]]: !llvm.ptr<1>, %[[N:[a-z0-9]+]]: i64,
+// CHECK:         %[[FIRST:.+]] = llvm.getelementptr %[[W]][%{{.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         arith.cmpi ult, %{{.+}}, %[[N]] : i64
+// CHECK:         llvm.ptrtoint %[[FIRST]] : !llvm.ptr<1> to i64
+// CHECK:         %[[V:.+]]:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:           llvm.load %[[FIRST]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK:           llvm.getelementptr %[[FIRST]][4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK:           llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK:         } else {
+// CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK:         }
+// CHECK:         arith.addf %[[V]]#0, %[[V]]#7 : f32
+tile.kernel @load_vector threads [32, 1, 1] args ["W", "Y"] dims [["N"], ["N"]] params {} grid {
+^bb0(%w: !tile.tensor<f32, 1>, %y: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%w: !tile.tensor<f32, 1>, %y: !tile.tensor<f32, 1>):
+  %t = tile.thread_id 0
+  %c8 = arith.constant 8 : index
+  %i = arith.muli %t, %c8 : index
+  %v:8 = tile.load_vector %w[%i] : !tile.tensor<f32, 1> -> f32, f32, f32, f32, f32, f32, f32, f32
+  %s = arith.addf %v#0, %v#7 : f32
+  tile.store %s, %y[%t] : !tile.tensor<f32, 1>
+  tile.yield
+}
