@@ -12,8 +12,23 @@
 // CHECK:           llvm.load %[[FIRST]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:           llvm.getelementptr %[[FIRST]][4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
 // CHECK:           llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// The fallback (unit last stride): element k is at FIRST + k, loaded where k is in [-i, N - i);
+// no per-element index is formed.
 // CHECK:         } else {
-// CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK:           %[[I:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK-NEXT:      %[[LO:.+]] = arith.subi %c0_i64, %[[I]] : i64
+// CHECK-NEXT:      %[[HI:.+]] = arith.subi %[[N]], %[[I]] : i64
+// CHECK-NEXT:      %[[ABOVE0:.+]] = arith.cmpi sgt, %[[HI]], %c0_i64 : i64
+// CHECK-NEXT:      %[[BELOW0:.+]] = arith.cmpi sle, %[[LO]], %c0_i64 : i64
+// CHECK-NEXT:      %[[OK0:.+]] = arith.andi %[[BELOW0]], %[[ABOVE0]] : i1
+// CHECK-NEXT:      scf.if %[[OK0]] -> (f32) {
+// CHECK-NEXT:        llvm.load %[[FIRST]] : !llvm.ptr<1> -> f32
+// CHECK:           arith.cmpi sgt, %[[HI]], %c7_i64 : i64
+// CHECK-NEXT:      arith.cmpi sle, %[[LO]], %c7_i64 : i64
+// CHECK-NEXT:      %[[OK7:.+]] = arith.andi
+// CHECK-NEXT:      %[[AT7:.+]] = llvm.getelementptr %[[FIRST]][7] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:      scf.if %[[OK7]] -> (f32) {
+// CHECK-NEXT:        llvm.load %[[AT7]] : !llvm.ptr<1> -> f32
 // CHECK:         }
 // CHECK:         arith.addf %[[V]]#0, %[[V]]#7 : f32
 tile.kernel @load_vector threads [32, 1, 1] args ["W", "Y"] dims [["N"], ["N"]] params {} grid {
