@@ -105,11 +105,10 @@ struct AtomicAddOpLowering : LoweredTensorPattern<tile::AtomicAddOp> {
 
 } // namespace
 
-Value tlc::buildMaskedLoad(OpBuilder &b, Location loc, const TensorValues &t, Type type,
-                           ValueRange indices) {
-  auto [inBounds, ptr] = buildAddress(b, loc, t, type, indices);
+/// The element of `type` at `ptr` where `ok`, zero elsewhere (8-bit floats load as i8).
+static Value buildGuardedLoad(OpBuilder &b, Location loc, Value ok, Value ptr, Type type) {
   auto ifOp = scf::IfOp::create(
-      b, loc, inBounds,
+      b, loc, ok,
       [&](OpBuilder &bb, Location l) {
         if (!isFloat8(type)) {
           scf::YieldOp::create(bb, l, LLVM::LoadOp::create(bb, l, type, ptr).getResult());
@@ -123,6 +122,12 @@ Value tlc::buildMaskedLoad(OpBuilder &b, Location loc, const TensorValues &t, Ty
                              arith::ConstantOp::create(bb, l, bb.getZeroAttr(type)).getResult());
       });
   return ifOp.getResult(0);
+}
+
+Value tlc::buildMaskedLoad(OpBuilder &b, Location loc, const TensorValues &t, Type type,
+                           ValueRange indices) {
+  auto [inBounds, ptr] = buildAddress(b, loc, t, type, indices);
+  return buildGuardedLoad(b, loc, inBounds, ptr, type);
 }
 
 void tlc::buildMaskedStore(OpBuilder &b, Location loc, const TensorValues &t, Value value,
@@ -255,7 +260,6 @@ SmallVector<Value> tlc::buildMaskedLoadVector(OpBuilder &b, Location loc, const 
       Value i = arith::IndexCastOp::create(b, loc, i64, indices.back());
       Value lo = arith::SubIOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0), i);
       Value hi = arith::SubIOp::create(b, loc, t.sizes.back(), i);
-      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
       for (int64_t k = 0; k < n; ++k) {
         Value kv = arith::ConstantIntOp::create(b, loc, i64, k);
         Value ok = arith::AndIOp::create(
@@ -267,16 +271,7 @@ SmallVector<Value> tlc::buildMaskedLoadVector(OpBuilder &b, Location loc, const 
                           : LLVM::GEPOp::create(b, loc, ptr.getType(), memType, ptr,
                                                 ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)})
                                 .getResult();
-        auto load = scf::IfOp::create(b, loc, TypeRange{type}, ok, /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.thenBlock());
-        Value x = LLVM::LoadOp::create(b, loc, memType, at);
-        if (memType != type)
-          x = arith::BitcastOp::create(b, loc, type, x);
-        scf::YieldOp::create(b, loc, x);
-        b.setInsertionPointToStart(load.elseBlock());
-        scf::YieldOp::create(b, loc, zero);
-        values.push_back(load.getResult(0));
+        values.push_back(buildGuardedLoad(b, loc, ok, at, type));
       }
     } else {
       for (int64_t k = 0; k < n; ++k) {
