@@ -212,8 +212,10 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
 
 int main() {
   GpuContext gpu;
-  const Shape shapes[] = {{37, 1000}, {5, 1},    {3, 4097}, {64, 4096}, {2, 65536},
-                          {4, 2048},  {16, 300}, {9, 2049}, {1, 7}};
+  // Rows of at most 256 and of at most 1024 columns take the kernels' short-row tiles (several
+  // rows to a block): ragged row counts and full-width rows of both included.
+  const Shape shapes[] = {{37, 1000}, {5, 1},    {3, 4097}, {64, 4096}, {2, 65536}, {4, 2048},
+                          {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
   for (Norm norm :
@@ -222,6 +224,7 @@ int main() {
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.
     ok &= runCase(gpu, norm, {8, 5000}, seed += 10, 4.0f, false);
+    ok &= runCase(gpu, norm, {21, 200}, seed += 10, 4.0f, false);
     ok &= runCase(gpu, norm, {37, 1000}, seed += 10, 0.0f, true);
   }
   std::printf("norms_test: %s\n", ok ? "PASS" : "FAIL");

@@ -93,11 +93,14 @@ int main() {
   ok &= runCase(gpu, 4096, 1024, 2.0f, 39);
   ok &= runCase(gpu, 5, 4096, 8.0f, 41);
   ok &= runCase(gpu, 3, 12289, 8.0f, 43);
+  ok &= runCase(gpu, 19, 130, 30.0f, 45);
   for (bool f16 : {false, true}) {
     ok &= runHalfCase(gpu, f16, 1000, 1111, 4.0f, 51);
     ok &= runHalfCase(gpu, f16, 1, 1, 1.0f, 53);
     ok &= runHalfCase(gpu, f16, 7, 4096, 8.0f, 55);
     ok &= runHalfCase(gpu, f16, 3, 9001, 6.0f, 57);
+    ok &= runHalfCase(gpu, f16, 45, 256, 8.0f, 59); // the short-row tiles, ragged row counts
+    ok &= runHalfCase(gpu, f16, 33, 1000, 8.0f, 61);
   }
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
