@@ -42,8 +42,11 @@ static FailureOr<std::array<std::string, 3>> gridExpressions(tile::KernelOp kern
     std::optional<std::string> expr =
         llvm::TypeSwitch<Operation *, std::optional<std::string>>(&op)
             .Case([&](arith::ConstantOp c) -> std::optional<std::string> {
-              if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+              if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
+                if (i.getType().isInteger(1))
+                  return std::string(i.getValue().isZero() ? "false" : "true");
                 return std::to_string(i.getValue().getSExtValue());
+              }
               return std::nullopt;
             })
             .Case([&](tile::DimOp d) -> std::optional<std::string> {
@@ -58,6 +61,11 @@ static FailureOr<std::array<std::string, 3>> gridExpressions(tile::KernelOp kern
             .Case([&](arith::MulIOp o) { return binary("*", get(o.getLhs()), get(o.getRhs())); })
             .Case([&](arith::DivSIOp o) { return binary("/", get(o.getLhs()), get(o.getRhs())); })
             .Case([&](arith::RemSIOp o) { return binary("%", get(o.getLhs()), get(o.getRhs())); })
+            // `&&`, `||` and `!` of bools (both sides evaluated, as in kernels) and bitwise
+            // operators of integers.
+            .Case([&](arith::AndIOp o) { return binary("&", get(o.getLhs()), get(o.getRhs())); })
+            .Case([&](arith::OrIOp o) { return binary("|", get(o.getLhs()), get(o.getRhs())); })
+            .Case([&](arith::XOrIOp o) { return binary("^", get(o.getLhs()), get(o.getRhs())); })
             .Case([&](arith::CeilDivSIOp o) {
               return "tlc::rt::ceilDiv(" + get(o.getLhs()) + ", " + get(o.getRhs()) + ")";
             })

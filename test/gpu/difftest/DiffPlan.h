@@ -547,9 +547,9 @@ inline uint64_t hashName(const std::string &s) {
 using Env = std::map<std::string, int64_t>;
 
 /// One grid expression of a manifest, as the generated launchers write it in C++: integer
-/// literals, names, unary '-', binary + - * / % == != < <= > >= (C++ precedence; the launchers
-/// parenthesise everything anyway), `c ? a : b`, `tlc::rt::ceilDiv(a, b)` and
-/// `static_cast<int64_t>(x)`. Evaluated in int64_t with C++ semantics (division truncates,
+/// literals, `true`, `false`, names, unary '-', binary + - * / % == != < <= > >= & ^ | (C++
+/// precedence; the launchers parenthesise everything anyway), `c ? a : b`, `tlc::rt::ceilDiv(a, b)`
+/// and `static_cast<int64_t>(x)`. Evaluated in int64_t with C++ semantics (division truncates,
 /// comparisons give 0 or 1); overflow and division by zero are errors; only the chosen arm of a
 /// conditional is evaluated. An empty expression means 1.
 class GridExpr {
@@ -627,6 +627,9 @@ private:
     Le,
     Gt,
     Ge,
+    BitAnd,
+    BitXor,
+    BitOr,
     CeilDiv,
     Select
   };
@@ -709,7 +712,7 @@ private:
       }
       if (matched)
         continue;
-      if (std::strchr("+-*/%<>?:(),!", c)) {
+      if (std::strchr("+-*/%<>?:(),!&^|", c)) {
         Tokens.push_back({Token::Punct, std::string(1, c), 0});
         ++i;
         continue;
@@ -739,7 +742,7 @@ private:
   }
 
   int parseConditional() {
-    int cond = parseEquality();
+    int cond = parseBitOr();
     if (cond < 0 || !accept("?"))
       return cond;
     int a = parseConditional();
@@ -771,6 +774,15 @@ private:
         break;
     }
     return lhs;
+  }
+  int parseBitOr() {
+    return parseLevel([&] { return parseBitXor(); }, {{"|", Op::BitOr}});
+  }
+  int parseBitXor() {
+    return parseLevel([&] { return parseBitAnd(); }, {{"^", Op::BitXor}});
+  }
+  int parseBitAnd() {
+    return parseLevel([&] { return parseEquality(); }, {{"&", Op::BitAnd}});
   }
   int parseEquality() {
     return parseLevel([&] { return parseRelational(); }, {{"==", Op::Eq}, {"!=", Op::Ne}});
@@ -815,6 +827,8 @@ private:
       return failAt("expected a value, found '" + t.text + "'");
     std::string name = t.text;
     ++Pos;
+    if (name == "true" || name == "false")
+      return addNode(Node{Op::Const, name == "true", "", -1, -1, -1});
     if (name == "static_cast" || name == "std::int64_t") {
       if (name == "static_cast") {
         if (!expect("<"))
@@ -941,6 +955,15 @@ private:
       break;
     case Op::Ge:
       out = a >= b;
+      break;
+    case Op::BitAnd:
+      out = a & b;
+      break;
+    case Op::BitXor:
+      out = a ^ b;
+      break;
+    case Op::BitOr:
+      out = a | b;
       break;
     default:
       why = "internal error: bad node";

@@ -215,6 +215,12 @@ static void testGrid() {
   CHECK_EQ(evalGrid("  ", env), int64_t(1));
   CHECK_EQ(evalGrid("1", env), int64_t(1));
   CHECK_EQ(evalGrid("(M * 2)", env), int64_t(2000));
+  // Bools and bitwise operators (`&&` and `||` of kernels are `&` and `|` of bools), with C++
+  // precedence: & above ^ above |, all below comparisons.
+  CHECK_EQ(evalGrid("((true & (M <= 1000)) ? 4 : 1)", env), int64_t(4));
+  CHECK_EQ(evalGrid("((false | (M > 1000)) ? 4 : 1)", env), int64_t(1));
+  CHECK_EQ(evalGrid("6 & 3 | 8 ^ 1", env), int64_t(11));
+  CHECK_EQ(evalGrid("M == 1000 & 5", env), int64_t(1));
   CHECK_EQ(evalGrid("(((M + N) - 11) / 100)", env), int64_t(21));
   CHECK_EQ(evalGrid("(N % 100)", env), int64_t(11));
   CHECK_EQ(evalGrid("M + N * 2", env), int64_t(3222)); // precedence without parentheses
@@ -247,7 +253,7 @@ static void testGrid() {
   CHECK(!ok);
   evalGrid("M N", env, &ok, &why);
   CHECK(!ok);
-  evalGrid("M & N", env, &ok, &why);
+  evalGrid("M && N", env, &ok, &why); // the launchers write `&` of bools, never `&&`
   CHECK(!ok && why.find("'&'") != std::string::npos);
   evalGrid("1.5", env, &ok, &why);
   CHECK(!ok);
