@@ -50,6 +50,8 @@ struct ArchOutput {
   llvm::StringMap<int64_t> sharedBytes;
   /// Kernels this architecture compiled by the sm_90a strategy (entry <name>__tma).
   llvm::StringMap<cuda::TmaEntryInfo> tma;
+  /// Kernels whose ring a loading producer warpgroup fills (entry <name>__loads).
+  llvm::StringMap<cuda::LoadsEntryInfo> loads;
 };
 
 /// One compile of one buffer (a whole file, or one chunk of a split file).
@@ -142,6 +144,15 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
       if (!bytes.get(entry.getName()))
         bytes.append(entry);
   into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
+  // The plain compile's warp-specialized entries (tensors TMA cannot read).
+  NamedAttrList loads;
+  for (ModuleOp module : {into, from})
+    if (auto dict = module->getAttrOfType<DictionaryAttr>(kLoadsEntriesAttrName))
+      for (NamedAttribute entry : dict)
+        if (!loads.get(entry.getName()))
+          loads.append(entry);
+  if (!loads.empty())
+    into->setAttr(kLoadsEntriesAttrName, loads.getDictionary(into.getContext()));
 }
 
 LogicalResult Compilation::runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
@@ -171,6 +182,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.explain = options.explain;
   pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
   pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
+  pipelineOptions.producerLoads = options.producerLoads;
   PipelineOptions plainOptions = pipelineOptions;
   plainOptions.tma = false;
 
@@ -180,10 +192,14 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   // chose TMA copies, that second compile runs beside the rest of the first (`-j`); its
   // diagnostics follow the first compile's, as in a serial run.
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+  // Each pass manager gets a timer of its own: pass timers are keyed by the pass's address, and
+  // a second pass manager under the same timer can reuse a freed pass's address and its name.
   TimingScope passesTimer = archTimer.nest("MLIR passes");
+  TimingScope tileTimer = passesTimer.nest("tile dialect");
   if (failed(runPasses(
-          *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); }, passesTimer)))
+          *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); }, tileTimer)))
     return failure();
+  tileTimer.stop();
   bool choseTma = false;
   lowered->walk([&](Operation *op) {
     choseTma |= op->hasAttr(tile::kTmaAttr);
@@ -207,7 +223,8 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
       plainLaunched = true;
     }
     ordered.setOrderIDForThread(0);
-    lowering = runPasses(*lowered, buildLoweringPasses, passesTimer);
+    TimingScope loweringTimer = passesTimer.nest("lowering to NVVM");
+    lowering = runPasses(*lowered, buildLoweringPasses, loweringTimer);
     ordered.eraseOrderIDForThread();
     if (plainThread)
       plainThread->join();
@@ -246,6 +263,15 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
                              box[1], map.getAs<IntegerAttr>("swizzle").getInt()});
       }
       out.tma[entry.getName()] = std::move(info);
+    }
+  if (auto entries = (*lowered)->getAttrOfType<DictionaryAttr>(kLoadsEntriesAttrName))
+    for (NamedAttribute entry : entries) {
+      auto dict = cast<DictionaryAttr>(entry.getValue());
+      cuda::LoadsEntryInfo info;
+      info.present = true;
+      info.threads = dict.getAs<IntegerAttr>("threads").getInt();
+      info.sharedBytes = out.sharedBytes.lookup(dict.getAs<StringAttr>("entry").getValue());
+      out.loads[entry.getName()] = info;
     }
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(out.mlir);
@@ -293,9 +319,10 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
 void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx,
                                      StringRef message) {
   // The kernel an entry compiles: `<kernel>`, a configuration `<kernel>__<i>`, either with
-  // `__tma` (the sm_90a strategy's entry).
+  // `__tma` or `__loads` (the sm_90a strategy's entries).
   auto kernelLoc = [&](StringRef entry) -> std::optional<Location> {
-    entry.consume_back("__tma");
+    if (!entry.consume_back(kTmaEntrySuffix))
+      entry.consume_back(kLoadsEntrySuffix);
     for (tile::KernelOp kernel : module.getOps<tile::KernelOp>())
       if (kernel.getSymName() == entry)
         return kernel.getLoc();
@@ -328,7 +355,8 @@ void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
   module.walk([&](tile::KernelOp kernel) {
     std::string name = kernel.getSymName().str();
     for (const cuda::PtxasKernelInfo &info : out.ptxas.kernels) {
-      if (info.name != name && info.name != name + kTmaEntrySuffix.str())
+      if (info.name != name && info.name != name + kTmaEntrySuffix.str() &&
+          info.name != name + kLoadsEntrySuffix.str())
         continue;
       InFlightDiagnostic remark = emitRemark(kernel.getLoc())
                                   << "kernel '" << info.name << "' for " << out.arch << ": "
@@ -411,13 +439,22 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
       // Every entry of this kernel in the architecture's image, with what a launch needs.
       llvm::json::Array entries;
-      entries.push_back(llvm::json::Object{
-          {"name", info.name},
-          {"kind", "plain"},
-          {"threads", static_cast<int64_t>(info.threads[0]) * info.threads[1] * info.threads[2]},
-          {"dynamic_shared_bytes", arch.sharedBytes.lookup(info.name)}});
-      auto tma = arch.tma.find(info.name);
       std::string entry = info.name;
+      // For tensors TMA cannot read: the plain entry, or one with a loading producer warpgroup.
+      if (auto loads = arch.loads.find(info.name); loads != arch.loads.end()) {
+        entry += kLoadsEntrySuffix;
+        entries.push_back(llvm::json::Object{{"name", entry},
+                                             {"kind", "loads"},
+                                             {"threads", loads->second.threads},
+                                             {"dynamic_shared_bytes", loads->second.sharedBytes}});
+      } else {
+        entries.push_back(llvm::json::Object{
+            {"name", info.name},
+            {"kind", "plain"},
+            {"threads", static_cast<int64_t>(info.threads[0]) * info.threads[1] * info.threads[2]},
+            {"dynamic_shared_bytes", arch.sharedBytes.lookup(info.name)}});
+      }
+      auto tma = arch.tma.find(info.name);
       if (tma != arch.tma.end()) {
         llvm::json::Array maps;
         for (const cuda::TensorMapInfo &map : tma->second.maps)
@@ -430,7 +467,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                              {"threads", tma->second.threads},
                                              {"dynamic_shared_bytes", tma->second.sharedBytes},
                                              {"maps", std::move(maps)}});
-        entry += kTmaEntrySuffix;
+        entry = info.name + kTmaEntrySuffix.str();
         target["entry"] = entry;
         target["strategy"] = "sm90a: TMA + wgmma, warp-specialized";
         target["threads"] = tma->second.threads;
@@ -684,7 +721,14 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
           std::max<unsigned>(kernel.sharedBytes, out.sharedBytes.lookup(kernel.name));
       if (auto it = out.tma.find(kernel.name); it != out.tma.end())
         kernel.tma = it->second;
+      if (auto it = out.loads.find(kernel.name); it != out.loads.end())
+        kernel.loads = it->second;
     }
+  // A kernel every architecture serves through its sm_90a entries has no plain one.
+  for (cuda::KernelLaunchInfo &kernel : launchInfo)
+    kernel.plain = !kernel.loads.present || llvm::any_of(results, [&](const ArchOutput &out) {
+      return out.sharedBytes.count(kernel.name) != 0;
+    });
   launcher.kernels = launchInfo;
   launcher.fatbin = fatbin;
   if (llvm::Error err = cuda::verifyLauncherInfo(launcher)) {

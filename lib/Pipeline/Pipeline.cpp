@@ -58,7 +58,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignBlockedLayouts(blockedOptions));
   }
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
-  pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline());
+  tile::TileSoftwarePipelineOptions pipelineOptions;
+  pipelineOptions.producerLoads = options.producerLoads;
+  pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline(pipelineOptions));
   pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout());
   if (options.explain && options.tensorCoreStrategy) {
     // The plain-entry compile (no TMA) describes only the kernels it compiles differently.

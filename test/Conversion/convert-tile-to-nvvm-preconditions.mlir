@@ -107,7 +107,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{this TMA + wgmma ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline}}
+  // expected-error @+1 {{this mbarrier ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline}}
   scf.for %i = %c0 to %c4 step %c1 {
     tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>

@@ -1,14 +1,18 @@
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false cp-async-wgmma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=MMA
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline{producer-loads=false},tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=LOADS
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{tma=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s --check-prefix=SM80
 
-// tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): the cp.async ring
-// feeding wgmma, or, with cp-async-wgmma=false (`tlc --codegen=mma-sync`), mma.sync (sm_80:
-// mma.sync either way); its copies are marked `tile.unaligned`. Its version for tensors
-// cp.async cannot read 16 bytes at a time moves the same 16-byte chunks as 8 bf16 element loads
-// and one 16-byte shared store each, in a loop over the thread's chunks (from its id, step 256);
-// in the wgmma ring a tile inside the tensor takes two chunks per iteration (step 512), the 16
-// loads before the two stores, and an edge tile one chunk, checked.
+// tlc's plain entry of an sm_90a GEMM (tile-assign-mma-layouts{tma=false}): by default a ring
+// filled by a producer warpgroup that loads the tiles itself (LOADS, entry `gemm__loads`); with
+// tile-software-pipeline{producer-loads=false} (`tlc --codegen=cp-async-wgmma`) the cp.async
+// ring in the multiplying warps feeding wgmma; with cp-async-wgmma=false (`tlc
+// --codegen=mma-sync`), mma.sync (sm_80: mma.sync either way). Its copies are marked
+// `tile.unaligned`. Its version for tensors cp.async cannot read 16 bytes at a time moves the
+// same 16-byte chunks as 8 bf16 element loads and one 16-byte shared store each, in a loop over
+// the thread's chunks (from its id, step 256); in the wgmma ring a tile inside the tensor takes
+// two chunks per iteration (step 512), the 16 loads before the two stores, and an edge tile one
+// chunk, checked.
 // CHECK-LABEL: gpu.func @gemm(
 // CHECK:         nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
 // CHECK:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c512
@@ -42,6 +46,46 @@
 // MMA:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // MMA-NOT:       nvvm.wgmma
 // MMA:           nvvm.mma.sync
+// The loading producer: 384 threads, a persistent tile loop in both roles; full barriers
+// expect one arrival per producer thread (128), empty barriers one per consumer warp (8). The
+// producer gives up registers, then waits for a free stage and fills it: where every tensor
+// is cp.async-readable (16-byte aligned base and row strides), with 16-byte cp.async and one
+// noinc cp.async arrival per thread; otherwise (realigned), each chunk inside the tensor as
+// the two aligned 16-byte blocks that cover it, 4 chunks of a thread (step 512) loaded before
+// any is stored, funnel-shifted into place and stored 16 bytes at once; chunks at the edge
+// element by element, checked. Then a generic-to-async proxy fence and an arrival. Consumers
+// take the registers, wait for a full stage, fence, and multiply with wgmma.
+// LOADS-LABEL: gpu.func @gemm__loads(
+// LOADS-SAME:    known_block_size = array<i32: 384, 1, 1>, tlc.compute_threads = 256
+// LOADS:         nvvm.mbarrier.init %{{.+}}, %c128_i32
+// LOADS-NEXT:    llvm.getelementptr
+// LOADS-NEXT:    nvvm.mbarrier.init %{{.+}}, %c8_i32
+// LOADS:         %[[PRODUCER:.+]] = arith.cmpi uge, %thread_id_x, %c256
+// LOADS-NEXT:    scf.if %[[PRODUCER]] {
+// LOADS-NEXT:      nvvm.setmaxregister decrease 152
+// LOADS:           scf.if
+// LOADS:             scf.for
+// LOADS:               nvvm.mbarrier.try_wait.parity
+// LOADS:               nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache = cg :
+// LOADS:               nvvm.cp.async.mbarrier.arrive %{{.+}} {noinc = true}
+// LOADS:           } else {
+// LOADS:               nvvm.mbarrier.try_wait.parity
+// LOADS:               scf.for %{{.+}} = %{{.+}} to %c1024 step %c512 {
+// LOADS:                 llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// LOADS:                 llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// LOADS:                 llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// LOADS:                 llvm.intr.fshr
+// LOADS-NEXT:            llvm.insertelement
+// LOADS-NEXT:            llvm.intr.fshr
+// LOADS:                 llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// LOADS:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LOADS-NEXT:          nvvm.mbarrier.arrive
+// LOADS:         nvvm.setmaxregister increase 176
+// LOADS:           nvvm.mbarrier.try_wait.parity
+// LOADS-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LOADS-COUNT-4:   nvvm.wgmma.mma_async
+// LOADS-NOT:       cp.async
+// LOADS:           nvvm.mbarrier.arrive
 // SM80-LABEL:  gpu.func @gemm(
 // SM80-NOT:      nvvm.wgmma
 // SM80:          nvvm.mma.sync

@@ -1,4 +1,6 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline))' | FileCheck %s --check-prefix=LOADS
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline{producer-loads=false}))' | FileCheck %s --check-prefix=CPASYNC
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=SM80
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_75},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
 
@@ -11,6 +13,16 @@
 // CHECK-NEXT:    tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 64x128xbf16>
 // CHECK-NEXT:    tile.alloc {tile.layout = {{.+}}} : !tile.buffer<fragment 128x128xf32>
 // CHECK:         } {tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+// Without TMA (the entry for tensors TMA cannot read) the cp.async copies feeding wgmma get a
+// producer warpgroup that loads the tiles itself (loads_wgmma); with producer-loads=false the
+// multiplying warps copy S - 1 iterations ahead themselves (cp_async_mma, gemms on wgmma).
+// LOADS-LABEL: tile.kernel @gemm
+// LOADS-SAME:    tile.producer_threads = 128 : i64
+// LOADS:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
+// LOADS:         } {tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 3 : i64}
+// CPASYNC-LABEL: tile.kernel @gemm
+// CPASYNC-NOT:     tile.producer_threads
+// CPASYNC:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 3 : i64}
 // The mma.sync strategy: the same ring of cp.async copies, no producer warpgroup.
 // SM80-LABEL: tile.kernel @gemm
 // SM80-NOT:     tile.producer_threads
@@ -70,8 +82,14 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K
 
 // -----
 
-// stages = 1: the TMA ring keeps one stage (the producer waits for it to be empty); the cp.async
-// ring refills the stage the previous iteration read, so it takes two.
+// stages = 1: the TMA ring and the loading producer's keep one stage (the producer waits for it
+// to be empty); the cp.async ring refills the stage the previous iteration read, so it takes two.
+// LOADS-LABEL: tile.kernel @one_stage
+// LOADS:         tile.alloc {tile.stages = 1 : i64} : !tile.buffer<shared 128x64xbf16>
+// LOADS:         } {tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 1 : i64}
+// CPASYNC-LABEL: tile.kernel @one_stage
+// CPASYNC:         tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
+// CPASYNC:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
 // CHECK-LABEL: tile.kernel @one_stage
 // CHECK:         } {tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 1 : i64}
 // SM80-LABEL: tile.kernel @one_stage

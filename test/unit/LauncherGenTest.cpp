@@ -761,13 +761,60 @@ TEST_CASE("Runtime.h compiles under -Wpedantic", "[launcher][compile]") {
   llvm::sys::fs::remove_directories(dir);
 }
 
+/// tmaKernel() whose sm_90a image also has the loading producer's entry (gemm__loads); with
+/// \p plain false no image has the plain entry (sm_90a alone).
+static KernelLaunchInfo loadsKernel(bool plain) {
+  KernelLaunchInfo k = tmaKernel();
+  k.loads.present = true;
+  k.loads.threads = 384;
+  k.loads.sharedBytes = 98352;
+  k.plain = plain;
+  return k;
+}
+
+TEST_CASE("launcher entry lookup: TMA, then the loading producer, then plain", "[launcher]") {
+  LauncherInfo both = singleKernelFile("gemm", loadsKernel(/*plain=*/true));
+  REQUIRE(errorText(both).empty());
+  LauncherFiles files = generateLauncher(both);
+  size_t tma = files.source.find("findFunction(\"gemm__tma\"");
+  size_t loads = files.source.find("findFunction(\"gemm__loads\"");
+  size_t plain = files.source.find("getFunction(\"gemm\"");
+  REQUIRE(tma != std::string::npos);
+  REQUIRE(loads != std::string::npos);
+  REQUIRE(plain != std::string::npos);
+  CHECK(tma < loads);
+  CHECK(loads < plain);
+  CHECK(countOf(files.source, "if (!tlc_tma && !tlc_loads)") == 1);
+  // Both warp-specialized entries launch persistent blocks of 384 threads.
+  CHECK(countOf(files.source, "tlc_block, 98352, stream, tlc_args)") == 1);
+  CHECK(countOf(files.source, "tlc_block, 200000, stream, tlc_args)") == 1);
+  CHECK(countOf(files.source, "const unsigned tlc_block[3] = {384, 1, 1};") == 2);
+
+  // sm_90a alone: no plain entry, no plain launch; the header describes the persistent one.
+  LauncherInfo only = singleKernelFile("gemm", loadsKernel(/*plain=*/false));
+  REQUIRE(errorText(only).empty());
+  files = generateLauncher(only);
+  CHECK(countOf(files.source, "getFunction(\"gemm__loads\"") == 1);
+  CHECK(countOf(files.source, "getFunction(\"gemm\"") == 0);
+  CHECK(countOf(files.source, "tlc_grid, tlc_block") == 0);
+  CHECK(countOf(files.header, "of tiles, walked by one block of 384 threads per multiprocessor, "
+                              "98352 bytes of dynamic shared memory") == 1);
+
+  // Without the plain entry there must be the loading producer's.
+  KernelLaunchInfo none = tmaKernel();
+  none.plain = false;
+  CHECK_THAT(errorText(singleKernelFile("gemm", none)), Catch::Contains("no entry to launch"));
+}
+
 TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]") {
   std::optional<CompileSetup> setup = compileSetup();
   if (!setup)
     return;
   std::string dir = makeTempDir();
   writeLauncher(dir, singleKernelFile("gemm", tmaKernel()));
-  checkCompiles(*setup, dir, {"gemm.cpp"});
+  writeLauncher(dir, singleKernelFile("loads", loadsKernel(/*plain=*/true)));
+  writeLauncher(dir, singleKernelFile("loads_only", loadsKernel(/*plain=*/false)));
+  checkCompiles(*setup, dir, {"gemm.cpp", "loads.cpp", "loads_only.cpp"});
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -69,10 +69,10 @@ int main(int argc, char **argv) {
   std::string codegen = "default";
   app.add_option("--codegen", codegen,
                  "code generation: default; reference (every tile op on its generic lowering; "
-                 "the oracle of the differential tests); or mma-sync (the default, but sm_90a's "
-                 "main loops TMA cannot feed take mma.sync instead of cp.async rings feeding "
-                 "wgmma: the code generation before wgmma served them, for comparison). "
-                 "cp-async-wgmma is accepted as a name of the default")
+                 "the oracle of the differential tests); for comparison, sm_90a's main loops TMA "
+                 "cannot feed as before: cp-async-wgmma (the default, but every thread copies "
+                 "S - 1 iterations ahead instead of a producer warpgroup) or mma-sync (cp.async "
+                 "rings feeding mma.sync instead of wgmma)")
       ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
@@ -101,6 +101,7 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
+  options.producerLoads = codegen == "default";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

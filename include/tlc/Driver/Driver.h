@@ -42,6 +42,9 @@ struct CompileOptions {
   /// sm_90a's cp.async main-loop rings feed wgmma (PipelineOptions::cpAsyncWgmma); false with
   /// `--codegen=mma-sync` (they take mma.sync, as before wgmma served them).
   bool cpAsyncWgmma = true;
+  /// Those rings get a producer warpgroup (PipelineOptions::producerLoads); false with
+  /// `--codegen=cp-async-wgmma` (every thread copies, as before the producer).
+  bool producerLoads = true;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

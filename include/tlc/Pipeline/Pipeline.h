@@ -26,6 +26,10 @@ struct PipelineOptions {
   /// sm_90a: cp.async main-loop rings feed wgmma instead of mma.sync (tile-assign-mma-layouts'
   /// cp-async-wgmma; off with `tlc --codegen=mma-sync`).
   bool cpAsyncWgmma = true;
+  /// sm_90a: those rings are filled by a producer warpgroup that loads the tiles through
+  /// registers at any alignment (tile-software-pipeline's producer-loads; off with
+  /// `tlc --codegen=cp-async-wgmma`: every thread copies S - 1 iterations ahead).
+  bool producerLoads = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

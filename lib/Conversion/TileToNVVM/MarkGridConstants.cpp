@@ -17,13 +17,15 @@ struct MarkGridConstantsPass : public tlc::impl::MarkGridConstantsBase<MarkGridC
   void runOnOperation() override {
     LLVM::LLVMFuncOp func = getOperation();
     auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
-    if (!maps)
-      return;
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
-    // One block per multiprocessor: ptxas then knows the register count at entry, which
-    // setmaxnreg needs to rebalance registers between producer and consumers.
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+    // A producer warpgroup (with or without TMA): one block per multiprocessor, so that ptxas
+    // knows the register count at entry, which setmaxnreg needs to rebalance registers between
+    // producer and consumers.
+    if (maps || func->hasAttr(kComputeThreadsAttr))
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+    if (!maps)
+      return;
     auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
     for (Attribute attr : maps) {
       auto param = cast<DictionaryAttr>(attr).getAs<IntegerAttr>("param").getInt();

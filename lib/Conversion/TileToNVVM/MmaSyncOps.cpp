@@ -108,8 +108,13 @@ struct TileCopy {
   Value ext(Value v) const { return arith::ExtUIOp::create(b, loc, b.getI64Type(), v); }
   /// TileCopyMode::CompactElements.
   void compactElements() const;
+  /// One chunk (row `grow` of the tensor, i64; column `c` of the tile, i32) as element loads
+  /// (zero outside the tensor when `checked`), a vector of 16 / elemBytes elements.
+  Value elementChunk(Value grow, Value c, bool checked) const;
   /// TileCopyMode::Elements, in `whole` (then: the tile is inside the tensor; else: an edge tile).
   void elementChunks(scf::IfOp whole) const;
+  /// TileCopyMode::Realigned.
+  void realignedChunks() const;
   /// TileCopyMode::CpAsync, in `whole` (as for elementChunks).
   void cpAsyncChunks(scf::IfOp whole) const;
 };
@@ -151,9 +156,45 @@ void TileCopy::compactElements() const {
   LLVM::StoreOp::create(b, loc, load.getResult(0), m.sharedPtr(smemBase, at));
 }
 
-void TileCopy::elementChunks(scf::IfOp whole) const {
+Value TileCopy::elementChunk(Value grow, Value c, bool checked) const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
+  int64_t perChunk = 16 / tile.elemBytes;
+  Value rowIn =
+      checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)))
+              : Value();
+  Value rowStart = m.add(lead, m.mul(grow, rowStride));
+  Value chunk = LLVM::PoisonOp::create(b, loc, VectorType::get({perChunk}, elemType));
+  for (int64_t i = 0; i < perChunk; ++i) {
+    Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
+    Value offset = m.add(rowStart, m.mul(gcol, colStride));
+    auto load = [&] {
+      Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+      return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
+    };
+    Value value;
+    if (!checked) {
+      value = load();
+    } else {
+      Value in = m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
+      auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(guarded.thenBlock());
+      scf::YieldOp::create(b, loc, load());
+      b.setInsertionPointToStart(guarded.elseBlock());
+      scf::YieldOp::create(b, loc,
+                           arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
+      b.setInsertionPointAfter(guarded);
+      value = guarded.getResult(0);
+    }
+    chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
+  }
+  return chunk;
+}
+
+void TileCopy::elementChunks(scf::IfOp whole) const {
+  Math m{b, loc};
   int64_t perChunk = 16 / tile.elemBytes;
   int64_t chunksPerRow = tile.cols / perChunk;
   int64_t chunks = tile.rows * chunksPerRow;
@@ -161,7 +202,6 @@ void TileCopy::elementChunks(scf::IfOp whole) const {
   // store into its swizzled place. A loop over the thread's chunks from its id, so that the
   // trip count is unknown and the loads of different chunks are not all hoisted together.
   // Elements outside the tensor (edge tiles only) are zero and not read.
-  auto vectorType = VectorType::get({perChunk}, elemType);
   // Inside the tensor, `chunksInFlight` chunks per loop iteration when they divide the thread's
   // share: their loads are issued before their stores.
   int64_t group = chunks % (threads * chunksInFlight) == 0 ? chunksInFlight : 1;
@@ -175,38 +215,7 @@ void TileCopy::elementChunks(scf::IfOp whole) const {
     for (int64_t j = 0; j < together; ++j) {
       Value chunkId = m.add(m.toI32(loop.getInductionVar()), m.i32(j * threads));
       Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
-      Value grow = m.add(row0, ext(r));
-      Value rowIn =
-          checked ? m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)))
-                  : Value();
-      Value rowStart = m.add(lead, m.mul(grow, rowStride));
-      Value chunk = LLVM::PoisonOp::create(b, loc, vectorType);
-      for (int64_t i = 0; i < perChunk; ++i) {
-        Value gcol = m.add(col0, m.add(ext(c), m.i64(i)));
-        Value offset = m.add(rowStart, m.mul(gcol, colStride));
-        auto load = [&] {
-          Value ptr = LLVM::GEPOp::create(b, loc, t.base.getType(), elemType, t.base,
-                                          ArrayRef<LLVM::GEPArg>{offset});
-          return LLVM::LoadOp::create(b, loc, elemType, ptr).getResult();
-        };
-        Value value;
-        if (!checked) {
-          value = load();
-        } else {
-          Value in =
-              m.land(rowIn, m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::slt, gcol, cols)));
-          auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
-          OpBuilder::InsertionGuard branch(b);
-          b.setInsertionPointToStart(guarded.thenBlock());
-          scf::YieldOp::create(b, loc, load());
-          b.setInsertionPointToStart(guarded.elseBlock());
-          scf::YieldOp::create(
-              b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
-          b.setInsertionPointAfter(guarded);
-          value = guarded.getResult(0);
-        }
-        chunk = LLVM::InsertElementOp::create(b, loc, chunk, value, m.i32(i));
-      }
+      Value chunk = elementChunk(m.add(row0, ext(r)), c, checked);
       Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
       stores.push_back({chunk, dst});
     }
@@ -218,6 +227,96 @@ void TileCopy::elementChunks(scf::IfOp whole) const {
   chunkLoads(/*checked=*/false);
   b.setInsertionPointToStart(whole.elseBlock());
   chunkLoads(/*checked=*/true);
+}
+
+void TileCopy::realignedChunks() const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  int64_t elemBytes = tile.elemBytes;
+  int64_t perChunk = 16 / elemBytes;
+  int64_t chunksPerRow = tile.cols / perChunk;
+  int64_t chunks = tile.rows * chunksPerRow;
+  auto words = VectorType::get({4}, b.getI32Type());
+  // The byte just past the tensor's last element: a chunk's two aligned 16-byte loads may reach
+  // past its own bytes, never past this (nor before the 16-byte block holding the base).
+  Value last = m.i64(0);
+  for (auto [size, stride] : llvm::zip(t.sizes, t.strides))
+    last = m.add(last, m.mul(arith::SubIOp::create(b, loc, size, m.i64(1)), stride));
+  Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
+  Value end = m.add(baseAddr, m.mul(m.add(last, 1), elemBytes));
+  int64_t group = chunks % (threads * chunksInFlight) == 0 ? chunksInFlight : 1;
+  auto loop =
+      scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads * group));
+  OpBuilder::InsertionGuard body(b);
+  b.setInsertionPointToStart(loop.getBody());
+  // First every chunk's loads (in flight together), then their realignment and stores.
+  struct Loaded {
+    Value low, high, shift, dst;
+  };
+  SmallVector<Loaded> loaded;
+  for (int64_t j = 0; j < group; ++j) {
+    Value chunkId = m.add(m.toI32(loop.getInductionVar()), m.i32(j * threads));
+    Value r = m.div(chunkId, chunksPerRow), c = m.mul(m.rem(chunkId, chunksPerRow), perChunk);
+    Value grow = m.add(row0, ext(r)), gcol = m.add(col0, ext(c));
+    Value addr =
+        m.add(baseAddr, m.mul(m.add(lead, m.add(m.mul(grow, rowStride), gcol)), elemBytes));
+    Value aligned = arith::AndIOp::create(b, loc, addr, m.i64(~int64_t(15)));
+    Value shift = arith::TruncIOp::create(b, loc, b.getI32Type(),
+                                          arith::AndIOp::create(b, loc, addr, m.i64(15)));
+    // Whole chunk inside the tensor, unit column stride, both loads below `end`.
+    Value rowIn = m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
+    Value colsIn =
+        m.land(m.cmp(P::sge, gcol, m.i64(0)), m.cmp(P::sle, m.add(gcol, perChunk), cols));
+    Value fits = m.cmp(P::ule, m.add(aligned, 32), end);
+    Value fast = m.land(m.land(rowIn, colsIn), m.land(m.cmp(P::eq, colStride, m.i64(1)), fits));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{words, words}, fast, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      auto loadAt = [&](Value address) {
+        Value ptr = LLVM::IntToPtrOp::create(b, loc, t.base.getType(), address);
+        return LLVM::LoadOp::create(b, loc, words, ptr, /*alignment=*/16).getResult();
+      };
+      // The second block only when the chunk straddles two (else the first again: an L1 hit).
+      Value straddles = m.cmp(P::ne, shift, m.i32(0));
+      Value next = arith::SelectOp::create(b, loc, straddles, m.add(aligned, 16), aligned);
+      scf::YieldOp::create(b, loc, ValueRange{loadAt(aligned), loadAt(next)});
+      // Partly or wholly outside the tensor, a strided tensor, or the tensor's last bytes: the
+      // elements one by one (zero outside), already in place.
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value chunk = elementChunk(grow, c, /*checked=*/true);
+      Value asWords = LLVM::BitcastOp::create(b, loc, words, chunk);
+      scf::YieldOp::create(b, loc, ValueRange{asWords, asWords});
+    }
+    Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    loaded.push_back({ifOp.getResult(0), ifOp.getResult(1),
+                      arith::SelectOp::create(b, loc, fast, shift, m.i32(0)), dst});
+  }
+  for (const Loaded &l : loaded) {
+    // Bytes shift .. shift + 15 of the 32 loaded: whole words by two selects (8 and 4 bytes),
+    // then the remaining 0..3 bytes by a funnel shift per word.
+    SmallVector<Value> w;
+    for (Value v : {l.low, l.high})
+      for (int64_t i = 0; i < 4; ++i)
+        w.push_back(LLVM::ExtractElementOp::create(b, loc, v, m.i32(i)));
+    auto shiftWords = [&](ArrayRef<Value> in, int64_t by, Value cond, int64_t count) {
+      SmallVector<Value> out;
+      for (int64_t i = 0; i < count; ++i)
+        out.push_back(arith::SelectOp::create(b, loc, cond, in[i + by], in[i]));
+      return out;
+    };
+    Value q2 = m.cmp(P::ne, arith::AndIOp::create(b, loc, l.shift, m.i32(8)), m.i32(0));
+    Value q1 = m.cmp(P::ne, arith::AndIOp::create(b, loc, l.shift, m.i32(4)), m.i32(0));
+    SmallVector<Value> u = shiftWords(w, 2, q2, 6);
+    SmallVector<Value> x = shiftWords(u, 1, q1, 5);
+    Value bits = m.mul(arith::AndIOp::create(b, loc, l.shift, m.i32(3)), 8);
+    Value out = LLVM::PoisonOp::create(b, loc, words);
+    for (int64_t i = 0; i < 4; ++i) {
+      Value word = LLVM::FshrOp::create(b, loc, x[i + 1], x[i], bits);
+      out = LLVM::InsertElementOp::create(b, loc, out, word, m.i32(i));
+    }
+    LLVM::StoreOp::create(b, loc, out, l.dst, /*alignment=*/16);
+  }
 }
 
 void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
@@ -296,6 +395,8 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                 lead, leadIn, row0,     col0,  rows,    cols, rowStride, colStride, chunksInFlight};
   if (mode == TileCopyMode::CompactElements)
     return copy.compactElements();
+  if (mode == TileCopyMode::Realigned)
+    return copy.realignedChunks();
   // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:
   // beside the cp.async, one add per chunk (the rest is the same in every iteration of a loop and
   // LLVM hoists it).

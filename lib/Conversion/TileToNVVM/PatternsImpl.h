@@ -207,8 +207,11 @@ mlir::Value buildCpAsyncReadable(mlir::OpBuilder &b, mlir::Location loc, const T
 /// How buildTileCopy moves a tile: 16-byte cp.async chunks (the tensor's rows and base 16-byte
 /// aligned), or, for any alignment, the same chunks as element loads with one 16-byte shared
 /// store each (`Elements`, fast; for copies marked `tile.unaligned`) or a compact element loop
-/// (`CompactElements`: few registers beside the cp.async version it shares a function with).
-enum class TileCopyMode { CpAsync, Elements, CompactElements };
+/// (`CompactElements`: few registers beside the cp.async version it shares a function with), or
+/// (`Realigned`, any alignment, unit column stride) each chunk from the two 16-byte aligned
+/// blocks that hold it, shifted into place in registers: two vector loads instead of 16 / size
+/// element loads (element loads for chunks at the tensor's edges and its last bytes).
+enum class TileCopyMode { CpAsync, Elements, CompactElements, Realigned };
 
 /// The element version of a cp.async copy (`tile.unaligned`: the fast one).
 TileCopyMode elementMode(mlir::Operation *copy);

@@ -84,8 +84,10 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   unsigned firstMap = abiTypes.size();
   abiTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
   std::string name = kernel.getSymName().str();
-  if (producerThreads)
+  if (!maps.empty())
     name += kTmaEntrySuffix;
+  else if (producerThreads)
+    name += kLoadsEntrySuffix;
   auto func = gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(abiTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   SmallVector<int32_t> threads;
@@ -256,11 +258,14 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
                op->hasAttr(tile::kLayoutAttr);
     if (std::optional<tile::PipelineKind> kind = tile::getPipelineKind(op)) {
       decided = true;
-      if (*kind == tile::PipelineKind::TmaWgmma && !op->hasAttr(tile::kBarriersAttr) &&
+      if (tile::hasProducer(*kind) && !op->hasAttr(tile::kBarriersAttr) &&
           failed(unplaced(op, "the mbarrier ring of this pipelined loop")))
         return WalkResult::interrupt();
-      if (*kind == tile::PipelineKind::TmaWgmma && !kernel->hasAttr(tile::kProducerThreadsAttr)) {
-        op->emitError() << "this TMA + wgmma ring has no producer warpgroup "
+      if (*kind == tile::PipelineKind::LoadsWgmma && !target.hasWgmma() &&
+          failed(wrongTarget(op, "a ring feeding wgmma", "sm_90a")))
+        return WalkResult::interrupt();
+      if (tile::hasProducer(*kind) && !kernel->hasAttr(tile::kProducerThreadsAttr)) {
+        op->emitError() << "this mbarrier ring has no producer warpgroup "
                         << "('tile.producer_threads' on the kernel); hint: run "
                         << "tile-software-pipeline";
         return WalkResult::interrupt();
@@ -314,7 +319,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
-    NamedAttrList sharedBytes, tmaEntries;
+    NamedAttrList sharedBytes, tmaEntries, loadsEntries;
     for (tile::KernelOp kernel : kernels) {
       bool kernelFailed = false;
       gpu::GPUFuncOp func = convertKernel(kernel, gpuModule, kernelFailed);
@@ -333,7 +338,8 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
                            << "and why";
         return signalPassFailure();
       }
-      if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr)) {
+      auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
+      if (maps && !maps.empty()) {
         Builder b(&getContext());
         tmaEntries.append(
             kernel.getSymName(),
@@ -341,6 +347,13 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
                 {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
                  b.getNamedAttr("threads", b.getI64IntegerAttr(func.getKnownBlockSizeAttr()[0])),
                  b.getNamedAttr("maps", maps)}));
+      } else if (func->hasAttr(kComputeThreadsAttr)) {
+        Builder b(&getContext());
+        loadsEntries.append(
+            kernel.getSymName(),
+            b.getDictionaryAttr(
+                {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
+                 b.getNamedAttr("threads", b.getI64IntegerAttr(func.getKnownBlockSizeAttr()[0]))}));
       }
       sharedBytes.append(func.getName(),
                          IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
@@ -349,6 +362,8 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     module->setAttr(kSharedBytesAttrName, sharedBytes.getDictionary(&getContext()));
     if (!tmaEntries.empty())
       module->setAttr(kTmaEntriesAttrName, tmaEntries.getDictionary(&getContext()));
+    if (!loadsEntries.empty())
+      module->setAttr(kLoadsEntriesAttrName, loadsEntries.getDictionary(&getContext()));
 
     RewritePatternSet patterns(&getContext());
     patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());

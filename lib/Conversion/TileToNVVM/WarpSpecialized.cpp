@@ -15,6 +15,12 @@
 // The producer recomputes the loop bounds and copy offsets from their definitions (pure
 // arithmetic over block ids, tensor sizes and kernel arguments, as the assign pass checked).
 //
+// A `loads_wgmma` ring (tensors TMA cannot read) has the same consumers; all 128 producer
+// threads copy each stage, as 16-byte cp.async chunks when every tensor is 16-byte aligned
+// (`cp.async.mbarrier.arrive.noinc` on the full barrier), else as realigned 16-byte loads
+// through registers and shared stores (fence.proxy.async, then an arrive each): the full
+// barrier counts 128 arrivals, and the consumers fence the async proxy after waiting for it.
+//
 //===----------------------------------------------------------------------===//
 #include "PatternsImpl.h"
 
@@ -122,6 +128,11 @@ private:
   void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
   void buildProducer(scf::ForOp loop, IRMapping mapping);
   Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds, Value base);
+  /// The loads_wgmma producer: every producer thread runs the loop; `mode` is CpAsync or
+  /// Realigned.
+  void buildLoadingProducer(scf::ForOp loop, IRMapping mapping);
+  Value buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
+                                 Value base, TileCopyMode mode);
   Value buildConsumerLoop(scf::ForOp loop, IRMapping &mapping, Value base);
   /// Iterations of `for lb to ub step step`.
   Value tripCount(Value lb, Value ub, Value step) {
@@ -141,7 +152,15 @@ private:
   /// The kernel's grid (x, y, z) as computed by its grid region, on the device.
   SmallVector<Value, 3> grid;
   int64_t stages = 1, barrierOffset = 0, consumerThreads = 0;
+  /// The ring is `loads_wgmma`: the producer threads load the tiles themselves.
+  bool loads = false;
 };
+
+/// Registers per producer thread (setmaxnreg): a TMA producer issues boxes from one thread; a
+/// loading one keeps kLoadChunks chunks' two 16-byte blocks in flight per thread.
+static constexpr int64_t kTmaProducerRegisters = 40;
+static constexpr int64_t kLoadProducerRegisters = 152;
+static constexpr int64_t kLoadChunks = 4;
 } // namespace
 
 void WarpSpecializedBuilder::buildPrologue() {
@@ -153,7 +172,8 @@ void WarpSpecializedBuilder::buildPrologue() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(init.thenBlock());
     for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(1), Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(loads ? 128 : 1),
+                                   Value());
       NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), true), cst32(consumerThreads / 32),
                                    Value());
     }
@@ -191,7 +211,8 @@ void WarpSpecializedBuilder::buildTileLoop(
 }
 
 void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
-  NVVM::SetMaxRegisterOp::create(b, loc, 40, NVVM::SetMaxRegisterAction::decrease);
+  NVVM::SetMaxRegisterOp::create(b, loc, kTmaProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
   Value elected =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cstIndex(consumerThreads));
   auto single = scf::IfOp::create(b, loc, elected, /*withElseRegion=*/false);
@@ -259,6 +280,81 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
           b, loc, dst, map, ValueRange{x, row}, full, ValueRange{}, Value(), Value(),
           NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
     }
+  }
+  return count;
+}
+
+void WarpSpecializedBuilder::buildLoadingProducer(scf::ForOp loop, IRMapping mapping) {
+  NVVM::SetMaxRegisterOp::create(b, loc, kLoadProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  // One version per copy mode, chosen uniformly: 16-byte cp.async chunks when every tensor
+  // allows them, realigned loads otherwise.
+  Value allAligned = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
+    auto t = getTensorValues(mapping.lookup(copy.getSource()));
+    int64_t elemBytes =
+        cast<tile::BufferType>(copy.getDest().getType()).getElementType().getIntOrFloatBitWidth() /
+        8;
+    allAligned =
+        arith::AndIOp::create(b, loc, allAligned, buildCpAsyncReadable(b, loc, *t, elemBytes));
+  }
+  auto versions = scf::IfOp::create(b, loc, allAligned, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (TileCopyMode mode : {TileCopyMode::CpAsync, TileCopyMode::Realigned}) {
+    b.setInsertionPointToStart(mode == TileCopyMode::CpAsync ? versions.thenBlock()
+                                                             : versions.elseBlock());
+    buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
+      return buildLoadingProducerTile(loop, mapping, blockIds, base, mode);
+    });
+  }
+}
+
+Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping,
+                                                       ArrayRef<Value> blockIds, Value base,
+                                                       TileCopyMode mode) {
+  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
+  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
+  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
+  Value count = tripCount(lb, ub, step);
+  Value ptid = toI32(arith::SubIOp::create(b, loc, tid, cstIndex(consumerThreads)));
+  auto producer = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(producer.getBody());
+  Value iter = arith::AddIOp::create(
+      b, loc, base,
+      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb),
+                             step));
+  Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
+  Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
+  Value parity =
+      arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity, cst32(10000000));
+  mapping.map(loop.getInductionVar(), producer.getInductionVar());
+  for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
+    Value dest = copy.getDest();
+    auto type = cast<tile::BufferType>(dest.getType());
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1], elemBytes,
+                              bufferSwizzle(dest)};
+    auto t = getTensorValues(mapping.lookup(copy.getSource()));
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getSourceOffsets())
+      offsets.push_back(rematerialize(b, offset, mapping, blockIds));
+    Value stageBase =
+        arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
+                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
+    buildTileCopy(b, loc, smemBase, ptid, 128, *t, offsets, tile, stageBase,
+                  tile::getStorageType(type.getElementType()), mode, kLoadChunks);
+  }
+  Value full = barrierPtr(stage, false);
+  if (mode == TileCopyMode::CpAsync) {
+    // Arrives when this thread's copies so far have landed (not counted beyond the 128).
+    NVVM::CpAsyncMBarrierArriveOp::create(b, loc, full, /*noinc=*/true);
+  } else {
+    // This thread's shared stores, visible to wgmma (the async proxy), then released.
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), full, Value(), NVVM::MemScopeKind::CTA, false);
   }
   return count;
 }
@@ -393,6 +489,11 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, false),
                                         arith::AndIOp::create(b, loc, round, cst32(1)),
                                         cst32(10000000));
+  // The producer's cp.async and shared stores are generic-proxy writes; wgmma reads through the
+  // async proxy.
+  if (loads)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 
   // The accumulator of each 64-row tile, as the instruction's register struct.
   int64_t perTile = layout.instrN() / 2;
@@ -457,6 +558,7 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   if (!mainLoop || mainLoop->getParentOp() != kernel.getOperation())
     return kernel.emitOpError("has no top-level pipelined main loop to specialize");
   stages = cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt();
+  loads = tile::getPipelineKind(mainLoop) == tile::PipelineKind::LoadsWgmma;
   barrierOffset = cast<IntegerAttr>(mainLoop->getAttr(tile::kBarriersAttr)).getInt();
 
   smemBase = buildSharedBase(b, loc, func);
@@ -481,11 +583,15 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(split.thenBlock());
-    buildProducer(mainLoop, mapping);
+    if (loads)
+      buildLoadingProducer(mainLoop, mapping);
+    else
+      buildProducer(mainLoop, mapping);
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(split.elseBlock());
-  int64_t regs = std::min<int64_t>(240, (65536 - 40 * 128) / consumerThreads / 8 * 8);
+  int64_t producerRegs = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
+  int64_t regs = std::min<int64_t>(240, (65536 - producerRegs * 128) / consumerThreads / 8 * 8);
   NVVM::SetMaxRegisterOp::create(b, loc, regs, NVVM::SetMaxRegisterAction::increase);
   // Register fragments live across tiles in the entry block.
   for (Operation &op : kernel.getBody().front().without_terminator())

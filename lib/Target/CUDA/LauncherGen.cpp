@@ -184,6 +184,9 @@ static Error checkName(StringRef name, const Twine &what, bool spelledByCaller) 
 
 static Error verifyKernel(const KernelLaunchInfo &kernel) {
   std::string where = "kernel '" + kernel.name + "'";
+  if (!kernel.plain && !kernel.loads.present)
+    return fail(where + ": no entry to launch (neither the plain entry nor '" + kernel.name +
+                "__loads')");
   if (kernel.variantOf.empty()) {
     if (Error e = checkName(kernel.name, "kernel name"))
       return e;
@@ -394,8 +397,16 @@ static std::string forwardedArgs(const KernelLaunchInfo &kernel) {
 /// "grid (x, y, z) of (a, b, c) threads[, n bytes of dynamic shared memory]".
 static void emitLaunchShape(raw_ostream &os, const KernelLaunchInfo &kernel) {
   os << "grid (" << gridExpr(kernel.grid[0]) << ", " << gridExpr(kernel.grid[1]) << ", "
-     << gridExpr(kernel.grid[2]) << ") of (" << kernel.threads[0] << ", " << kernel.threads[1]
-     << ", " << kernel.threads[2] << ") threads";
+     << gridExpr(kernel.grid[2]) << ")";
+  if (!kernel.plain) {
+    // Only the sm_90a entries: persistent blocks walk that grid's tiles.
+    const LoadsEntryInfo &entry = kernel.loads;
+    os << " of tiles, walked by one block of " << entry.threads << " threads per multiprocessor, "
+       << entry.sharedBytes << " bytes of dynamic shared memory";
+    return;
+  }
+  os << " of (" << kernel.threads[0] << ", " << kernel.threads[1] << ", " << kernel.threads[2]
+     << ") threads";
   if (kernel.sharedBytes)
     os << ", " << kernel.sharedBytes << " bytes of dynamic shared memory";
 }
@@ -690,16 +701,55 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
       os << " &&\n      tlc::rt::tmaCompatible2D(tlc_arg" << a << ", tlc_arg" << a + 3
          << ", tlc_arg" << a + 4 << ", 2)";
     }
-    os << ";\n"
-       << "  if (!tlc_tma)\n"
-       << "    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
-       << "\", &tlc_function);\n";
+    os << ";\n";
   } else {
-    os << "  tlc::rt::Status tlc_status =\n"
-       << "      tlc_moduleCache().getFunction(\"" << kernel.name << "\", &tlc_function);\n";
+    os << "  tlc::rt::Status tlc_status = tlc::rt::Status::success();\n"
+       << "  const bool tlc_tma = false;\n";
   }
-  os << "  if (!tlc_status.ok())\n"
+  if (kernel.loads.present && !kernel.plain) {
+    // Every image is sm_90a's: the entry for tensors TMA cannot read.
+    os << "  const bool tlc_loads = !tlc_tma;\n"
+       << "  if (tlc_loads)\n"
+       << "    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
+       << "__loads\", &tlc_function);\n"
+       << "  if (!tlc_status.ok())\n"
+       << "    return tlc_status;\n";
+    return;
+  }
+  if (kernel.loads.present) {
+    // The sm_90a entry for tensors TMA cannot read, where the driver loaded that cubin.
+    os << "  bool tlc_loads = false;\n"
+       << "  if (!tlc_tma) {\n"
+       << "    tlc_status = tlc_moduleCache().findFunction(\"" << kernel.name
+       << "__loads\", &tlc_function);\n"
+       << "    if (!tlc_status.ok())\n"
+       << "      return tlc_status;\n"
+       << "    tlc_loads = tlc_function != nullptr;\n"
+       << "  }\n"
+       << "  if (!tlc_tma && !tlc_loads)\n";
+  } else {
+    os << "  if (!tlc_tma)\n";
+  }
+  os << "    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
+     << "\", &tlc_function);\n"
+     << "  if (!tlc_status.ok())\n"
      << "    return tlc_status;\n";
+}
+
+/// One block per multiprocessor (at most one per tile) walks the tiles: the launch of an entry
+/// with a producer warpgroup, `args` its parameter array.
+static void emitPersistentLaunch(raw_ostream &os, unsigned threads, unsigned sharedBytes,
+                                 StringRef args) {
+  os << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
+     << "    int tlc_sms = 0;\n"
+     << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
+     << "    if (!tlc_status.ok())\n"
+     << "      return tlc_status;\n"
+     << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
+     << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
+     << "    const unsigned tlc_block[3] = {" << threads << ", 1, 1};\n"
+     << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, " << sharedBytes
+     << ", stream, " << args << ");\n";
 }
 
 /// The TMA launch: tensor maps by value after the ABI's parameters, persistent blocks.
@@ -726,18 +776,9 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
     os << (i ? ", " : "") << "&tlc_arg" << i;
   for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
     os << ", &tlc_map" << i;
-  os << "};\n"
-     << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
-     << "    int tlc_sms = 0;\n"
-     << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
-     << "    if (!tlc_status.ok())\n"
-     << "      return tlc_status;\n"
-     << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
-     << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
-     << "    const unsigned tlc_block[3] = {" << kernel.tma.threads << ", 1, 1};\n"
-     << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, " << kernel.tma.sharedBytes
-     << ", stream, tlc_args);\n"
-     << "  }\n";
+  os << "};\n";
+  emitPersistentLaunch(os, kernel.tma.threads, kernel.tma.sharedBytes, "tlc_args");
+  os << "  }\n";
 }
 
 static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
@@ -769,6 +810,15 @@ static void emitLaunchBody(raw_ostream &os, const KernelLaunchInfo &kernel) {
     for (unsigned i = 0; i != numArgs; ++i)
       os << (i ? ", " : "") << "&tlc_arg" << i;
     os << "};\n";
+  }
+  if (kernel.loads.present) {
+    os << "  if (tlc_loads) {\n";
+    emitPersistentLaunch(os, kernel.loads.threads, kernel.loads.sharedBytes, "tlc_args");
+    os << "  }\n";
+    if (!kernel.plain) {
+      os << "  return tlc::rt::Status::success();\n";
+      return;
+    }
   }
   os << "  const unsigned tlc_block[3] = {" << kernel.threads[0] << ", " << kernel.threads[1]
      << ", " << kernel.threads[2] << "};\n"

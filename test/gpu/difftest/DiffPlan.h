@@ -1013,8 +1013,11 @@ struct MapInfo {
 /// One entry point of a kernel in one architecture's image.
 struct EntryInfo {
   std::string name;
-  /// "plain" or "tma".
+  /// "plain", "tma" (TMA + wgmma ring) or "loads" (a ring its producer warpgroup fills by
+  /// loading the tiles); the last two launch persistent blocks of `threads`.
   std::string kind = "plain";
+
+  bool persistent() const { return kind == "tma" || kind == "loads"; }
   /// Threads per block (the product for a plain entry; the kernel's `threads` gives the shape).
   int64_t threads = 0;
   int64_t dynamicSharedBytes = 0;
@@ -1179,12 +1182,12 @@ struct ManifestReader {
         !integer(e, "dynamic_shared_bytes", out.dynamicSharedBytes, where, false))
       return false;
     std::string w = where + " ('" + out.name + "')";
-    if (out.kind != "plain" && out.kind != "tma")
+    if (out.kind != "plain" && out.kind != "tma" && out.kind != "loads")
       return fail(w, "unknown entry kind \"" + out.kind + "\"");
     if (out.dynamicSharedBytes < 0 || out.dynamicSharedBytes > UINT32_MAX)
       return fail(w, "bad 'dynamic_shared_bytes'");
-    if (out.kind == "tma" && out.threads <= 0)
-      return fail(w, "a tma entry needs 'threads'");
+    if (out.persistent() && out.threads <= 0)
+      return fail(w, "a " + out.kind + " entry needs 'threads'");
     if (const Json *maps = e.get("maps")) {
       if (!maps->isArray())
         return fail(w, "'maps' must be an array");
@@ -1291,8 +1294,10 @@ struct ManifestReader {
           return false;
         target.entries.push_back(std::move(e));
       }
-      if (!target.plainEntry())
-        return fail(tw, "has no plain entry");
+      if (!target.plainEntry() &&
+          std::none_of(target.entries.begin(), target.entries.end(),
+                       [](const EntryInfo &e) { return e.kind == "loads"; }))
+        return fail(tw, "has neither a plain nor a loads entry");
       out.targets.push_back(std::move(target));
     }
     return true;

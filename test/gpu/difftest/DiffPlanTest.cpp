@@ -190,6 +190,30 @@ static void testManifest() {
   CHECK(fails(withKernel(R"j({"name": "k", "params": [],
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "tma"}]}]})j"),
               "needs 'threads'"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k__loads", "kind": "loads"}]}]})j"),
+              "a loads entry needs 'threads'"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k__tma", "kind": "tma",
+        "threads": 384, "maps": []}]}]})j"),
+              "has neither a plain nor a loads entry"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "fast"}]}]})j"),
+              "unknown entry kind"));
+  // An sm_90a image of only warp-specialized entries: the loads entry stands in for the plain.
+  Manifest onlyLoads;
+  std::string loadsError;
+  bool parsed = parseManifest(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [
+        {"name": "k__loads", "kind": "loads", "threads": 384, "dynamic_shared_bytes": 98352}]}]})j"),
+                              onlyLoads, loadsError);
+  CHECK(parsed);
+  if (!parsed)
+    return;
+  const EntryInfo &loads = onlyLoads.kernels[0].targets[0].entries[0];
+  CHECK(loads.persistent());
+  CHECK_EQ(loads.threads, 384);
+  CHECK(onlyLoads.kernels[0].targets[0].plainEntry() == nullptr);
 }
 
 static int64_t evalGrid(const std::string &text, const Env &env, bool *ok = nullptr,

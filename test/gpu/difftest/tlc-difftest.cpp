@@ -551,7 +551,7 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
     for (int64_t s : t.layout.strides)
       l.slots.push_back(static_cast<uint64_t>(s));
   }
-  if (e.kind == "tma") {
+  if (e.persistent()) {
     // Persistent: min(blocks of the kernel's grid, multiprocessors) blocks along x.
     int64_t blocks = tlc::rt::gridBlocks(c.plan.grid[0], c.plan.grid[1], c.plan.grid[2]);
     l.grid[0] = std::min<int64_t>(blocks, Multiprocessors);
@@ -699,7 +699,7 @@ bool Runner::testKernel(const KernelInfo &k, const KernelInfo &refK) {
   for (const EntryInfo &e : fastTarget->entries) {
     CUfunction f = nullptr;
     CUresult r = cuModuleGetFunction(&f, FastModule, e.name.c_str());
-    if (r == CUDA_ERROR_NOT_FOUND && e.kind == "tma") {
+    if (r == CUDA_ERROR_NOT_FOUND && e.persistent()) {
       std::printf("%s %s: SKIP: not in the image the driver loaded from the fast build\n",
                   k.name.c_str(), e.name.c_str());
       ++Count.skips;
@@ -723,6 +723,12 @@ bool Runner::testKernel(const KernelInfo &k, const KernelInfo &refK) {
     entries.push_back({&e, f});
   }
   const EntryInfo *refEntry = refTarget->plainEntry();
+  if (!refEntry) {
+    std::printf("%s: FAIL: reference build: no plain entry for %s\n", k.name.c_str(),
+                refTarget->arch.c_str());
+    ++Count.failures;
+    return true;
+  }
   CUfunction refFunction = nullptr;
   if (CUresult r = cuModuleGetFunction(&refFunction, RefModule, refEntry->name.c_str());
       r != CUDA_SUCCESS) {
@@ -851,7 +857,7 @@ bool Runner::testKernel(const KernelInfo &k, const KernelInfo &refK) {
       }
       bool pass = details.empty();
       std::string gridText = formatGrid(launch.grid);
-      if (e.kind == "tma")
+      if (e.persistent())
         gridText += " persistent";
       std::printf("%s: grid %s: %s  max abs %.3g rel %.3g  mismatches %" PRId64 "/%" PRId64,
                   head.c_str(), gridText.c_str(), pass ? "PASS" : "FAIL", maxAbs, maxRel,

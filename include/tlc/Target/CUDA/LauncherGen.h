@@ -54,6 +54,14 @@ struct TmaEntryInfo {
   std::vector<TensorMapInfo> maps;
 };
 
+/// The sm_90a form of a kernel for tensors TMA cannot read (entry `<name>__loads`): its block
+/// has a producer warpgroup that loads the tiles itself; the ABI's parameters only.
+struct LoadsEntryInfo {
+  bool present = false;
+  unsigned threads = 0;
+  unsigned sharedBytes = 0;
+};
+
 /// What the launcher needs to know about one kernel.
 struct KernelLaunchInfo {
   /// The kernel's name: its .entry name and, unless it is a variant, its C++
@@ -84,6 +92,12 @@ struct KernelLaunchInfo {
   /// Set when an sm_90a cubin carries the warp-specialized form: launch() uses it when the
   /// driver loaded that cubin (it looks the entry up first).
   TmaEntryInfo tma;
+  /// Set when an sm_90a cubin carries the `__loads` form: launch() uses it where it does not
+  /// use the TMA entry and the driver loaded that cubin.
+  LoadsEntryInfo loads;
+  /// Whether some image has the plain entry (`<name>`): not when every architecture serves
+  /// the kernel through its `__tma` and `__loads` entries (sm_90a only).
+  bool plain = true;
 };
 
 /// What the launcher needs to know about one .tile file.

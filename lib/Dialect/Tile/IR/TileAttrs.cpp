@@ -410,8 +410,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return failure();
     if (cast<IntegerAttr>(attr.getValue()).getInt() % 8 != 0)
       return op->emitOpError() << "'" << name << "' must be 8-byte aligned";
-    if (getPipelineKind(op) != PipelineKind::TmaWgmma)
-      return misplaced(op, attr, "an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma>");
+    std::optional<PipelineKind> kind = getPipelineKind(op);
+    if (!kind || !hasProducer(*kind))
+      return misplaced(op, attr,
+                       "an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma> or "
+                       "#tile.pipeline<loads_wgmma>");
     return success();
   }
   if (name == kProducerThreadsAttr) {

@@ -211,8 +211,8 @@ struct AssignMmaLayoutsPass
                    "mma.sync";
           return useTma ? "sm_90a strategy: the pipelined loop is a TMA + wgmma ring fed by a "
                           "producer warpgroup"
-                        : "sm_90a strategy without TMA: the pipelined loop is a cp.async ring "
-                          "feeding wgmma";
+                        : "sm_90a strategy without TMA: the pipelined loop is a ring feeding "
+                          "wgmma";
         }
     }
     // No pipelined main loop: the register strategy (mma.sync, on sm_90a too), per op.

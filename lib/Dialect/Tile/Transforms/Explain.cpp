@@ -57,6 +57,11 @@ static std::string describeCopy(CopyOp copy, bool producer) {
                            swizzleOf(copy.getDest()),
                            producer ? ", issued by the producer warpgroup" : "")
           .str();
+    if (copy->hasAttr(kCpAsyncAttr) && producer)
+      return "copy: by the producer warpgroup, cp.async 16-byte chunks" +
+             swizzleOf(copy.getDest()) +
+             "; for tensors that are not 16-byte aligned, each chunk from the two aligned 16-byte "
+             "blocks holding it, realigned in registers";
     if (copy->hasAttr(kCpAsyncAttr))
       return "copy: cp.async 16-byte chunks" + swizzleOf(copy.getDest()) +
              (copy->hasAttr(kUnalignedAttr)
@@ -107,6 +112,11 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
   case PipelineKind::CpAsyncMma:
     return llvm::formatv("pipelined: a cp.async ring of {0} stages, copies {1} ahead", s,
                          iterations(s - 1))
+        .str();
+  case PipelineKind::LoadsWgmma:
+    return llvm::formatv("pipelined: a ring of {0} stages filled by a producer warpgroup ({1} "
+                         "threads) that loads the tiles itself, full/empty mbarriers per stage",
+                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
         .str();
   case PipelineKind::CpAsyncRegs:
     return llvm::formatv("pipelined: its cp.async copies run {0} ahead into {1} stages",

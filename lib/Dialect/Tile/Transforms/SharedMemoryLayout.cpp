@@ -156,7 +156,8 @@ struct SharedMemoryLayoutPass
 
     // Two mbarriers (full, empty) per stage of each pipelined loop.
     kernel.walk([&](scf::ForOp loop) {
-      if (getPipelineKind(loop) != PipelineKind::TmaWgmma)
+      std::optional<PipelineKind> kind = getPipelineKind(loop);
+      if (!kind || !hasProducer(*kind))
         return;
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
       total = llvm::alignTo(total, 8);

@@ -8,7 +8,11 @@
 // consume the stages. The conversion materializes the ring: per
 // stage a "full" mbarrier (expect-tx, completed by TMA) and an "empty" one (arrived by the
 // consumers), phase parity from the iteration count; the producer runs up to S iterations ahead.
-// A loop of cp.async copies and mma.sync gemms (sm_80 to sm_90) gets the same ring, marked
+// A loop of cp.async copies and wgmma gemms (sm_90a, tensors TMA cannot read: any alignment)
+// gets the same ring, marked "loads_wgmma": the producer warpgroup loads the tiles through
+// registers (or cp.async where aligned) and arrives on the full barriers itself.
+// A loop of cp.async copies and mma.sync gemms (sm_80 to sm_90; or wgmma gemms without the
+// `producer-loads` option) gets the same ring, marked
 // "cp_async_mma", without a producer: every thread issues its 16-byte chunks S - 1 iterations
 // ahead in cp.async groups and waits for the oldest group before the block multiplies it.
 // In a kernel of the register strategy (attention), a pipelined loop of the kernel's body whose
@@ -36,7 +40,7 @@ using namespace tlc::tile;
 
 /// How `loop` can be pipelined: "tma_wgmma" when every copy is a TMA copy and every gemm a
 /// wgmma, "cp_async_mma" when they are cp.async copies and mma.sync gemms; nullopt otherwise.
-static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
+static std::optional<PipelineKind> pipelineKind(scf::ForOp loop, bool producerLoads) {
   bool tma = true, cpAsync = true, wgmma = true, mmaSync = true;
   bool anyCopy = false, anyGemm = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -90,7 +94,9 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop) {
       if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
         return std::nullopt;
   }
-  return PipelineKind::CpAsyncMma;
+  // wgmma reads its operands from shared memory, asynchronously: a producer warpgroup can fill
+  // the ring while the consumers multiply, as TMA does.
+  return wgmma && producerLoads ? PipelineKind::LoadsWgmma : PipelineKind::CpAsyncMma;
 }
 
 /// Whether `value` can be computed at any iteration of `loop`: from values defined outside it
@@ -153,12 +159,14 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
 namespace {
 struct SoftwarePipelinePass
     : public tlc::tile::impl::TileSoftwarePipelineBase<SoftwarePipelinePass> {
+  using TileSoftwarePipelineBase::TileSoftwarePipelineBase;
+
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     Builder b(kernel.getContext());
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kStagesAttr) && pipelineKind(loop))
+      if (loop->hasAttr(kStagesAttr) && pipelineKind(loop, producerLoads))
         loops.push_back(loop);
     });
     // One producer warpgroup serves one ring; kernels with several main loops keep the
@@ -179,7 +187,7 @@ struct SoftwarePipelinePass
     }
     scf::ForOp loop = loops.front();
     int64_t stages = std::max<int64_t>(1, cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt());
-    PipelineKind kind = *pipelineKind(loop);
+    PipelineKind kind = *pipelineKind(loop, producerLoads);
     // The cp.async ring refills the stage the previous iteration read: it needs two at least.
     if (kind == PipelineKind::CpAsyncMma)
       stages = std::max<int64_t>(stages, 2);
@@ -188,7 +196,7 @@ struct SoftwarePipelinePass
     for (Operation &op : loop.getBody()->without_terminator())
       if (auto copy = dyn_cast<CopyOp>(op))
         copy.getDest().getDefiningOp()->setAttr(kStagesAttr, b.getI64IntegerAttr(stages));
-    if (kind == PipelineKind::TmaWgmma)
+    if (hasProducer(kind))
       kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
   }
 };

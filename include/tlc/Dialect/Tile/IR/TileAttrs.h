@@ -64,6 +64,11 @@ mlir::FailureOr<TargetAttr> requireTarget(mlir::Operation *op, llvm::StringRef p
 /// `tile.mma` of a gemm / `tile.pipeline` of a loop, if set.
 std::optional<MmaKind> getMmaKind(mlir::Operation *gemm);
 std::optional<PipelineKind> getPipelineKind(mlir::Operation *loop);
+/// Whether a loop of `kind` is an mbarrier ring filled by a producer warpgroup (`tma_wgmma`,
+/// `loads_wgmma`).
+inline bool hasProducer(PipelineKind kind) {
+  return kind == PipelineKind::TmaWgmma || kind == PipelineKind::LoadsWgmma;
+}
 
 } // namespace tlc::tile
 

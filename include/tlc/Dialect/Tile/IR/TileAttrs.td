@@ -25,7 +25,8 @@ def Tile_MmaKindAttr : EnumAttr<Tile_Dialect, Tile_MmaKind, "mma"> {
 def Tile_PipelineKind : I32EnumAttr<"PipelineKind", "how a pipelined loop is scheduled", [
     I32EnumAttrCase<"TmaWgmma", 0, "tma_wgmma">,
     I32EnumAttrCase<"CpAsyncMma", 1, "cp_async_mma">,
-    I32EnumAttrCase<"CpAsyncRegs", 2, "cp_async_regs">]> {
+    I32EnumAttrCase<"CpAsyncRegs", 2, "cp_async_regs">,
+    I32EnumAttrCase<"LoadsWgmma", 3, "loads_wgmma">]> {
   let cppNamespace = "::tlc::tile";
   let genSpecializedAttr = 0;
 }
@@ -35,7 +36,9 @@ def Tile_PipelineKindAttr : EnumAttr<Tile_Dialect, Tile_PipelineKind, "pipeline"
   let description = [{
     `tma_wgmma`: TMA copies issued by a producer warpgroup into an mbarrier ring, wgmma gemms;
     `cp_async_mma`: cp.async copies S - 1 iterations ahead, ldmatrix + mma.sync gemms;
-    `cp_async_regs`: a loop of the register strategy whose cp.async copies run ahead.
+    `cp_async_regs`: a loop of the register strategy whose cp.async copies run ahead;
+    `loads_wgmma`: copies of tensors TMA cannot read (any alignment) loaded by a producer
+    warpgroup through registers (or cp.async where aligned) into an mbarrier ring, wgmma gemms.
   }];
   let assemblyFormat = "`<` $value `>`";
 }

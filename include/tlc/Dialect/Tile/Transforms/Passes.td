@@ -82,8 +82,16 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
     of each buffer its copies fill (`tile.stages = S` on the alloc),
     `tile.pipeline = #tile.pipeline<tma_wgmma>` on the loop, and a producer warpgroup on the kernel (`tile.producer_threads = 128`): the
     lowering then issues the copies from one producer thread into a ring guarded by full/empty
-    mbarriers (expect-tx, phase parity) while the kernel's warpgroups consume it.
+    mbarriers (expect-tx, phase parity) while the kernel's warpgroups consume it. Such a loop of
+    cp.async copies (tensors TMA cannot read) and wgmma gemms becomes the same ring,
+    `#tile.pipeline<loads_wgmma>`, whose 128 producer threads load the tiles (realigned in
+    registers) and arrive on the full barriers; `cp_async_mma` rings (every thread copies S - 1
+    iterations ahead) serve mma.sync gemms, and wgmma ones without `producer-loads`.
   }];
+  let options = [
+    Option<"producerLoads", "producer-loads", "bool", "true",
+           "Rings of cp.async copies feeding wgmma get a producer warpgroup (loads_wgmma)">
+  ];
 }
 
 def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::KernelOp"> {
