@@ -185,6 +185,11 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.producerLoads = options.producerLoads;
   PipelineOptions plainOptions = pipelineOptions;
   plainOptions.tma = false;
+  // Measured on the H200 (bench/RESULTS.md, 2026-12-03): for 2-D GEMMs whose tensors TMA cannot
+  // read, the loading producer is as fast as the cp.async ring at odd K or a misaligned base
+  // and up to 2x slower at odd N, so the plain entry keeps the cp.async ring; main loops TMA
+  // cannot serve at all (rank-3 tiles) take the producer, 1.2-2x faster there.
+  plainOptions.producerLoads = false;
 
   // Kernels compiled by the sm_90a strategy also get a form without TMA (the cp.async +
   // mma.sync ring, which reads tensors at any alignment), under the plain entry name, for

@@ -127,6 +127,9 @@ private:
   /// iterations run by earlier tiles (the ring's position); it returns this tile's count.
   void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
   void buildProducer(scf::ForOp loop, IRMapping mapping);
+  /// In the body of a producer's loop: waits until the stage of iteration
+  /// `base + (iv - lb) / step` is empty and returns that stage (i32).
+  Value waitForEmptyStage(scf::ForOp producer, Value lb, Value step, Value base);
   Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds, Value base);
   /// The loads_wgmma producer: every producer thread runs the loop; `mode` is CpAsync or
   /// Realigned.
@@ -223,15 +226,8 @@ void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
   });
 }
 
-Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mapping,
-                                                ArrayRef<Value> blockIds, Value base) {
-  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
-  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
-  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
-  Value count = tripCount(lb, ub, step);
-  auto producer = scf::ForOp::create(b, loc, lb, ub, step);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(producer.getBody());
+Value WarpSpecializedBuilder::waitForEmptyStage(scf::ForOp producer, Value lb, Value step,
+                                                Value base) {
   Value iter = arith::AddIOp::create(
       b, loc, base,
       arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb),
@@ -242,6 +238,19 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
   Value parity =
       arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity, cst32(10000000));
+  return stage;
+}
+
+Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mapping,
+                                                ArrayRef<Value> blockIds, Value base) {
+  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
+  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
+  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
+  Value count = tripCount(lb, ub, step);
+  auto producer = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(producer.getBody());
+  Value stage = waitForEmptyStage(producer, lb, step, base);
   int64_t bytes = 0;
   SmallVector<tile::CopyOp> copies;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -320,15 +329,7 @@ Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMappin
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value iter = arith::AddIOp::create(
-      b, loc, base,
-      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb),
-                             step));
-  Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
-  Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
-  Value parity =
-      arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
-  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity, cst32(10000000));
+  Value stage = waitForEmptyStage(producer, lb, step, base);
   mapping.map(loop.getInductionVar(), producer.getInductionVar());
   for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
     Value dest = copy.getDest();
