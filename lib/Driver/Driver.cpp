@@ -144,15 +144,8 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
       if (!bytes.get(entry.getName()))
         bytes.append(entry);
   into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
-  // The plain compile's warp-specialized entries (tensors TMA cannot read).
-  NamedAttrList loads;
-  for (ModuleOp module : {into, from})
-    if (auto dict = module->getAttrOfType<DictionaryAttr>(kLoadsEntriesAttrName))
-      for (NamedAttribute entry : dict)
-        if (!loads.get(entry.getName()))
-          loads.append(entry);
-  if (!loads.empty())
-    into->setAttr(kLoadsEntriesAttrName, loads.getDictionary(into.getContext()));
+  // `__loads` entries come from the first compile only (the plain one runs without
+  // producer-loads), so their attribute on `into` stays as it is.
 }
 
 LogicalResult Compilation::runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
