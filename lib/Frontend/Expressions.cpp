@@ -7,6 +7,8 @@
 
 #include "Generator.h"
 
+#include "tlc/Dialect/Tile/IR/ScalarCast.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -364,60 +366,17 @@ FailureOr<TValue> Generator::genCast(SMLoc l, const TValue &v, Type to) {
       return failure();
     return genCast(l, *wide, to);
   }
-  auto fromFloat = dyn_cast<FloatType>(from);
-  auto toFloat = dyn_cast<FloatType>(to);
-  if (fromFloat && toFloat) {
-    if (fromFloat.getWidth() < toFloat.getWidth())
-      return TValue::typed(arith::ExtFOp::create(builder, location, to, x));
-    if (fromFloat.getWidth() > toFloat.getWidth())
-      return TValue::typed(arith::TruncFOp::create(builder, location, to, x));
-    // f16 <-> bf16: through f32.
-    Value wide = arith::ExtFOp::create(builder, location, builder.getF32Type(), x);
-    return TValue::typed(arith::TruncFOp::create(builder, location, to, wide));
-  }
   if (to.isInteger(1)) {
-    if (fromFloat) {
-      Value zero = *materialize(l, TValue::floatConst(0), from, "");
+    auto zero = materialize(l, isa<FloatType>(from) ? TValue::floatConst(0) : TValue::intConst(0),
+                            from, "");
+    if (isa<FloatType>(from))
       return TValue::typed(
-          arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE, x, zero));
-    }
-    Value zero = *materialize(l, TValue::intConst(0), from, "");
+          arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE, x, *zero));
     return TValue::typed(
-        arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne, x, zero));
+        arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne, x, *zero));
   }
-  // Integers go through i64 when one side is `int` (index).
-  auto toI64 = [&](Value v) -> Value {
-    if (v.getType().isIndex())
-      return arith::IndexCastOp::create(builder, location, builder.getI64Type(), v);
-    return v;
-  };
-  if (fromFloat) {
-    Type target = to.isIndex() ? builder.getI64Type() : to;
-    Value r = arith::FPToSIOp::create(builder, location, target, x);
-    if (to.isIndex())
-      r = arith::IndexCastOp::create(builder, location, to, r);
-    return TValue::typed(r);
-  }
-  // `from` is an integer, bool or int.
-  Value src = toI64(x);
-  unsigned fromWidth = src.getType().getIntOrFloatBitWidth();
-  bool fromBool = from.isInteger(1);
-  if (toFloat) {
-    if (fromBool)
-      return TValue::typed(arith::UIToFPOp::create(builder, location, to, src));
-    return TValue::typed(arith::SIToFPOp::create(builder, location, to, src));
-  }
-  Type target = to.isIndex() ? builder.getI64Type() : to;
-  unsigned toWidth = target.getIntOrFloatBitWidth();
-  Value r = src;
-  if (fromWidth < toWidth)
-    r = fromBool ? arith::ExtUIOp::create(builder, location, target, src).getResult()
-                 : arith::ExtSIOp::create(builder, location, target, src).getResult();
-  else if (fromWidth > toWidth)
-    r = arith::TruncIOp::create(builder, location, target, src);
-  if (to.isIndex())
-    r = arith::IndexCastOp::create(builder, location, to, r);
-  return TValue::typed(r);
+  // A bool converts as an unsigned integer.
+  return TValue::typed(tile::buildScalarCast(builder, location, x, to, from.isInteger(1), false));
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,8 @@
 
 #include "PatternsImpl.h"
 
+#include "tlc/Dialect/Tile/IR/ScalarCast.h"
+
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,31 +70,7 @@ void tlc::storeBufferElement(OpBuilder &b, Location loc, Value value, Value buff
 
 Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool fromUnsigned) {
   bool toUnsigned = to.isUnsignedInteger();
-  to = tile::getStorageType(to);
-  Type from = value.getType();
-  if (from == to)
-    return value;
-  auto fromFloat = dyn_cast<FloatType>(from);
-  auto toFloat = dyn_cast<FloatType>(to);
-  if (fromFloat && toFloat) {
-    if (fromFloat.getWidth() < toFloat.getWidth())
-      return arith::ExtFOp::create(b, loc, to, value);
-    if (fromFloat.getWidth() > toFloat.getWidth())
-      return arith::TruncFOp::create(b, loc, to, value);
-    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-    return arith::TruncFOp::create(b, loc, to, wide);
-  }
-  if (fromFloat)
-    return toUnsigned ? arith::FPToUIOp::create(b, loc, to, value).getResult()
-                      : arith::FPToSIOp::create(b, loc, to, value).getResult();
-  if (toFloat)
-    return fromUnsigned ? arith::UIToFPOp::create(b, loc, to, value).getResult()
-                        : arith::SIToFPOp::create(b, loc, to, value).getResult();
-  unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
-  if (fw < tw)
-    return fromUnsigned ? arith::ExtUIOp::create(b, loc, to, value).getResult()
-                        : arith::ExtSIOp::create(b, loc, to, value).getResult();
-  return arith::TruncIOp::create(b, loc, to, value);
+  return tile::buildScalarCast(b, loc, value, tile::getStorageType(to), fromUnsigned, toUnsigned);
 }
 
 Value tlc::buildReduceCombine(OpBuilder &b, Location loc, StringRef kind, Value x, Value y) {
