@@ -50,11 +50,18 @@
 // expect one arrival per producer thread (128), empty barriers one per consumer warp (8). The
 // producer gives up registers, then waits for a free stage and fills it: where every tensor
 // is cp.async-readable (16-byte aligned base and row strides), with 16-byte cp.async and one
-// noinc cp.async arrival per thread; otherwise (realigned), each chunk inside the tensor as
-// the two aligned 16-byte blocks that cover it, 4 chunks of a thread (step 512) loaded before
-// any is stored, funnel-shifted into place and stored 16 bytes at once; chunks at the edge
-// element by element, checked. Then a generic-to-async proxy fence and an arrival. Consumers
-// take the registers, wait for a full stage, fence, and multiply with wgmma.
+// noinc cp.async arrival per thread; otherwise staged, a loop to count + 2 whose iteration
+// it first finishes the copies of iteration it - 2 (S - 1 = 2 ahead): its blocks landed
+// (wait_group 1, then a warp barrier: each row is one warp's) and, where the rows are not
+// 16-byte aligned, each chunk is realigned in place from its own block and the next (4
+// chunks' loads, a warp barrier, their funnel shifts and stores); a generic-to-async proxy
+// fence and an arrival. Then it waits for a free stage and issues cp.async of the aligned
+// 16-byte blocks covering each row of iteration it: in a tile inside the tensor whole blocks,
+// and the block past the tile's width (a row's last chunk) cut to the row's misalignment;
+// in an edge tile, a loop, each block cut at the tensor's edge and the tensor's last block
+// element by element; for a tile left of the tensor or a strided tensor, element loads. One
+// cp.async group per iteration. Consumers take the registers, wait for a full stage, fence,
+// and multiply with wgmma.
 // LOADS-LABEL: gpu.func @gemm__loads(
 // LOADS-SAME:    known_block_size = array<i32: 384, 1, 1>, tlc.compute_threads = 256
 // LOADS:         nvvm.mbarrier.init %{{.+}}, %c128_i32
@@ -69,17 +76,37 @@
 // LOADS:               nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache = cg :
 // LOADS:               nvvm.cp.async.mbarrier.arrive %{{.+}} {noinc = true}
 // LOADS:           } else {
-// LOADS:               nvvm.mbarrier.try_wait.parity
-// LOADS:               scf.for %{{.+}} = %{{.+}} to %c1024 step %c512 {
-// LOADS:                 llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// LOADS:                 llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// LOADS:                 llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
-// LOADS:                 llvm.intr.fshr
-// LOADS-NEXT:            llvm.insertelement
-// LOADS-NEXT:            llvm.intr.fshr
-// LOADS:                 llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// LOADS:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// LOADS-NEXT:          nvvm.mbarrier.arrive
+// LOADS:             scf.for %{{.+}} = %c0 to %{{.+}} step %c1 {
+// LOADS:               scf.if
+// LOADS-NEXT:            arith.subi
+// LOADS-NEXT:            nvvm.cp.async.wait.group 1
+// LOADS-NEXT:            nvvm.bar.warp.sync
+// LOADS:                 scf.if
+// LOADS-COUNT-8:           llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// LOADS-NEXT:              nvvm.bar.warp.sync
+// LOADS:                   llvm.intr.fshr
+// LOADS:                   llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// LOADS:                 nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LOADS:                 nvvm.mbarrier.arrive
+// LOADS:               scf.if
+// LOADS:                 nvvm.mbarrier.try_wait.parity
+// LOADS:                 scf.if
+// LOADS:                   scf.if
+// LOADS:                     nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// LOADS-NEXT:                arith.cmpi eq
+// LOADS-NEXT:                scf.if
+// LOADS:                       nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// LOADS:                   } else {
+// LOADS:                     scf.for %{{.+}} = %{{.+}} to %c1024 step %c128 {
+// LOADS:                       scf.if
+// LOADS:                         nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache =  cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// LOADS:                       } else {
+// LOADS-COUNT-8:                 llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// LOADS:                 } else {
+// LOADS:                   scf.for %{{.+}} = %{{.+}} to %c1024 step %c128 {
+// LOADS:                     llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// LOADS:                     llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// LOADS:               nvvm.cp.async.commit.group
 // LOADS:         nvvm.setmaxregister increase 176
 // LOADS:           nvvm.mbarrier.try_wait.parity
 // LOADS-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}

@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM80
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=LOADS
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_86},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM86
 
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
@@ -17,6 +18,12 @@
 // SM86-SAME:    tile.shared_bytes = 65536 : i64
 // SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64}
 // SM86:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
+
+// A loading producer's ring (no TMA): after the mbarriers, a 16-byte edge block per row of
+// each tile per stage (3 * (128 + 64) * 16 bytes at 98352) for its staged copies.
+// LOADS-LABEL: tile.kernel @gemm
+// LOADS-SAME:    tile.shared_bytes = 107568 : i64
+// LOADS:         } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 3 : i64}
 
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK-SAME:    tile.shared_bytes = 98352 : i64

@@ -225,6 +225,28 @@ void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
                    const layout::SwizzledTile &tile, mlir::Value destBase, mlir::Type elemType,
                    TileCopyMode mode, int64_t chunksInFlight = 1);
 
+/// A loading producer's copy of a tile from a tensor at any element alignment, in two phases
+/// (buildStagedCopy). `Issue`: cp.async of the 16-byte blocks covering each row of the tile,
+/// from the block that holds the row's first element: block k into chunk k's swizzled slot, the
+/// block past the tile's width at byte `edgeBase + 16 * row` (i32); bytes past the tile's or the
+/// tensor's last column, and rows outside the tensor, are zero (cp.async src-size). `Realign`:
+/// once the blocks landed (cp.async.wait_group in each thread, then a warp barrier: one warp
+/// copies and realigns each row), each chunk is shifted in place by its row's misalignment:
+/// two 16-byte shared loads, a funnel shift, one store. Tiles that start left of the tensor or
+/// tensors with a column stride other than 1 take element loads in `Issue` and nothing in
+/// `Realign`; a tile whose rows are all 16-byte aligned is not realigned.
+enum class StagedPhase { Issue, Realign };
+
+/// Whether buildStagedCopy can copy `tile` with `threads` threads: a row's chunks within one
+/// warp, and every thread with the same number of chunks.
+bool fitsStagedCopy(const layout::SwizzledTile &tile, int64_t threads);
+
+void buildStagedCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
+                     mlir::Value tid32, int64_t threads, const TensorValues &t,
+                     mlir::ValueRange offsets, const layout::SwizzledTile &tile,
+                     mlir::Value destBase, mlir::Value edgeBase, mlir::Type elemType,
+                     StagedPhase phase);
+
 /// The A operand of a warp's mma.sync products: a swizzled shared tile [M, K] (K-major) at byte
 /// `base` (i32), or a register fragment in mma.sync's accumulator layout over [M, K] whose
 /// slot values are `slots` (f16 or bf16; two neighbouring n8 tiles make one k16 operand).

@@ -74,7 +74,53 @@ struct TileCopy {
   void realignedChunks() const;
   /// TileCopyMode::CpAsync, in `whole` (as for elementChunks).
   void cpAsyncChunks(scf::IfOp whole) const;
+  /// buildStagedCopy's phases.
+  void stagedIssue(Value edgeBase) const;
+  void stagedRealign(Value edgeBase) const;
+  /// Whether the staged copy takes whole blocks: the tile starts inside the tensor's columns
+  /// and the column stride is 1 (the same in every row).
+  Value stagedBlocks() const;
+  /// The address (i64) of row `grow`'s element in the tile's first column.
+  Value rowAddress(Value baseAddr, Value grow) const;
+  /// The address (i64) of the byte past the tensor's last element.
+  Value tensorEnd(Value baseAddr) const;
+  /// The staged copy of the 16-byte block at `addr` (i64, 16-byte aligned) into shared byte
+  /// `dst` (i32): its first `bytes` (i64, 0..16) bytes, the rest zero. cp.async when the block
+  /// lies before `end` (the byte past the tensor's last), else (the tensor's last block, which
+  /// cp.async would read whole: compute-sanitizer reports the bytes past the allocation) element
+  /// by element, from the tensor's base on.
+  void stagedBlock(Value baseAddr, Value end, Value addr, Value dst, Value bytes) const;
 };
+
+/// Bytes `shift` (i32, 0..15) .. shift + 15 of the 32 in `low`, `high` (vector<4xi32> each):
+/// whole words by two selects (8 and 4 bytes), then the remaining 0..3 bytes by a funnel shift
+/// per word.
+Value realignWords(OpBuilder &b, Location loc, Value low, Value high, Value shift) {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  auto words = VectorType::get({4}, b.getI32Type());
+  SmallVector<Value> w;
+  for (Value v : {low, high})
+    for (int64_t i = 0; i < 4; ++i)
+      w.push_back(LLVM::ExtractElementOp::create(b, loc, v, m.i32(i)));
+  auto shiftWords = [&](ArrayRef<Value> in, int64_t by, Value cond, int64_t count) {
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < count; ++i)
+      out.push_back(arith::SelectOp::create(b, loc, cond, in[i + by], in[i]));
+    return out;
+  };
+  Value q2 = m.cmp(P::ne, arith::AndIOp::create(b, loc, shift, m.i32(8)), m.i32(0));
+  Value q1 = m.cmp(P::ne, arith::AndIOp::create(b, loc, shift, m.i32(4)), m.i32(0));
+  SmallVector<Value> u = shiftWords(w, 2, q2, 6);
+  SmallVector<Value> x = shiftWords(u, 1, q1, 5);
+  Value bits = m.mul(arith::AndIOp::create(b, loc, shift, m.i32(3)), 8);
+  Value out = LLVM::PoisonOp::create(b, loc, words);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value word = LLVM::FshrOp::create(b, loc, x[i + 1], x[i], bits);
+    out = LLVM::InsertElementOp::create(b, loc, out, word, m.i32(i));
+  }
+  return out;
+}
 } // namespace
 
 void TileCopy::compactElements() const {
@@ -194,13 +240,10 @@ void TileCopy::realignedChunks() const {
   int64_t chunksPerRow = tile.cols / perChunk;
   int64_t chunks = tile.rows * chunksPerRow;
   auto words = VectorType::get({4}, b.getI32Type());
-  // The byte just past the tensor's last element: a chunk's two aligned 16-byte loads may reach
-  // past its own bytes, never past this (nor before the 16-byte block holding the base).
-  Value last = m.i64(0);
-  for (auto [size, stride] : llvm::zip(t.sizes, t.strides))
-    last = m.add(last, m.mul(arith::SubIOp::create(b, loc, size, m.i64(1)), stride));
+  // A chunk's two aligned 16-byte loads may reach past its own bytes, never past the tensor's
+  // end (nor before the 16-byte block holding the base).
   Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
-  Value end = m.add(baseAddr, m.mul(m.add(last, 1), elemBytes));
+  Value end = tensorEnd(baseAddr);
   int64_t group = chunks % (threads * chunksInFlight) == 0 ? chunksInFlight : 1;
   auto loop =
       scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads * group));
@@ -249,31 +292,9 @@ void TileCopy::realignedChunks() const {
     loaded.push_back({ifOp.getResult(0), ifOp.getResult(1),
                       arith::SelectOp::create(b, loc, fast, shift, m.i32(0)), dst});
   }
-  for (const Loaded &l : loaded) {
-    // Bytes shift .. shift + 15 of the 32 loaded: whole words by two selects (8 and 4 bytes),
-    // then the remaining 0..3 bytes by a funnel shift per word.
-    SmallVector<Value> w;
-    for (Value v : {l.low, l.high})
-      for (int64_t i = 0; i < 4; ++i)
-        w.push_back(LLVM::ExtractElementOp::create(b, loc, v, m.i32(i)));
-    auto shiftWords = [&](ArrayRef<Value> in, int64_t by, Value cond, int64_t count) {
-      SmallVector<Value> out;
-      for (int64_t i = 0; i < count; ++i)
-        out.push_back(arith::SelectOp::create(b, loc, cond, in[i + by], in[i]));
-      return out;
-    };
-    Value q2 = m.cmp(P::ne, arith::AndIOp::create(b, loc, l.shift, m.i32(8)), m.i32(0));
-    Value q1 = m.cmp(P::ne, arith::AndIOp::create(b, loc, l.shift, m.i32(4)), m.i32(0));
-    SmallVector<Value> u = shiftWords(w, 2, q2, 6);
-    SmallVector<Value> x = shiftWords(u, 1, q1, 5);
-    Value bits = m.mul(arith::AndIOp::create(b, loc, l.shift, m.i32(3)), 8);
-    Value out = LLVM::PoisonOp::create(b, loc, words);
-    for (int64_t i = 0; i < 4; ++i) {
-      Value word = LLVM::FshrOp::create(b, loc, x[i + 1], x[i], bits);
-      out = LLVM::InsertElementOp::create(b, loc, out, word, m.i32(i));
-    }
-    LLVM::StoreOp::create(b, loc, out, l.dst, /*alignment=*/16);
-  }
+  for (const Loaded &l : loaded)
+    LLVM::StoreOp::create(b, loc, realignWords(b, loc, l.low, l.high, l.shift), l.dst,
+                          /*alignment=*/16);
 }
 
 void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
@@ -331,9 +352,230 @@ void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
   });
 }
 
-void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
-                        const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
-                        Value destBase, Type elemType, TileCopyMode mode, int64_t chunksInFlight) {
+Value TileCopy::stagedBlocks() const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  return m.land(m.cmp(P::sge, col0, m.i64(0)), m.cmp(P::eq, colStride, m.i64(1)));
+}
+
+Value TileCopy::tensorEnd(Value baseAddr) const {
+  Math m{b, loc};
+  Value last = m.i64(0);
+  for (auto [size, stride] : llvm::zip(t.sizes, t.strides))
+    last = m.add(last, m.mul(arith::SubIOp::create(b, loc, size, m.i64(1)), stride));
+  return m.add(baseAddr, m.mul(m.add(last, 1), int64_t(tile.elemBytes)));
+}
+
+Value TileCopy::rowAddress(Value baseAddr, Value grow) const {
+  Math m{b, loc};
+  return m.add(baseAddr,
+               m.mul(m.add(lead, m.add(m.mul(grow, rowStride), col0)), int64_t(tile.elemBytes)));
+}
+
+void TileCopy::stagedBlock(Value baseAddr, Value end, Value addr, Value dst, Value bytes) const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  int64_t elemBytes = tile.elemBytes;
+  auto before = scf::IfOp::create(b, loc, m.cmp(P::ule, m.add(addr, 16), end),
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard branch(b);
+  b.setInsertionPointToStart(before.thenBlock());
+  // The source must be a valid address even when no byte is read: the tensor's base then.
+  Value src = arith::SelectOp::create(b, loc, m.cmp(P::sgt, bytes, m.i64(0)), addr, baseAddr);
+  NVVM::CpAsyncOp::create(
+      b, loc, m.sharedPtr(smemBase, dst), LLVM::IntToPtrOp::create(b, loc, t.base.getType(), src),
+      b.getI32IntegerAttr(16),
+      NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CG),
+      arith::TruncIOp::create(b, loc, b.getI32Type(), bytes));
+  b.setInsertionPointToStart(before.elseBlock());
+  // A loop (compact code: this block is the tensor's last, copied once per row of tiles).
+  auto elements = scf::ForOp::create(b, loc, m.index(0), m.index(16), m.index(elemBytes));
+  b.setInsertionPointToStart(elements.getBody());
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), elements.getInductionVar());
+  Value at = m.add(addr, offset);
+  Value in = m.land(m.cmp(P::uge, at, baseAddr), m.cmp(P::slt, offset, bytes));
+  auto guarded = scf::IfOp::create(b, loc, TypeRange{elemType}, in, true);
+  {
+    OpBuilder::InsertionGuard inElement(b);
+    b.setInsertionPointToStart(guarded.thenBlock());
+    Value ptr = LLVM::IntToPtrOp::create(b, loc, t.base.getType(), at);
+    scf::YieldOp::create(b, loc, LLVM::LoadOp::create(b, loc, elemType, ptr).getResult());
+    b.setInsertionPointToStart(guarded.elseBlock());
+    scf::YieldOp::create(b, loc,
+                         arith::ConstantOp::create(b, loc, b.getZeroAttr(elemType)).getResult());
+  }
+  Value to = m.add(dst, arith::TruncIOp::create(b, loc, b.getI32Type(), offset));
+  LLVM::StoreOp::create(b, loc, guarded.getResult(0), m.sharedPtr(smemBase, to));
+}
+
+void TileCopy::stagedIssue(Value edgeBase) const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  int64_t elemBytes = tile.elemBytes;
+  int64_t perChunk = 16 / elemBytes;
+  int64_t chunksPerRow = tile.cols / perChunk;
+  int64_t chunks = tile.rows * chunksPerRow;
+  auto cacheGlobal =
+      NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CG);
+  Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
+  Value end = tensorEnd(baseAddr);
+  // Columns of the tile inside the tensor: the same in every row.
+  Value validCols = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, cols, col0), m.i64(0)),
+      m.i64(tile.cols));
+  auto blocks = scf::IfOp::create(b, loc, stagedBlocks(), /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard branch(b);
+  b.setInsertionPointToStart(blocks.thenBlock());
+  // A tile wholly inside the tensor, above its last row: every block whole but the one past
+  // the tile's width, of which the row's misalignment (shift) bytes are the tile's (its other
+  // bytes are the row's or the next row's, so cp.async may read the block whole).
+  Value inside = m.land(leadIn, m.land(m.land(m.cmp(P::sge, row0, m.i64(0)),
+                                              m.cmp(P::slt, m.add(row0, m.i64(tile.rows)), rows)),
+                                       m.cmp(P::sle, m.add(col0, m.i64(tile.cols)), cols)));
+  auto whole = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  b.setInsertionPointToStart(whole.thenBlock());
+  // A loop, kIssuePasses chunks of a thread per iteration (compact code: the producer's loop is
+  // issue-bound).
+  constexpr int64_t kIssuePasses = 4;
+  int64_t passes = chunks / threads;
+  int64_t together = passes % kIssuePasses == 0 ? kIssuePasses : 1;
+  auto interior =
+      scf::ForOp::create(b, loc, m.index(0), m.index(chunks), m.index(together * threads));
+  b.setInsertionPointToStart(interior.getBody());
+  for (int64_t pass = 0; pass < together; ++pass) {
+    Value chunk = m.add(tid32, m.add(m.toI32(interior.getInductionVar()), pass * threads));
+    Value r = m.div(chunk, chunksPerRow), k = m.rem(chunk, chunksPerRow);
+    Value rowAddr = rowAddress(baseAddr, m.add(row0, ext(r)));
+    Value shift = arith::AndIOp::create(b, loc, rowAddr, m.i64(15));
+    Value aligned = arith::SubIOp::create(b, loc, rowAddr, shift);
+    auto copy = [&](Value dst, Value addr, Value bytes) {
+      NVVM::CpAsyncOp::create(b, loc, m.sharedPtr(smemBase, dst),
+                              LLVM::IntToPtrOp::create(b, loc, t.base.getType(), addr),
+                              b.getI32IntegerAttr(16), cacheGlobal, bytes);
+    };
+    copy(m.add(destBase, buildSwizzledOffset(b, loc, tile, r, m.mul(k, perChunk))),
+         m.add(aligned, ext(m.mul(k, 16))), Value());
+    auto last = scf::IfOp::create(b, loc, m.cmp(P::eq, k, m.i32(chunksPerRow - 1)),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inLast(b);
+    b.setInsertionPointToStart(last.thenBlock());
+    Value any = m.cmp(P::ne, shift, m.i64(0));
+    copy(m.add(edgeBase, m.mul(r, 16)),
+         arith::SelectOp::create(b, loc, any, m.add(aligned, 16 * chunksPerRow), baseAddr),
+         arith::TruncIOp::create(b, loc, b.getI32Type(), shift));
+  }
+  // An edge tile (or a tile holding the tensor's last row): each block cut at the tensor's
+  // edge, the tensor's last block element by element (a loop, as these tiles are few).
+  b.setInsertionPointToStart(whole.elseBlock());
+  {
+    auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value chunk = m.toI32(loop.getInductionVar());
+    Value r = m.div(chunk, chunksPerRow), k = m.rem(chunk, chunksPerRow);
+    Value grow = m.add(row0, ext(r));
+    Value rowAddr = rowAddress(baseAddr, grow);
+    Value aligned = arith::AndIOp::create(b, loc, rowAddr, m.i64(~int64_t(15)));
+    Value rowIn = m.land(leadIn, m.land(m.cmp(P::sge, grow, m.i64(0)), m.cmp(P::slt, grow, rows)));
+    Value validEnd = m.add(rowAddr, m.mul(validCols, elemBytes));
+    // The block at `addr` (i64) into `dst` (i32 offset): its bytes before validEnd, the rest zero.
+    auto copyBlock = [&](Value addr, Value dst) {
+      Value left = arith::SelectOp::create(b, loc, rowIn,
+                                           arith::SubIOp::create(b, loc, validEnd, addr), m.i64(0));
+      left =
+          arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, left, m.i64(0)), m.i64(16));
+      stagedBlock(baseAddr, end, addr, dst, left);
+    };
+    Value c = m.mul(k, perChunk);
+    copyBlock(m.add(aligned, ext(m.mul(k, 16))),
+              m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+    // The row's last chunk also copies the block past the tile's width.
+    auto last = scf::IfOp::create(b, loc, m.cmp(P::eq, k, m.i32(chunksPerRow - 1)),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inLast(b);
+    b.setInsertionPointToStart(last.thenBlock());
+    copyBlock(m.add(aligned, 16 * chunksPerRow), m.add(edgeBase, m.mul(r, 16)));
+  }
+  // Element by element (zero outside the tensor), already in place: a loop, as this version
+  // is rare.
+  b.setInsertionPointToStart(blocks.elseBlock());
+  auto loop = scf::ForOp::create(b, loc, m.toIndex(tid32), m.index(chunks), m.index(threads));
+  b.setInsertionPointToStart(loop.getBody());
+  Value chunk = m.toI32(loop.getInductionVar());
+  Value r = m.div(chunk, chunksPerRow), c = m.mul(m.rem(chunk, chunksPerRow), perChunk);
+  Value value = elementChunk(m.add(row0, ext(r)), c, /*checked=*/true);
+  Value dst = m.sharedPtr(smemBase, m.add(destBase, buildSwizzledOffset(b, loc, tile, r, c)));
+  LLVM::StoreOp::create(b, loc, value, dst, /*alignment=*/16);
+}
+
+void TileCopy::stagedRealign(Value edgeBase) const {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  int64_t elemBytes = tile.elemBytes;
+  int64_t perChunk = 16 / elemBytes;
+  int64_t chunksPerRow = tile.cols / perChunk;
+  int64_t chunks = tile.rows * chunksPerRow;
+  auto words = VectorType::get({4}, b.getI32Type());
+  Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
+  // Every row 16-byte aligned when the first one is and the row stride is a multiple of 16 bytes.
+  Value misaligned =
+      arith::OrIOp::create(b, loc, rowAddress(baseAddr, row0), m.mul(rowStride, elemBytes));
+  misaligned = m.cmp(P::ne, arith::AndIOp::create(b, loc, misaligned, m.i64(15)), m.i64(0));
+  auto realign = scf::IfOp::create(b, loc, m.land(stagedBlocks(), misaligned),
+                                   /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard branch(b);
+  b.setInsertionPointToStart(realign.thenBlock());
+  // Passes of one chunk per thread, kRealignPasses at a time: their loads, a warp barrier (a
+  // lane's next block is its neighbour's own), then their stores.
+  constexpr int64_t kRealignPasses = 4;
+  struct Loaded {
+    Value own, next, shift, dst;
+  };
+  // A loop over the groups (compact code: the producer's loop is issue-bound).
+  int64_t passes = chunks / threads;
+  int64_t together = passes % kRealignPasses == 0 ? kRealignPasses : 1;
+  auto groups = scf::ForOp::create(b, loc, m.index(0), m.index(passes * threads),
+                                   m.index(together * threads));
+  b.setInsertionPointToStart(groups.getBody());
+  Value first = m.add(tid32, m.toI32(groups.getInductionVar()));
+  {
+    SmallVector<Loaded> loaded;
+    for (int64_t pass = 0; pass < together; ++pass) {
+      Value chunk = m.add(first, pass * threads);
+      Value r = m.div(chunk, chunksPerRow), k = m.rem(chunk, chunksPerRow);
+      Value shift = arith::TruncIOp::create(
+          b, loc, b.getI32Type(),
+          arith::AndIOp::create(b, loc, rowAddress(baseAddr, m.add(row0, ext(r))), m.i64(15)));
+      Value own = m.add(destBase, buildSwizzledOffset(b, loc, tile, r, m.mul(k, perChunk)));
+      Value inRow =
+          m.add(destBase, buildSwizzledOffset(b, loc, tile, r, m.mul(m.add(k, 1), perChunk)));
+      Value next = arith::SelectOp::create(b, loc, m.cmp(P::ult, k, m.i32(chunksPerRow - 1)), inRow,
+                                           m.add(edgeBase, m.mul(r, 16)));
+      auto load = [&](Value offset) {
+        return LLVM::LoadOp::create(b, loc, words, m.sharedPtr(smemBase, offset), /*alignment=*/16)
+            .getResult();
+      };
+      Value dst = m.sharedPtr(smemBase, own);
+      loaded.push_back({load(own), load(next), shift, dst});
+    }
+    NVVM::SyncWarpOp::create(b, loc, m.i32(-1));
+    for (const Loaded &l : loaded)
+      LLVM::StoreOp::create(b, loc, realignWords(b, loc, l.own, l.next, l.shift), l.dst,
+                            /*alignment=*/16);
+  }
+}
+
+bool tlc::fitsStagedCopy(const layout::SwizzledTile &tile, int64_t threads) {
+  int64_t chunksPerRow = tile.cols * tile.elemBytes / 16;
+  int64_t chunks = tile.rows * chunksPerRow;
+  return chunksPerRow > 0 && 32 % chunksPerRow == 0 && threads % 32 == 0 && chunks % threads == 0;
+}
+
+/// The TileCopy of a copy at `offsets` (one per tensor dimension, index).
+static TileCopy makeTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
+                             int64_t threads, const TensorValues &t, ValueRange offsets,
+                             const layout::SwizzledTile &tile, Value destBase, Type elemType,
+                             int64_t chunksInFlight) {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   size_t rank = offsets.size();
@@ -348,8 +590,30 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
   Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
   Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
-  TileCopy copy{b,    loc,    smemBase, tid32, threads, t,    tile,      destBase,  elemType,
-                lead, leadIn, row0,     col0,  rows,    cols, rowStride, colStride, chunksInFlight};
+  return TileCopy{b,    loc,      smemBase, tid32,     threads,   t,
+                  tile, destBase, elemType, lead,      leadIn,    row0,
+                  col0, rows,     cols,     rowStride, colStride, chunksInFlight};
+}
+
+void tlc::buildStagedCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
+                          const TensorValues &t, ValueRange offsets,
+                          const layout::SwizzledTile &tile, Value destBase, Value edgeBase,
+                          Type elemType, StagedPhase phase) {
+  TileCopy copy =
+      makeTileCopy(b, loc, smemBase, tid32, threads, t, offsets, tile, destBase, elemType, 1);
+  if (phase == StagedPhase::Issue)
+    copy.stagedIssue(edgeBase);
+  else
+    copy.stagedRealign(edgeBase);
+}
+
+void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32, int64_t threads,
+                        const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                        Value destBase, Type elemType, TileCopyMode mode, int64_t chunksInFlight) {
+  Math m{b, loc};
+  using P = arith::CmpIPredicate;
+  TileCopy copy = makeTileCopy(b, loc, smemBase, tid32, threads, t, offsets, tile, destBase,
+                               elemType, chunksInFlight);
   if (mode == TileCopyMode::CompactElements)
     return copy.compactElements();
   if (mode == TileCopyMode::Realigned)
@@ -357,10 +621,11 @@ void tlc::buildTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
   // A tile wholly inside the tensor (all but the edge tiles) takes whole chunks without checks:
   // beside the cp.async, one add per chunk (the rest is the same in every iteration of a loop and
   // LLVM hoists it).
-  Value inside = m.land(leadIn, m.land(m.land(m.cmp(P::sge, row0, m.i64(0)),
-                                              m.cmp(P::sle, m.add(row0, m.i64(tile.rows)), rows)),
-                                       m.land(m.cmp(P::sge, col0, m.i64(0)),
-                                              m.cmp(P::sle, m.add(col0, m.i64(tile.cols)), cols))));
+  Value inside = m.land(
+      copy.leadIn, m.land(m.land(m.cmp(P::sge, copy.row0, m.i64(0)),
+                                 m.cmp(P::sle, m.add(copy.row0, m.i64(tile.rows)), copy.rows)),
+                          m.land(m.cmp(P::sge, copy.col0, m.i64(0)),
+                                 m.cmp(P::sle, m.add(copy.col0, m.i64(tile.cols)), copy.cols))));
   auto whole = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
   if (mode == TileCopyMode::Elements)
     return copy.elementChunks(whole);

@@ -127,15 +127,36 @@ private:
   /// iterations run by earlier tiles (the ring's position); it returns this tile's count.
   void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
   void buildProducer(scf::ForOp loop, IRMapping mapping);
-  /// In the body of a producer's loop: waits until the stage of iteration
-  /// `base + (iv - lb) / step` is empty and returns that stage (i32).
-  Value waitForEmptyStage(scf::ForOp producer, Value lb, Value step, Value base);
+  /// The iteration of a producer's loop over [lb, ub) step `step` at `iv`, counted over the
+  /// tiles (`base`: earlier tiles' iterations; index).
+  Value iteration(Value iv, Value lb, Value step, Value base) {
+    return arith::AddIOp::create(
+        b, loc, base, arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step));
+  }
+  /// The ring stage of iteration `iter` (index), i32.
+  Value stageOf(Value iter) {
+    return toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
+  }
+  /// Waits until the stage of iteration `iter` (index) is empty and returns that stage (i32).
+  Value waitForEmptyStage(Value iter);
   Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds, Value base);
   /// The loads_wgmma producer: every producer thread runs the loop; `mode` is CpAsync or
   /// Realigned.
   void buildLoadingProducer(scf::ForOp loop, IRMapping mapping);
   Value buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
                                  Value base, TileCopyMode mode);
+  /// The loads_wgmma producer's tile for tensors at any alignment: each iteration issues the
+  /// staged copies (buildStagedCopy) of the iteration stages - 1 ahead, then realigns its own
+  /// stage once the blocks landed and marks it full.
+  Value buildStagedProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
+                                Value base);
+  /// For each copy of a loads_wgmma loop at iteration `iv` into ring stage `stage` (i32): the
+  /// copy, its tensor, its offsets, its tile, its stage's byte offset and its edge blocks' one.
+  void forEachRingCopy(
+      scf::ForOp loop, IRMapping &mapping, ArrayRef<Value> blockIds, Value iv, Value stage,
+      function_ref<void(const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                        Value destBase, Value edgeBase, Type elemType)>
+          body);
   Value buildConsumerLoop(scf::ForOp loop, IRMapping &mapping, Value base);
   /// Iterations of `for lb to ub step step`.
   Value tripCount(Value lb, Value ub, Value step) {
@@ -226,13 +247,8 @@ void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
   });
 }
 
-Value WarpSpecializedBuilder::waitForEmptyStage(scf::ForOp producer, Value lb, Value step,
-                                                Value base) {
-  Value iter = arith::AddIOp::create(
-      b, loc, base,
-      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, producer.getInductionVar(), lb),
-                             step));
-  Value stage = toI32(arith::RemSIOp::create(b, loc, iter, cstIndex(stages)));
+Value WarpSpecializedBuilder::waitForEmptyStage(Value iter) {
+  Value stage = stageOf(iter);
   Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
   // The empty barrier of round r completes phase r - 1; round 0 passes at once (parity 1).
   Value parity =
@@ -250,7 +266,7 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value stage = waitForEmptyStage(producer, lb, step, base);
+  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, base));
   int64_t bytes = 0;
   SmallVector<tile::CopyOp> copies;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -297,25 +313,122 @@ void WarpSpecializedBuilder::buildLoadingProducer(scf::ForOp loop, IRMapping map
   NVVM::SetMaxRegisterOp::create(b, loc, kLoadProducerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);
   // One version per copy mode, chosen uniformly: 16-byte cp.async chunks when every tensor
-  // allows them, realigned loads otherwise.
+  // allows them, else staged copies (any alignment) where every tile fits them, else realigned
+  // loads through registers.
   Value allAligned = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  bool staged = true;
   for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
     auto t = getTensorValues(mapping.lookup(copy.getSource()));
-    int64_t elemBytes =
-        cast<tile::BufferType>(copy.getDest().getType()).getElementType().getIntOrFloatBitWidth() /
-        8;
+    auto type = cast<tile::BufferType>(copy.getDest().getType());
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
     allAligned =
         arith::AndIOp::create(b, loc, allAligned, buildCpAsyncReadable(b, loc, *t, elemBytes));
+    staged &= fitsStagedCopy({type.getShape()[0], type.getShape()[1], elemBytes, 128}, 128);
   }
   auto versions = scf::IfOp::create(b, loc, allAligned, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  for (TileCopyMode mode : {TileCopyMode::CpAsync, TileCopyMode::Realigned}) {
-    b.setInsertionPointToStart(mode == TileCopyMode::CpAsync ? versions.thenBlock()
-                                                             : versions.elseBlock());
-    buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
-      return buildLoadingProducerTile(loop, mapping, blockIds, base, mode);
-    });
+  b.setInsertionPointToStart(versions.thenBlock());
+  buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
+    return buildLoadingProducerTile(loop, mapping, blockIds, base, TileCopyMode::CpAsync);
+  });
+  b.setInsertionPointToStart(versions.elseBlock());
+  buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
+    if (staged)
+      return buildStagedProducerTile(loop, mapping, blockIds, base);
+    return buildLoadingProducerTile(loop, mapping, blockIds, base, TileCopyMode::Realigned);
+  });
+}
+
+void WarpSpecializedBuilder::forEachRingCopy(
+    scf::ForOp loop, IRMapping &mapping, ArrayRef<Value> blockIds, Value iv, Value stage,
+    function_ref<void(const TensorValues &, ValueRange, const layout::SwizzledTile &, Value, Value,
+                      Type)>
+        body) {
+  mapping.map(loop.getInductionVar(), iv);
+  int64_t edgeStage = tile::edgeBlockBytesPerStage(loop);
+  Value edges = arith::AddIOp::create(b, loc, cst32(tile::edgeBlocksOffset(barrierOffset, stages)),
+                                      arith::MulIOp::create(b, loc, stage, cst32(edgeStage)));
+  int64_t edgeOffset = 0;
+  for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
+    Value dest = copy.getDest();
+    auto type = cast<tile::BufferType>(dest.getType());
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1], elemBytes,
+                              bufferSwizzle(dest)};
+    auto t = getTensorValues(mapping.lookup(copy.getSource()));
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getSourceOffsets())
+      offsets.push_back(rematerialize(b, offset, mapping, blockIds));
+    Value stageBase =
+        arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
+                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
+    Value edgeBase = arith::AddIOp::create(b, loc, edges, cst32(edgeOffset));
+    body(*t, offsets, tile, stageBase, edgeBase, tile::getStorageType(type.getElementType()));
+    edgeOffset += 16 * tile.rows;
   }
+}
+
+Value WarpSpecializedBuilder::buildStagedProducerTile(scf::ForOp loop, IRMapping mapping,
+                                                      ArrayRef<Value> blockIds, Value base) {
+  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
+  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
+  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
+  Value count = tripCount(lb, ub, step);
+  Value ptid = toI32(arith::SubIOp::create(b, loc, tid, cstIndex(consumerThreads)));
+  // Iteration it first realigns the copies of iteration it - ahead and marks that stage full,
+  // then waits for the stage of iteration it to be empty and issues its copies: `ahead` stages
+  // of copies in flight, a realigned stage ready before the consumers release the one before
+  // it, and the stage waited for is one whose full arrival was made (ahead <= stages).
+  int64_t ahead = std::max<int64_t>(1, stages - 1);
+  auto at = [&](Value it) {
+    return arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, it, step)).getResult();
+  };
+  auto pipe = scf::ForOp::create(
+      b, loc, cstIndex(0), arith::AddIOp::create(b, loc, count, cstIndex(ahead)), cstIndex(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(pipe.getBody());
+  Value it = pipe.getInductionVar();
+  {
+    auto realign = scf::IfOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, it, cstIndex(ahead)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inRealign(b);
+    b.setInsertionPointToStart(realign.thenBlock());
+    Value done = arith::SubIOp::create(b, loc, it, cstIndex(ahead));
+    // This thread's copies of iteration `done` landed (the groups of the ahead - 1 iterations
+    // after it may be pending); then the warp's (each row is one warp's).
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+    NVVM::SyncWarpOp::create(b, loc, cst32(-1));
+    Value stage = stageOf(arith::AddIOp::create(b, loc, base, done));
+    IRMapping realignMapping = mapping;
+    forEachRingCopy(loop, realignMapping, blockIds, at(done), stage,
+                    [&](const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                        Value destBase, Value edgeBase, Type elemType) {
+                      buildStagedCopy(b, loc, smemBase, ptid, 128, t, offsets, tile, destBase,
+                                      edgeBase, elemType, StagedPhase::Realign);
+                    });
+    // The stage's shared writes (cp.async and realigned), visible to wgmma, then released.
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrierPtr(stage, false), Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+  }
+  auto issue =
+      scf::IfOp::create(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, it, count),
+                        /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inIssue(b);
+    b.setInsertionPointToStart(issue.thenBlock());
+    Value stage = waitForEmptyStage(arith::AddIOp::create(b, loc, base, it));
+    forEachRingCopy(loop, mapping, blockIds, at(it), stage,
+                    [&](const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                        Value destBase, Value edgeBase, Type elemType) {
+                      buildStagedCopy(b, loc, smemBase, ptid, 128, t, offsets, tile, destBase,
+                                      edgeBase, elemType, StagedPhase::Issue);
+                    });
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  return count;
 }
 
 Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping,
@@ -329,7 +442,7 @@ Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMappin
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value stage = waitForEmptyStage(producer, lb, step, base);
+  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, base));
   mapping.map(loop.getInductionVar(), producer.getInductionVar());
   for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
     Value dest = copy.getDest();

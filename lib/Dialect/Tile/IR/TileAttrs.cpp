@@ -287,6 +287,15 @@ std::optional<PipelineKind> tlc::tile::getPipelineKind(Operation *loop) {
   return std::nullopt;
 }
 
+int64_t tlc::tile::edgeBlockBytesPerStage(Operation *loop) {
+  int64_t bytes = 0;
+  for (Operation &op : loop->getRegion(0).front())
+    if (auto copy = dyn_cast<CopyOp>(op))
+      if (auto type = dyn_cast<BufferType>(copy.getDest().getType()))
+        bytes += 16 * type.getShape()[0];
+  return bytes;
+}
+
 //===----------------------------------------------------------------------===//
 // The discardable tile.* attributes
 //===----------------------------------------------------------------------===//

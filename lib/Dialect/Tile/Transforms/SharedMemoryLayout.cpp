@@ -154,15 +154,18 @@ struct SharedMemoryLayoutPass
       p->alloc->setAttr(kOffsetAttr, b.getI64IntegerAttr(offset));
     }
 
-    // Two mbarriers (full, empty) per stage of each pipelined loop.
+    // Two mbarriers (full, empty) per stage of each pipelined loop; then a loading producer's
+    // edge blocks (edgeBlocksOffset).
     kernel.walk([&](scf::ForOp loop) {
       std::optional<PipelineKind> kind = getPipelineKind(loop);
       if (!kind || !hasProducer(*kind))
         return;
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
-      total = llvm::alignTo(total, 8);
-      loop->setAttr(kBarriersAttr, b.getI64IntegerAttr(total));
-      total += 16 * stages;
+      int64_t barriers = llvm::alignTo(total, 8);
+      loop->setAttr(kBarriersAttr, b.getI64IntegerAttr(barriers));
+      total = barriers + 16 * stages;
+      if (*kind == PipelineKind::LoadsWgmma)
+        total = edgeBlocksOffset(barriers, stages) + stages * edgeBlockBytesPerStage(loop);
     });
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
 

@@ -46,7 +46,8 @@ inline constexpr llvm::StringLiteral kOffsetAttr = "tile.offset";
 inline constexpr llvm::StringLiteral kStagesAttr = "tile.stages";
 /// On an `scf.for` with `tile.stages`: how it is pipelined (#tile.pipeline<...>).
 inline constexpr llvm::StringLiteral kPipelineAttr = "tile.pipeline";
-/// On a "tma_wgmma" loop: byte offset of its mbarriers (full[S], then empty[S], 8 bytes each).
+/// On a "tma_wgmma" or "loads_wgmma" loop: byte offset of its mbarriers (full[S], then empty[S],
+/// 8 bytes each). A "loads_wgmma" loop's edge blocks follow them (edgeBlocksOffset).
 inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
 /// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
 inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
@@ -69,6 +70,15 @@ std::optional<PipelineKind> getPipelineKind(mlir::Operation *loop);
 inline bool hasProducer(PipelineKind kind) {
   return kind == PipelineKind::TmaWgmma || kind == PipelineKind::LoadsWgmma;
 }
+
+/// A "loads_wgmma" loop's edge blocks: per stage, one 16-byte block per row of each tile its
+/// copies fill (in the loop body's order), where the producer's staged copy puts the block past
+/// a misaligned row's width. They start at the first 16-byte boundary after the loop's `stages`
+/// pairs of mbarriers at `barriers`, and take `stages` times edgeBlockBytesPerStage(loop).
+inline int64_t edgeBlocksOffset(int64_t barriers, int64_t stages) {
+  return (barriers + 16 * stages + 15) / 16 * 16;
+}
+int64_t edgeBlockBytesPerStage(mlir::Operation *loop);
 
 } // namespace tlc::tile
 
