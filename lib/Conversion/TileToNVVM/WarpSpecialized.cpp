@@ -17,9 +17,11 @@
 //
 // A `loads_wgmma` ring (tensors TMA cannot read) has the same consumers; all 128 producer
 // threads copy each stage, as 16-byte cp.async chunks when every tensor is 16-byte aligned
-// (`cp.async.mbarrier.arrive.noinc` on the full barrier), else as realigned 16-byte loads
-// through registers and shared stores (fence.proxy.async, then an arrive each): the full
-// barrier counts 128 arrivals, and the consumers fence the async proxy after waiting for it.
+// (`cp.async.mbarrier.arrive.noinc` on the full barrier), else staged (buildStagedCopy: the
+// aligned blocks by cp.async, realigned in place S - 1 iterations later; fence.proxy.async,
+// then an arrive each) or, for tiles the staged copy does not fit, realigned 16-byte loads
+// through registers: the full barrier counts 128 arrivals, and the consumers fence the async
+// proxy after waiting for it.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsImpl.h"
