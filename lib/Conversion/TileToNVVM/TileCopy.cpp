@@ -82,6 +82,10 @@ struct TileCopy {
   Value stagedBlocks() const;
   /// The address (i64) of row `grow`'s element in the tile's first column.
   Value rowAddress(Value baseAddr, Value grow) const;
+  /// Elements per 16-byte chunk, chunks per tile row, chunks of the tile.
+  int64_t chunkElems() const { return 16 / tile.elemBytes; }
+  int64_t rowChunks() const { return tile.cols / chunkElems(); }
+  int64_t chunkCount() const { return tile.rows * rowChunks(); }
   /// The address (i64) of the byte past the tensor's last element.
   Value tensorEnd(Value baseAddr) const;
   /// The staged copy of the 16-byte block at `addr` (i64, 16-byte aligned) into shared byte
@@ -198,9 +202,7 @@ Value TileCopy::elementChunk(Value grow, Value c, bool checked) const {
 
 void TileCopy::elementChunks(scf::IfOp whole) const {
   Math m{b, loc};
-  int64_t perChunk = 16 / tile.elemBytes;
-  int64_t chunksPerRow = tile.cols / perChunk;
-  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t perChunk = chunkElems(), chunksPerRow = rowChunks(), chunks = chunkCount();
   // The same chunks, each as perChunk element loads (in flight together) and one 16-byte
   // store into its swizzled place. A loop over the thread's chunks from its id, so that the
   // trip count is unknown and the loads of different chunks are not all hoisted together.
@@ -236,9 +238,7 @@ void TileCopy::realignedChunks() const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   int64_t elemBytes = tile.elemBytes;
-  int64_t perChunk = 16 / elemBytes;
-  int64_t chunksPerRow = tile.cols / perChunk;
-  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t perChunk = chunkElems(), chunksPerRow = rowChunks(), chunks = chunkCount();
   auto words = VectorType::get({4}, b.getI32Type());
   // A chunk's two aligned 16-byte loads may reach past its own bytes, never past the tensor's
   // end (nor before the 16-byte block holding the base).
@@ -300,9 +300,7 @@ void TileCopy::realignedChunks() const {
 void TileCopy::cpAsyncChunks(scf::IfOp whole) const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
-  int64_t perChunk = 16 / tile.elemBytes;
-  int64_t chunksPerRow = tile.cols / perChunk;
-  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t perChunk = chunkElems(), chunksPerRow = rowChunks(), chunks = chunkCount();
   int64_t elemBytes = tile.elemBytes;
   auto cacheGlobal =
       NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CG);
@@ -412,9 +410,7 @@ void TileCopy::stagedIssue(Value edgeBase) const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   int64_t elemBytes = tile.elemBytes;
-  int64_t perChunk = 16 / elemBytes;
-  int64_t chunksPerRow = tile.cols / perChunk;
-  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t perChunk = chunkElems(), chunksPerRow = rowChunks(), chunks = chunkCount();
   auto cacheGlobal =
       NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CG);
   Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
@@ -512,9 +508,7 @@ void TileCopy::stagedRealign(Value edgeBase) const {
   Math m{b, loc};
   using P = arith::CmpIPredicate;
   int64_t elemBytes = tile.elemBytes;
-  int64_t perChunk = 16 / elemBytes;
-  int64_t chunksPerRow = tile.cols / perChunk;
-  int64_t chunks = tile.rows * chunksPerRow;
+  int64_t perChunk = chunkElems(), chunksPerRow = rowChunks(), chunks = chunkCount();
   auto words = VectorType::get({4}, b.getI32Type());
   Value baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t.base);
   // Every row 16-byte aligned when the first one is and the row stride is a multiple of 16 bytes.

@@ -445,23 +445,12 @@ Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMappin
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
   Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, base));
-  mapping.map(loop.getInductionVar(), producer.getInductionVar());
-  for (auto copy : loop.getBody()->getOps<tile::CopyOp>()) {
-    Value dest = copy.getDest();
-    auto type = cast<tile::BufferType>(dest.getType());
-    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-    layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1], elemBytes,
-                              bufferSwizzle(dest)};
-    auto t = getTensorValues(mapping.lookup(copy.getSource()));
-    SmallVector<Value> offsets;
-    for (Value offset : copy.getSourceOffsets())
-      offsets.push_back(rematerialize(b, offset, mapping, blockIds));
-    Value stageBase =
-        arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
-                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
-    buildTileCopy(b, loc, smemBase, ptid, 128, *t, offsets, tile, stageBase,
-                  tile::getStorageType(type.getElementType()), mode, kLoadChunks);
-  }
+  forEachRingCopy(loop, mapping, blockIds, producer.getInductionVar(), stage,
+                  [&](const TensorValues &t, ValueRange offsets, const layout::SwizzledTile &tile,
+                      Value destBase, Value, Type elemType) {
+                    buildTileCopy(b, loc, smemBase, ptid, 128, t, offsets, tile, destBase, elemType,
+                                  mode, kLoadChunks);
+                  });
   Value full = barrierPtr(stage, false);
   if (mode == TileCopyMode::CpAsync) {
     // Arrives when this thread's copies so far have landed (not counted beyond the 128).
