@@ -147,9 +147,9 @@ private:
   void buildLoadingProducer(scf::ForOp loop, IRMapping mapping);
   Value buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
                                  Value base, TileCopyMode mode);
-  /// The loads_wgmma producer's tile for tensors at any alignment: each iteration issues the
-  /// staged copies (buildStagedCopy) of the iteration stages - 1 ahead, then realigns its own
-  /// stage once the blocks landed and marks it full.
+  /// The loads_wgmma producer's tile for tensors at any alignment: iteration i realigns the
+  /// staged copies (buildStagedCopy) of iteration i - (stages - 1), whose blocks have landed,
+  /// and marks that stage full; then it waits for iteration i's stage and issues its copies.
   Value buildStagedProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
                                 Value base);
   /// For each copy of a loads_wgmma loop at iteration `iv` into ring stage `stage` (i32): the
