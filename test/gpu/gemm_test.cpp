@@ -56,6 +56,8 @@ struct Case {
   int64_t checkRows = 0;
   DType in = DType::BF16, out = DType::BF16;
   bool transB = false, biasGelu = false;
+  /// Base addresses of A and B this many elements past an allocation (16-byte aligned).
+  int64_t offsetA = 0, offsetB = 0;
 };
 
 using LaunchFn =
@@ -94,15 +96,18 @@ bool runCase(const GpuContext &gpu, const Case &c, const LaunchFn &launch, uint3
   for (size_t i = 0; i < K; ++i)
     for (size_t j = 0; j < N; ++j)
       bStored[c.transB ? j * K + i : i * N + j] = b[i * N + j];
-  DeviceBuffer da(std::max<size_t>(1, M * K * bytesOf(c.in))), db(b.size() * bytesOf(c.in));
+  size_t inBytes = bytesOf(c.in);
+  DeviceBuffer da(std::max<size_t>(1, (M * K + c.offsetA) * inBytes)),
+      db((b.size() + c.offsetB) * inBytes);
+  CUdeviceptr aBase = da.ptr() + c.offsetA * inBytes, bBase = db.ptr() + c.offsetB * inBytes;
   DeviceBuffer dbias(N * 4), dc((M * N + GuardElements) * bytesOf(c.out));
   auto ah = encode(c.in, a), bh = encode(c.in, bStored);
-  CHECK_CU(cuMemcpyHtoD(da.ptr(), ah.data(), ah.size()));
-  CHECK_CU(cuMemcpyHtoD(db.ptr(), bh.data(), bh.size()));
+  CHECK_CU(cuMemcpyHtoD(aBase, ah.data(), ah.size()));
+  CHECK_CU(cuMemcpyHtoD(bBase, bh.data(), bh.size()));
   upload(dbias.ptr(), bias);
   poison(dc, gpu.stream());
 
-  CHECK_TLC(launch(gpu.stream(), da.ptr(), db.ptr(), dbias.ptr(), dc.ptr(), c.m, c.k, c.n));
+  CHECK_TLC(launch(gpu.stream(), aBase, bBase, dbias.ptr(), dc.ptr(), c.m, c.k, c.n));
   gpu.synchronize();
 
   std::vector<unsigned char> ch(M * N * bytesOf(c.out));
@@ -180,11 +185,24 @@ int main(int argc, char **argv) {
                  Case{"gemm bf16 plain entry (unaligned rows)", 1000, 1111, 777},
                  Case{"gemm bf16 plain entry (unaligned rows)", 2048, 2047, 2049, 64}})
     ok &= runCase(gpu, c, bf16, seed += 3);
+  // Bases off the 16-byte boundary, rows aligned: the `__tma` entry, its maps encoded from the
+  // boundary below and its column coordinates shifted (tlc::rt::encodeTensorMap2D).
+  for (Case c : {Case{"gemm bf16 bases off 16 bytes", 1000, 1112, 776},
+                 Case{"gemm bf16 bases off 16 bytes", 333, 520, 1000},
+                 Case{"gemm bf16 bases off 16 bytes", 4096, 4096, 4096, 24}}) {
+    c.offsetA = 1 + c.m % 7;
+    c.offsetB = 7 - c.n % 5;
+    ok &= runCase(gpu, c, bf16, seed += 3);
+  }
   // B transposed ([N, K]), both operands K-major.
   LaunchFn nt = plain(tlc::gemm::gemm_nt::launch);
   for (Case c : {Case{"gemm_nt bf16", 1000, 1112, 776}, Case{"gemm_nt bf16", 2048, 2048, 2048, 64}})
     ok &= runCase(gpu, Case{c.what, c.m, c.n, c.k, c.checkRows, DType::BF16, DType::BF16, true}, nt,
                   seed += 3);
+  ok &= runCase(gpu,
+                Case{"gemm_nt bf16 bases off 16 bytes", 1000, 1112, 776, 0, DType::BF16,
+                     DType::BF16, true, false, 3, 5},
+                nt, seed += 3);
   // f16 inputs, f32 output (kernels/gemm.tile compiled with -D T=f16 -D TO=f32).
   LaunchFn f16 = plain(tlc::gemm_f16::gemm::launch);
   LaunchFn f16nt = plain(tlc::gemm_f16::gemm_nt::launch);
