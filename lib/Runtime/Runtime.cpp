@@ -166,10 +166,9 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
                              " must have unit stride in its last dimension for TMA "
                              "copies (it is " +
                              std::to_string(colStride) + ")");
-  if (elementBytes == 0 || base % elementBytes != 0)
+  if (base % 16 != 0)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         where + " must start at an address aligned to its element size for TMA "
-                                 "copies");
+                         where + " must start at a 16-byte aligned address for TMA copies");
   if ((rowStride * static_cast<int64_t>(elementBytes)) % 16 != 0 || rowStride < 0)
     return Status::error(
         CUDA_ERROR_INVALID_VALUE,
@@ -181,11 +180,7 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
                                : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                                     : CU_TENSOR_MAP_SWIZZLE_NONE;
-  // TMA needs a 16-byte aligned global address: the map starts at the boundary below `base`,
-  // `shift` elements earlier, and the kernel adds `shift` to its column coordinates.
-  const int64_t shift = static_cast<int64_t>(base % 16) / elementBytes;
-  base -= base % 16;
-  cuuint64_t dims[2] = {static_cast<cuuint64_t>((cols < 1 ? 1 : cols) + shift),
+  cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols < 1 ? 1 : cols),
                         static_cast<cuuint64_t>(rows < 1 ? 1 : rows)};
   cuuint64_t strides[1] = {static_cast<cuuint64_t>(rowStride) * elementBytes};
   if (strides[0] == 0)

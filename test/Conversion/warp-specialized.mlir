@@ -23,14 +23,8 @@
 // CHECK:           scf.for
 // CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c32768_i32
-// One box of A, two of B (64 columns each). The column coordinate adds the shift of a base off
-// the 16-byte boundary (the launcher encodes the map from the boundary below): (A % 16) / 2.
-// CHECK:             %[[ADDR:.+]] = llvm.ptrtoint %arg0 : !llvm.ptr<1> to i64
-// CHECK:             %[[LOW:.+]] = arith.andi %[[ADDR]], %c15_i64 : i64
-// CHECK:             %[[LOW32:.+]] = arith.trunci %[[LOW]] : i64 to i32
-// CHECK:             %[[SHIFT:.+]] = arith.divui %[[LOW32]], %c2_i32 : i32
-// CHECK:             %[[COL:.+]] = arith.addi %{{.+}}, %[[SHIFT]] : i32
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[%[[COL]], %{{.+}}]
+// One box of A, two of B (64 columns each).
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
 // The consumers take the registers, walk the same tiles, wait for a full stage and run four

@@ -124,23 +124,21 @@ Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3
               unsigned sharedBytes, CUstream stream, void **args);
 
 /// Whether TMA can copy tiles of a rank-2 tensor at \p base with these strides (in elements of
-/// \p elementBytes bytes): unit column stride, a row stride that is a multiple of 16 bytes and a
-/// base aligned to the element size (encodeTensorMap2D shifts a base that is not 16-byte
-/// aligned).
+/// \p elementBytes bytes): unit column stride, 16-byte aligned base and row stride. (A map
+/// encoded from the boundary below a misaligned base does not help: a TMA box whose first column
+/// is not 16-byte aligned in global memory is an illegal instruction, measured on the H200.)
 constexpr bool tmaCompatible2D(CUdeviceptr base, int64_t rowStride, int64_t colStride,
                                unsigned elementBytes) {
-  return colStride == 1 && elementBytes != 0 && base % elementBytes == 0 && rowStride >= 0 &&
+  return colStride == 1 && base % 16 == 0 && rowStride >= 0 &&
          (rowStride * static_cast<int64_t>(elementBytes)) % 16 == 0;
 }
 
 /// Encodes the TMA tensor map of a rank-2 tensor [rows, cols] at \p base (row stride
 /// \p rowStride, column stride \p colStride, in elements of \p elementBytes bytes) for boxes of
 /// [boxRows, boxCols] with a \p swizzleBytes swizzle (128, 64, 32 or 0); out-of-bounds elements
-/// read as zero. TMA needs a unit column stride, a row stride that is a multiple of 16 bytes and
-/// a base aligned to the element size: otherwise the error names \p kernel and \p tensor and
-/// says what to change. A base that is not 16-byte aligned is encoded from the 16-byte boundary
-/// below it, with (base % 16) / elementBytes more columns; the kernel adds that shift to its
-/// column coordinates. Used by launchers of sm_90a kernels (docs/abi.md).
+/// read as zero. TMA needs a unit column stride, a 16-byte aligned base and a row stride that
+/// is a multiple of 16 bytes: otherwise the error names \p kernel and \p tensor and says what
+/// to change. Used by launchers of sm_90a kernels (docs/abi.md).
 Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
                          int64_t rowStride, int64_t colStride, unsigned elementBytes,
                          CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,

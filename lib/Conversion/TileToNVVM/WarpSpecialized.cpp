@@ -295,15 +295,6 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
         map = arg;
     Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping, blockIds));
     Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping, blockIds));
-    // The launcher encodes a tensor whose base is not 16-byte aligned from the 16-byte boundary
-    // below it (tlc::rt::encodeTensorMap2D): its columns start `shift` elements in.
-    if (auto t = getTensorValues(mapping.lookup(copy.getSource()))) {
-      Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), t->base);
-      Value misalign = arith::TruncIOp::create(b, loc, b.getI32Type(),
-                                               arith::AndIOp::create(b, loc, address, cst64(15)));
-      col = arith::AddIOp::create(b, loc, col,
-                                  arith::DivUIOp::create(b, loc, misalign, cst32(elemBytes)));
-    }
     Value stageBase =
         arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
                               arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
