@@ -376,7 +376,10 @@ struct CpAsyncTileCopy : OpRewritePattern<tile::CopyOp> {
     Value base = tile->second;
     SmallVector<Value> offsets(op.getSourceOffsets());
     // Both versions are compact; the block takes one uniformly.
-    Value readable = buildCpAsyncReadable(rewriter, loc, *t, tile->first.elemBytes);
+    Value readable = arith::AndIOp::create(
+        rewriter, loc, buildCpAsyncReadable(rewriter, loc, *t, tile->first.elemBytes),
+        buildColumnOffsetAligned(rewriter, loc, offsets.back(), tile->first.elemBytes,
+                                 /*atRunTime=*/true));
     auto versions = scf::IfOp::create(rewriter, loc, readable, /*withElseRegion=*/true);
     for (TileCopyMode mode : {TileCopyMode::CpAsync, elementMode(op)}) {
       OpBuilder::InsertionGuard guard(rewriter);

@@ -178,8 +178,13 @@ void MmaSyncBuilder::buildMainLoop(scf::ForOp loop, IRMapping &mapping) {
     if (!copy)
       continue;
     auto t = getTensorValues(mapping.lookup(copy.getSource()));
-    allOk = arith::AndIOp::create(
-        b, loc, allOk, buildCpAsyncReadable(b, loc, *t, tileOf(copy.getDest()).elemBytes));
+    int64_t elemBytes = tileOf(copy.getDest()).elemBytes;
+    // A column offset not known to be a multiple of 16 bytes (one from a scalar parameter) takes
+    // the element copies: it is computed inside the loop.
+    allOk = arith::AndIOp::create(b, loc, allOk, buildCpAsyncReadable(b, loc, *t, elemBytes));
+    allOk = arith::AndIOp::create(b, loc, allOk,
+                                  buildColumnOffsetAligned(b, loc, copy.getSourceOffsets().back(),
+                                                           elemBytes, /*atRunTime=*/false));
   }
   auto versions = scf::IfOp::create(b, loc, allOk, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);

@@ -204,6 +204,12 @@ mlir::Value buildSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildCpAsyncReadable(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                                  int64_t elemBytes);
 
+/// Whether a tile copy's column offset `col` (index or integer) is a multiple of 16 bytes, so
+/// that its rows start on 16-byte chunks (i1): true where tile::knownDivisor proves it; else a
+/// test of `col` where `atRunTime` (`col` dominates the insertion point), false otherwise.
+mlir::Value buildColumnOffsetAligned(mlir::OpBuilder &b, mlir::Location loc, mlir::Value col,
+                                     int64_t elemBytes, bool atRunTime);
+
 /// How buildTileCopy moves a tile: 16-byte cp.async chunks (the tensor's rows and base 16-byte
 /// aligned), or, for any alignment, the same chunks as element loads with one 16-byte shared
 /// store each (`Elements`, fast; for copies marked `tile.unaligned`) or a compact element loop

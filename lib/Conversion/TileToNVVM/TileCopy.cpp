@@ -9,6 +9,8 @@
 #include "BuilderMath.h"
 #include "PatternsImpl.h"
 
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,6 +45,16 @@ Value tlc::buildCpAsyncReadable(OpBuilder &b, Location loc, const TensorValues &
   for (size_t d = 0; d < last; ++d)
     ok = m.land(ok, m.cmp(eq, m.land(m.mul(t.strides[d], elemBytes), m.i64(15)), m.i64(0)));
   return ok;
+}
+
+Value tlc::buildColumnOffsetAligned(OpBuilder &b, Location loc, Value col, int64_t elemBytes,
+                                    bool atRunTime) {
+  Math m{b, loc};
+  if ((tile::knownDivisor(col) * elemBytes) % 16 == 0 || !atRunTime)
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(),
+                                        (tile::knownDivisor(col) * elemBytes) % 16 == 0);
+  Value bytes = m.mul(m.toI64(col), elemBytes);
+  return m.cmp(arith::CmpIPredicate::eq, m.land(bytes, m.i64(15)), m.i64(0));
 }
 
 namespace {

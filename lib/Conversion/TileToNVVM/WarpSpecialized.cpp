@@ -325,6 +325,11 @@ void WarpSpecializedBuilder::buildLoadingProducer(scf::ForOp loop, IRMapping map
     int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
     allAligned =
         arith::AndIOp::create(b, loc, allAligned, buildCpAsyncReadable(b, loc, *t, elemBytes));
+    // A column offset not known to be a multiple of 16 bytes takes the staged or realigned copy.
+    allAligned = arith::AndIOp::create(
+        b, loc, allAligned,
+        buildColumnOffsetAligned(b, loc, copy.getSourceOffsets().back(), elemBytes,
+                                 /*atRunTime=*/false));
     staged &= fitsStagedCopy({type.getShape()[0], type.getShape()[1], elemBytes, 128}, 128);
   }
   auto versions = scf::IfOp::create(b, loc, allAligned, /*withElseRegion=*/true);

@@ -304,6 +304,12 @@ struct AssignMmaLayoutsPass
         for (Value offset : copy.getSourceOffsets())
           if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
             return false;
+        // A TMA box must start 16 bytes into a row (else an illegal instruction): its column
+        // offset a known multiple of 16 bytes.
+        int64_t elemBytes =
+            cast<BufferType>(copy.getDest().getType()).getElementType().getIntOrFloatBitWidth() / 8;
+        if (useTma && (knownDivisor(copy.getSourceOffsets().back()) * elemBytes) % 16 != 0)
+          return false;
       }
     }
     // Copies that feed no gemm have no place in the producer warpgroup.

@@ -2,7 +2,10 @@
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
@@ -153,6 +156,56 @@ bool tlc::tile::isRecomputable(Value value, KernelOp kernel, ArrayRef<Value> ext
   }
   return true;
 }
+
+/// knownDivisor of zero, a multiple of everything: a large power of two stands for it.
+static constexpr int64_t kAnyDivisor = int64_t(1) << 40;
+
+static int64_t knownDivisor(Value value, int depth) {
+  constexpr int64_t kAny = kAnyDivisor;
+  auto saturate = [](int64_t v) { return v < kAnyDivisor ? v : kAnyDivisor; };
+  if (depth > 12)
+    return 1;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return 1;
+    return std::gcd(knownDivisor(loop.getLowerBound(), depth + 1),
+                    knownDivisor(loop.getStep(), depth + 1));
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+    if (!attr)
+      return 1;
+    int64_t v = attr.getValue().getSExtValue();
+    return v == 0 ? kAny : saturate(v < 0 ? -v : v);
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
+                    knownDivisor(def->getOperand(1), depth + 1));
+  if (isa<arith::MulIOp>(def)) {
+    int64_t a = knownDivisor(def->getOperand(0), depth + 1);
+    int64_t b = knownDivisor(def->getOperand(1), depth + 1);
+    return a >= kAny / b ? kAny : a * b;
+  }
+  if (auto shift = dyn_cast<arith::ShLIOp>(def)) {
+    IntegerAttr amount;
+    if (auto c = shift.getRhs().getDefiningOp<arith::ConstantOp>())
+      amount = dyn_cast<IntegerAttr>(c.getValue());
+    int64_t a = knownDivisor(shift.getLhs(), depth + 1);
+    if (!amount || amount.getValue().getZExtValue() >= 40)
+      return a;
+    return saturate(a << amount.getValue().getZExtValue());
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return knownDivisor(def->getOperand(0), depth + 1);
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return std::gcd(knownDivisor(select.getTrueValue(), depth + 1),
+                    knownDivisor(select.getFalseValue(), depth + 1));
+  return 1;
+}
+
+int64_t tlc::tile::knownDivisor(Value value) { return ::knownDivisor(value, 0); }
 
 /// The fragment accesses of `parallel`'s body, nested ones included: at the point (a fragment of
 /// the parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read

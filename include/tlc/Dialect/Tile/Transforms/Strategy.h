@@ -92,6 +92,13 @@ mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout
 /// arithmetic.
 bool isRecomputable(mlir::Value value, KernelOp kernel, llvm::ArrayRef<mlir::Value> extraRoots);
 
+/// A positive number every value of `value` (an integer or index) is a multiple of, from its
+/// arithmetic: constants, sums, differences, products, shifts by constants, casts, selects and
+/// the induction variables of scf.for (their lower bound and step); 1 where nothing is known.
+/// A tile copy's column offset must be a multiple of 16 bytes for TMA boxes and 16-byte
+/// cp.async chunks.
+int64_t knownDivisor(mlir::Value value);
+
 /// What the per-op register strategy decided (RegisterLayouts.cpp): the gemms on mma.sync, those
 /// left to the generic lowering and why, the fragments given registers, those kept in shared
 /// memory although a gemm wanted them in registers and why, and the ops whose use of a register
