@@ -57,17 +57,31 @@ static std::string describeCopy(CopyOp copy, bool producer) {
                            swizzleOf(copy.getDest()),
                            producer ? ", issued by the producer warpgroup" : "")
           .str();
+    // A column offset not known to be a multiple of 16 bytes (TileToNVVM versions on it).
+    int64_t elemBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
+    std::string column =
+        (knownDivisor(copy.getSourceOffsets().back()) * elemBytes) % 16 == 0
+            ? ""
+            : llvm::formatv("; its column offset is not a known multiple of {0} elements (16 "
+                            "bytes): no TMA box can start there, and it takes the version for "
+                            "unaligned tensors (outside a pipelined loop, only when the offset "
+                            "is not aligned at run time)",
+                            16 / elemBytes)
+                  .str();
     if (copy->hasAttr(kCpAsyncAttr) && producer)
       return "copy: by the producer warpgroup, cp.async 16-byte chunks" +
              swizzleOf(copy.getDest()) +
-             "; for tensors that are not 16-byte aligned, each chunk from the two aligned 16-byte "
-             "blocks holding it, realigned in registers";
+             "; for tensors that are not 16-byte aligned, the aligned 16-byte blocks covering "
+             "each row by cp.async, realigned in shared memory (chunk by chunk in registers "
+             "where a tile does not fit the staging)" +
+             column;
     if (copy->hasAttr(kCpAsyncAttr))
       return "copy: cp.async 16-byte chunks" + swizzleOf(copy.getDest()) +
              (copy->hasAttr(kUnalignedAttr)
                   ? "; this entry serves tensors that are not 16-byte aligned: 16-byte chunks of "
                     "element loads for them"
-                  : "; element loads for tensors that are not 16-byte aligned");
+                  : "; element loads for tensors that are not 16-byte aligned") +
+             column;
     return "copy: element loads by every thread (the generic lowering)";
   }
   if (source && source.isFragment() && !dest)
