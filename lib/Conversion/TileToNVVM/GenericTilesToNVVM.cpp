@@ -105,23 +105,9 @@ void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
     tid = arith::AddIOp::create(b, loc, tid, arith::MulIOp::create(b, loc, y, tx));
     tid = arith::AddIOp::create(b, loc, tid, arith::MulIOp::create(b, loc, z, txy));
   }
-  int64_t steps = (points + numThreads - 1) / numThreads;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, steps), one);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                            arith::ConstantIndexOp::create(b, loc, numThreads)),
-      tid);
-  if (points % numThreads != 0) {
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
-                                          arith::ConstantIndexOp::create(b, loc, points));
-    auto guardIf = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(guardIf.thenBlock());
-  }
+  scf::ForOp loop;
+  Value linear = tile::buildPointLoop(b, loc, points, numThreads, tid, loop);
   body(b, loc, linear);
 }
 

@@ -38,24 +38,9 @@ static void partition(ParallelOp op, ArrayRef<int64_t> threads, int64_t numThrea
   OpBuilder b(op);
   Location loc = op.getLoc();
   int64_t points = op.getNumPoints();
-  int64_t steps = (points + numThreads - 1) / numThreads;
-
   Value tid = buildLinearThreadId(b, loc, threads);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, steps), one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                            arith::ConstantIndexOp::create(b, loc, numThreads)),
-      tid);
-  if (points % numThreads != 0) {
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
-                                          arith::ConstantIndexOp::create(b, loc, points));
-    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(guard.thenBlock());
-  }
+  scf::ForOp loop;
+  Value linear = buildPointLoop(b, loc, points, numThreads, tid, loop);
 
   SmallVector<Value> coords = delinearizeIndex(b, loc, linear, op.getShape());
 

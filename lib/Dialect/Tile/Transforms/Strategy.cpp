@@ -157,6 +157,27 @@ bool tlc::tile::isRecomputable(Value value, KernelOp kernel, ArrayRef<Value> ext
   return true;
 }
 
+Value tlc::tile::buildPointLoop(OpBuilder &b, Location loc, int64_t points, int64_t numThreads,
+                                Value tid, scf::ForOp &loop) {
+  int64_t steps = (points + numThreads - 1) / numThreads;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  loop = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, steps), one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, numThreads)),
+      tid);
+  if (points % numThreads != 0) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
+                                          arith::ConstantIndexOp::create(b, loc, points));
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+  }
+  return linear;
+}
+
 /// knownDivisor of zero, a multiple of everything: a large power of two stands for it.
 static constexpr int64_t kAnyDivisor = int64_t(1) << 40;
 

@@ -17,6 +17,10 @@
 #include <optional>
 #include <string>
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 namespace tlc::tile {
 
 /// The register layout of a fragment, resolved for its shape: wgmma's accumulator
@@ -91,6 +95,13 @@ mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout
 /// arguments, block ids, tensor sizes and `extraRoots` (a loop's induction variable) with pure
 /// arithmetic.
 bool isRecomputable(mlir::Value value, KernelOp kernel, llvm::ArrayRef<mlir::Value> extraRoots);
+
+/// Builds a loop that spreads `points` linear indices over `numThreads` threads (`tid`, an
+/// index): thread t takes t, t + numThreads, ... below `points`. Leaves `b` inside the loop (and
+/// inside the bounds check when `points` is not a multiple of `numThreads`) and returns the
+/// linear index there; `loop` is set to the loop.
+mlir::Value buildPointLoop(mlir::OpBuilder &b, mlir::Location loc, int64_t points,
+                           int64_t numThreads, mlir::Value tid, mlir::scf::ForOp &loop);
 
 /// A positive number every value of `value` (an integer or index) is a multiple of, from its
 /// arithmetic: constants, sums, differences, products, shifts by constants, casts, selects and
