@@ -266,8 +266,14 @@ private:
   LogicalResult genAtomicAdd(const Expr &call);
   /// A buffer named by `expr` (a plain name), or an error.
   FailureOr<Value> genBufferRef(const Expr &expr, StringRef what);
-  /// The source and destination buffers of `reduce(src, dst, ...)` or `scan(src, dst, ...)`.
-  FailureOr<std::pair<Value, Value>> genSourceAndDest(const Expr &call);
+  /// The source and destination buffers of `reduce(src, dst, ...)` or `scan(src, dst, ...)`,
+  /// their types and the `dim` keyword (dimKeyword on the source).
+  struct SourceAndDest {
+    Value src, dst;
+    tile::BufferType srcType, dstType;
+    int64_t dim;
+  };
+  FailureOr<SourceAndDest> genSourceAndDest(const Expr &call);
   /// A tensor element reference `X[i, j]` (or a bare tensor name: offsets 0) as tensor + offsets.
   /// With `element`, the indices name one element (atomic_add) rather than a tile's offsets.
   FailureOr<std::pair<Value, SmallVector<Value>>> genTensorRef(const Expr &expr,

@@ -287,14 +287,18 @@ FailureOr<int64_t> Generator::dimKeyword(const Expr &call, unsigned rank) {
   return *v;
 }
 
-FailureOr<std::pair<Value, Value>> Generator::genSourceAndDest(const Expr &call) {
+FailureOr<Generator::SourceAndDest> Generator::genSourceAndDest(const Expr &call) {
   auto src = genBufferRef(*call.operands[0], "the source of '" + call.name + "'");
   if (failed(src))
     return failure();
   auto dst = genBufferRef(*call.operands[1], "the destination of '" + call.name + "'");
   if (failed(dst))
     return failure();
-  return std::make_pair(*src, *dst);
+  auto st = cast<tile::BufferType>(src->getType()), dt = cast<tile::BufferType>(dst->getType());
+  auto dim = dimKeyword(call, st.getRank());
+  if (failed(dim))
+    return failure();
+  return SourceAndDest{*src, *dst, st, dt, *dim};
 }
 
 LogicalResult Generator::genReduce(const Expr &call) {
@@ -304,11 +308,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
   auto buffers = genSourceAndDest(call);
   if (failed(buffers))
     return failure();
-  auto [src, dst] = *buffers;
-  auto st = cast<tile::BufferType>(src.getType()), dt = cast<tile::BufferType>(dst.getType());
-  auto dim = dimKeyword(call, st.getRank());
-  if (failed(dim))
-    return failure();
+  auto [src, dst, st, dt, dim] = *buffers;
   std::string kind = "sum";
   if (const Expr *o = keyword(call, "op")) {
     static constexpr StringRef kinds[] = {"sum", "max", "min", "argmax", "argmin"};
@@ -363,11 +363,11 @@ LogicalResult Generator::genReduce(const Expr &call) {
     init = *v;
   }
   SmallVector<int64_t> expected(st.getShape());
-  expected.erase(expected.begin() + *dim);
+  expected.erase(expected.begin() + dim);
   if (expected.empty())
     expected.push_back(1);
   if (dt.getShape() != ArrayRef<int64_t>(expected)) {
-    error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << *dim
+    error(call.loc) << "reducing [" << shapeText(st.getShape()) << "] along dim " << dim
                     << " gives [" << shapeText(expected) << "], but the destination is ["
                     << shapeText(dt.getShape()) << "]";
     return failure();
@@ -428,7 +428,7 @@ LogicalResult Generator::genReduce(const Expr &call) {
     offset = *o;
   }
   tile::ReduceOp::create(builder, loc(call.loc), src, dst, init, index, offset, Value(),
-                         builder.getI64IntegerAttr(*dim), builder.getStringAttr(kind),
+                         builder.getI64IntegerAttr(dim), builder.getStringAttr(kind),
                          acc ? builder.getUnitAttr() : UnitAttr());
   return success();
 }
@@ -439,11 +439,7 @@ LogicalResult Generator::genScan(const Expr &call) {
   auto buffers = genSourceAndDest(call);
   if (failed(buffers))
     return failure();
-  auto [src, dst] = *buffers;
-  auto st = cast<tile::BufferType>(src.getType()), dt = cast<tile::BufferType>(dst.getType());
-  auto dim = dimKeyword(call, st.getRank());
-  if (failed(dim))
-    return failure();
+  auto [src, dst, st, dt, dim] = *buffers;
   std::string kind = "sum";
   if (const Expr *o = keyword(call, "op")) {
     if (o->kind != Expr::Ref || (o->name != "sum" && o->name != "prod")) {
@@ -477,7 +473,7 @@ LogicalResult Generator::genScan(const Expr &call) {
                     << typeName(dt.getElementType()) << "': element types must match";
     return failure();
   }
-  tile::ScanOp::create(builder, loc(call.loc), src, dst, builder.getI64IntegerAttr(*dim),
+  tile::ScanOp::create(builder, loc(call.loc), src, dst, builder.getI64IntegerAttr(dim),
                        builder.getStringAttr(kind),
                        *exclusive ? builder.getUnitAttr() : UnitAttr());
   return success();
