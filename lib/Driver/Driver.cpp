@@ -107,6 +107,10 @@ private:
   std::optional<cuda::CudaToolkit> toolkit;
   /// Options every ptxas run gets beyond -arch/-O3.
   std::vector<std::string> ptxasArgs;
+  /// The tile dialect of cuda::kRepackEntry, which images with `__tma` entries carry, and the
+  /// buffer it was parsed from.
+  llvm::SourceMgr repackSourceMgr;
+  OwningOpRef<ModuleOp> repackModule;
 };
 
 } // namespace
@@ -238,6 +242,15 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     if (failed(plain))
       return failure();
     mergeGpuModules(*lowered, **plain);
+    // The copy that makes tensors TMA cannot read in place readable (docs/abi.md).
+    PipelineOptions repackOptions = pipelineOptions;
+    repackOptions.explain = false;
+    TimingScope repackTimer = archTimer.nest("MLIR passes (repack entry)");
+    FailureOr<OwningOpRef<ModuleOp>> repack =
+        lowerModule(*repackModule, repackOptions, repackTimer);
+    if (failed(repack))
+      return failure();
+    mergeGpuModules(*lowered, **repack);
   }
   return finishArch(std::move(lowered), module, arch, out, archTimer);
 }
@@ -252,6 +265,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
       auto dict = cast<DictionaryAttr>(entry.getValue());
       cuda::TmaEntryInfo info;
       info.present = true;
+      info.repackSharedBytes = out.sharedBytes.lookup(cuda::kRepackEntry);
       info.threads = dict.getAs<IntegerAttr>("threads").getInt();
       info.sharedBytes = out.sharedBytes.lookup(dict.getAs<StringAttr>("entry").getValue());
       for (Attribute attr : dict.getAs<ArrayAttr>("maps")) {
@@ -534,6 +548,12 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   auto launchInfo = extractLaunchInfo(*module);
   if (failed(launchInfo) || failed(findToolkit()))
     return failure();
+  repackSourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(cuda::repackKernelSource(), "<tlc repack>"),
+      llvm::SMLoc());
+  repackModule = importTileFile(repackSourceMgr, &context, FrontendOptions());
+  if (!repackModule)
+    return failure();
 
   // With `-j` above 1 the architectures compile concurrently, each on a thread of its own (not
   // a task of the context's pool, whose waiting threads run other groups' tasks: diagnostics
@@ -722,6 +742,10 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
       if (auto it = out.loads.find(kernel.name); it != out.loads.end())
         kernel.loads = it->second;
     }
+  // Tensors the kernel only reads may be copied for TMA (docs/abi.md).
+  for (auto [kernel, op] : llvm::zip(launchInfo, module.getOps<tile::KernelOp>()))
+    for (cuda::TensorMapInfo &map : kernel.tma.maps)
+      map.readOnly = StringRef(tensorAccess(op, map.param)) == "read";
   // A kernel every architecture serves through its sm_90a entries has no plain one.
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     kernel.plain = !kernel.loads.present || llvm::any_of(results, [&](const ArchOutput &out) {

@@ -223,6 +223,206 @@ void ModuleCache::unload() {
 }
 
 //===----------------------------------------------------------------------===//
+// Workspaces and TMA operands
+//===----------------------------------------------------------------------===//
+
+/// Devices that may have a workspace pool.
+static constexpr int MaxPoolDevices = 64;
+
+/// Guards the pools; both have trivial destructors (launches may run during exit).
+static std::mutex &poolMutex() {
+  static std::mutex *mutex = new std::mutex;
+  return *mutex;
+}
+static CUmemoryPool pools[MaxPoolDevices];
+/// Devices found to have no memory pools (or one that could not be created).
+static bool poolless[MaxPoolDevices];
+
+/// The device of the current context (device 0 when none is current).
+static Status currentDevice(CUdevice *device) {
+  CUcontext context = nullptr;
+  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent"); !s.ok())
+    return s;
+  if (context)
+    return Status::fromCuda(cuCtxGetDevice(device), "cuCtxGetDevice");
+  return Status::fromCuda(cuDeviceGet(device, 0), "cuDeviceGet");
+}
+
+/// tlc's pool on \p device, created on first use; null where the device has no memory pools.
+static Status workspacePool(CUdevice device, CUmemoryPool *out) {
+  *out = nullptr;
+  if (device < 0 || device >= MaxPoolDevices)
+    return Status::success();
+  std::lock_guard<std::mutex> lock(poolMutex());
+  if (pools[device] || poolless[device]) {
+    *out = pools[device];
+    return Status::success();
+  }
+  int supported = 0;
+  if (Status s = Status::fromCuda(
+          cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device),
+          "cuDeviceGetAttribute");
+      !s.ok())
+    return s;
+  CUmemPoolProps props;
+  std::memset(&props, 0, sizeof(props));
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = device;
+  CUmemoryPool pool = nullptr;
+  if (!supported || cuMemPoolCreate(&pool, &props) != CUDA_SUCCESS) {
+    poolless[device] = true;
+    return Status::success();
+  }
+  // Keep freed workspaces for the next launch instead of returning them to the device at each
+  // synchronization (the default threshold, 0): trimWorkspaceMemory returns them.
+  cuuint64_t threshold = UINT64_MAX;
+  (void)cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
+  pools[device] = pool;
+  *out = pool;
+  return Status::success();
+}
+
+Status Workspace::allocate(size_t bytes, CUstream stream, bool *available) {
+  *available = false;
+  release();
+  CUdevice device = 0;
+  if (Status s = currentDevice(&device); !s.ok())
+    return s;
+  CUmemoryPool pool = nullptr;
+  if (Status s = workspacePool(device, &pool); !s.ok() || !pool)
+    return s;
+  CUdeviceptr address = 0;
+  CUresult result = cuMemAllocFromPoolAsync(&address, bytes ? bytes : 1, pool, stream);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY)
+    return Status::success();
+  if (Status s = Status::fromCuda(result, "cuMemAllocFromPoolAsync"); !s.ok())
+    return s;
+  Address = address;
+  Stream = stream;
+  *available = true;
+  return Status::success();
+}
+
+void Workspace::release() {
+  if (Address)
+    (void)cuMemFreeAsync(Address, Stream);
+  Address = 0;
+  Stream = nullptr;
+}
+
+void trimWorkspaceMemory() {
+  std::lock_guard<std::mutex> lock(poolMutex());
+  for (CUmemoryPool pool : pools)
+    if (pool)
+      (void)cuMemPoolTrimTo(pool, 0);
+}
+
+/// Rows of a repacked copy are padded to a multiple of this many elements (128 bytes for 2-byte
+/// elements: whole 128-byte swizzle rows).
+static constexpr int64_t RepackRowMultiple = 64;
+/// Workspace parts start at multiples of this many bytes.
+static constexpr int64_t WorkspaceAlignment = 256;
+/// The largest workspace part considered (bytes): larger tensors take the other entries.
+static constexpr int64_t MaxRepackBytes = int64_t(1) << 40;
+
+/// prepareTmaOperands, \p lookup giving the repack kernel's function (null: none) when an
+/// operand needs a copy.
+template <typename Lookup>
+static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *operands, int count,
+                      CUstream stream, Workspace &workspace, bool *useTma) {
+  *useTma = false;
+  // Where each operand that needs a copy goes in the workspace (-1: read in place).
+  std::vector<int64_t> offsets(count, -1), leading(count, 0);
+  int64_t bytes = 0;
+  for (int i = 0; i < count; ++i) {
+    const TmaOperand &op = operands[i];
+    if (tmaCompatible2D(*op.base, *op.rowStride, *op.colStride, op.elementBytes))
+      continue;
+    // The same tensor under two maps is copied once: a later operand with the same base
+    // and strides reads the first one's copy.
+    bool shared = false;
+    for (int j = 0; j < i && !shared; ++j)
+      shared = offsets[j] >= 0 && operands[j].base == op.base;
+    if (shared)
+      continue;
+    if (!op.readOnly || op.elementBytes != 2 || op.rows < 1 || op.cols < 1 ||
+        ceilDiv(op.cols, repack.tileCols) > 65535)
+      return Status::success();
+    int64_t ld = ceilDiv(op.cols, RepackRowMultiple) * RepackRowMultiple;
+    if (op.rows > MaxRepackBytes / (ld * op.elementBytes))
+      return Status::success();
+    offsets[i] = bytes;
+    leading[i] = ld;
+    bytes += ceilDiv(op.rows * ld * op.elementBytes, WorkspaceAlignment) * WorkspaceAlignment;
+    if (bytes > MaxRepackBytes)
+      return Status::success();
+  }
+  if (bytes == 0) {
+    *useTma = true;
+    return Status::success();
+  }
+  CUfunction function = nullptr;
+  if (Status s = lookup(&function); !s.ok() || !function)
+    return s;
+  bool available = false;
+  if (Status s = workspace.allocate(static_cast<size_t>(bytes), stream, &available);
+      !s.ok() || !available)
+    return s;
+  for (int i = 0; i < count; ++i) {
+    if (offsets[i] < 0)
+      continue;
+    TmaOperand &op = operands[i];
+    CUdeviceptr source = *op.base;
+    CUdeviceptr copy = workspace.address() + static_cast<CUdeviceptr>(offsets[i]);
+    int64_t rows = op.rows, cols = op.cols, rowStride = *op.rowStride, colStride = *op.colStride,
+            ld = leading[i], one = 1;
+    // The repack kernel's parameters (docs/abi.md): S [rows, cols] strides [rowStride,
+    // colStride], then D [rows, cols] strides [ld, 1].
+    void *args[] = {&source, &rows, &cols, &rowStride, &colStride, &copy, &rows, &cols, &ld, &one};
+    const int64_t grid[3] = {ceilDiv(rows, repack.tileRows), ceilDiv(cols, repack.tileCols), 1};
+    const unsigned block[3] = {repack.threads, 1, 1};
+    if (Status s = launch(function, grid, block, repack.sharedBytes, stream, args); !s.ok())
+      return s;
+  }
+  for (int i = 0; i < count; ++i) {
+    TmaOperand &op = operands[i];
+    int first = i;
+    if (offsets[i] < 0) {
+      // A later map of a tensor copied for an earlier one reads that copy.
+      first = -1;
+      for (int j = 0; j < i && first < 0; ++j)
+        if (offsets[j] >= 0 && operands[j].base == op.base)
+          first = j;
+      if (first < 0)
+        continue;
+    }
+    *op.base = workspace.address() + static_cast<CUdeviceptr>(offsets[first]);
+    *op.rowStride = leading[first];
+    *op.colStride = 1;
+  }
+  *useTma = true;
+  return Status::success();
+}
+
+Status prepareTmaOperands(ModuleCache &cache, const RepackKernel &repack, TmaOperand *operands,
+                          int count, CUstream stream, Workspace &workspace, bool *useTma) {
+  auto lookup = [&](CUfunction *out) { return cache.findFunction(repack.entry, out); };
+  return prepare(lookup, repack, operands, count, stream, workspace, useTma);
+}
+
+Status prepareTmaOperands(CUfunction repackFunction, const RepackKernel &repack,
+                          TmaOperand *operands, int count, CUstream stream, Workspace &workspace,
+                          bool *useTma) {
+  auto lookup = [&](CUfunction *out) {
+    *out = repackFunction;
+    return Status::success();
+  };
+  return prepare(lookup, repack, operands, count, stream, workspace, useTma);
+}
+
+//===----------------------------------------------------------------------===//
 // Multiprocessor counts and the variant dispatcher
 //===----------------------------------------------------------------------===//
 

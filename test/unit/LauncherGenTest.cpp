@@ -969,10 +969,34 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
   *d = mock.devices[i]; return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute a, CUdevice d) {
+  if (a == CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) {
+    *value = mock.poolsSupported[d == 0 ? 0 : 1];
+    return CUDA_SUCCESS;
+  }
   ++mock.attributeQueries;
   if (mock.failAttribute != CUDA_SUCCESS) return mock.failAttribute;
   if (a != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) return CUDA_ERROR_INVALID_VALUE;
   *value = d == 0 ? mock.multiprocessors[0] : mock.multiprocessors[1];
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
+  ++mock.poolCreates;
+  *pool = reinterpret_cast<CUmemoryPool>(static_cast<uintptr_t>(0xD000 + props->location.id));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool, size_t) { ++mock.trims; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *p, size_t bytes, CUmemoryPool, CUstream) {
+  ++mock.allocs;
+  mock.allocBytes = bytes;
+  if (mock.failAlloc != CUDA_SUCCESS) return mock.failAlloc;
+  *p = mock.workspace;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream) {
+  if (p == mock.workspace) ++mock.frees;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction f) {
@@ -988,6 +1012,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
                                 CUstream stream, void **params, void **extra) {
   ++mock.launches;
   mock.function = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
+  mock.launched.push_back(mock.function);
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   std::memcpy(mock.grid, grid, sizeof grid);
   std::memcpy(mock.block, block, sizeof block);
@@ -995,8 +1020,12 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
   mock.stream = stream;
   mock.extra = extra;
   mock.args.clear();
-  for (size_t i = 0; i < mock.argSizes.size(); ++i) {
-    std::vector<unsigned char> bytes(mock.argSizes[i]);
+  // The repack kernel's parameters are always ten 8-byte values.
+  static const std::vector<size_t> repackSizes(10, 8);
+  const std::vector<size_t> &sizes =
+      std::strcmp(mock.function, "tlc_repack_b16") == 0 ? repackSizes : mock.argSizes;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::vector<unsigned char> bytes(sizes[i]);
     std::memcpy(bytes.data(), params[i], bytes.size());
     mock.args.push_back(bytes);
   }
@@ -1023,7 +1052,8 @@ struct Mock {
                            reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
   unsigned long long ids[3] = {1, 2, 3}; // 0: destroyed
   CUcontext current = nullptr, saved = nullptr;
-  const char *names[8] = {"vector_add", "mixed", "batched", "mm__0", "mm__1", nullptr};
+  const char *names[8] = {"vector_add", "mixed", "batched", "mm__0", "mm__1",
+                          "gemm__tma", "tlc_repack_b16", "gemm"};
   // Contexts A, B and the primary context are on devices 0, 1 and 0; device 0 has 132
   // multiprocessors, every other device 8.
   CUdevice devices[3] = {0, 1, 0};
@@ -1040,6 +1070,13 @@ struct Mock {
   std::vector<size_t> argSizes;
   std::vector<std::vector<unsigned char>> args;
   TensorMapCall tensorMap;
+  // Workspaces: memory pools per device (0 and the others), allocations, frees.
+  int poolsSupported[2] = {1, 0};
+  int poolCreates = 0, trims = 0, allocs = 0, frees = 0;
+  size_t allocBytes = 0;
+  CUresult failAlloc = CUDA_SUCCESS;
+  CUdeviceptr workspace = 0x7000000;
+  std::vector<const char *> launched;
 };
 extern Mock mock;
 )cpp";
@@ -1049,6 +1086,7 @@ static const char MockMain[] = R"cpp(
 #include "va.h"
 #include "ops.h"
 #include "mm.h"
+#include "tg.h"
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -1325,6 +1363,108 @@ int main() {
   EXPECT(mm::select(1.0f, 512, 64, 512) == 0 && mm::select(1.0f, 512, 64, 512) == 0);
   EXPECT(mock.attributeQueries == queries + 2);
 
+  // TMA operands (docs/abi.md): a tensor TMA cannot read in place that the kernel only reads is
+  // copied by tlc_repack_b16 into a workspace with rows padded to 64 elements.
+  mock.current = mock.contexts[0];
+  {
+    CUfunction repackFunction = reinterpret_cast<CUfunction>(static_cast<uintptr_t>(0x106));
+    const tlc::rt::RepackKernel repack = {"tlc_repack_b16", 256, 0, 8, 256};
+    CUdeviceptr base = 0x10002;
+    int64_t rowStride = 300, colStride = 1;
+    tlc::rt::TmaOperand op = {&base, 1000, 300, &rowStride, &colStride, 2, true};
+    mock.argSizes = std::vector<size_t>(10, 8);
+    launches = mock.launches;
+    bool useTma = false;
+    {
+      tlc::rt::Workspace workspace;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
+      EXPECT(s.ok() && useTma && mock.launches == launches + 1 && mock.allocs == 1);
+      EXPECT(mock.allocBytes == 1000 * 320 * 2 && mock.poolCreates == 1);
+      EXPECT(std::strcmp(mock.function, "tlc_repack_b16") == 0 && mock.stream == stream);
+      EXPECT(mock.grid[0] == 125 && mock.grid[1] == 2 && mock.grid[2] == 1);
+      EXPECT(mock.block[0] == 256 && mock.shared == 0);
+      EXPECT(arg<CUdeviceptr>(0) == 0x10002 && arg<int64_t>(1) == 1000 && arg<int64_t>(2) == 300);
+      EXPECT(arg<int64_t>(3) == 300 && arg<int64_t>(4) == 1);
+      EXPECT(arg<CUdeviceptr>(5) == mock.workspace && arg<int64_t>(6) == 1000);
+      EXPECT(arg<int64_t>(7) == 300 && arg<int64_t>(8) == 320 && arg<int64_t>(9) == 1);
+      EXPECT(base == mock.workspace && rowStride == 320 && colStride == 1);
+      EXPECT(mock.frees == 0);
+    }
+    EXPECT(mock.frees == 1);
+    // Aligned operands are read in place; a transposed view (last stride 2) is copied.
+    CUdeviceptr aligned = 0x20000, view = 0x30000;
+    int64_t strides[4] = {304, 1, 1, 2};
+    tlc::rt::TmaOperand ops[3] = {{&aligned, 10, 300, &strides[0], &strides[1], 2, true},
+                                  {&view, 300, 10, &strides[2], &strides[3], 2, true},
+                                  {&view, 300, 10, &strides[2], &strides[3], 2, true}};
+    {
+      tlc::rt::Workspace workspace;
+      launches = mock.launches;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, ops, 3, stream, workspace, &useTma);
+      // The tensor under two maps is copied once.
+      EXPECT(s.ok() && useTma && mock.launches == launches + 1 && mock.allocBytes == 300 * 64 * 2);
+      EXPECT(arg<int64_t>(3) == 1 && arg<int64_t>(4) == 2 && arg<int64_t>(8) == 64);
+      EXPECT(aligned == 0x20000 && strides[0] == 304 && view == mock.workspace);
+      EXPECT(strides[2] == 64 && strides[3] == 1);
+    }
+    // A tensor the kernel writes is never copied; nor without memory: the caller falls back.
+    base = 0x10002;
+    rowStride = 300;
+    int allocs = mock.allocs;
+    launches = mock.launches;
+    op.readOnly = false;
+    tlc::rt::Workspace workspace;
+    s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
+    EXPECT(s.ok() && !useTma && mock.allocs == allocs && base == 0x10002 && rowStride == 300);
+    op.readOnly = true;
+    mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
+    s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
+    EXPECT(s.ok() && !useTma && mock.allocs == allocs + 1 && base == 0x10002);
+    mock.failAlloc = CUDA_ERROR_INVALID_VALUE;
+    s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
+    EXPECT(!s.ok() && contains(s, "cuMemAllocFromPoolAsync") && !useTma);
+    mock.failAlloc = CUDA_SUCCESS;
+    // Device 1 has no memory pools.
+    mock.current = mock.contexts[1];
+    s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
+    EXPECT(s.ok() && !useTma && mock.launches == launches);
+    mock.current = mock.contexts[0];
+    tlc::rt::trimWorkspaceMemory();
+    EXPECT(mock.trims == 1);
+  }
+
+  // The generated launcher of a kernel with a `__tma` entry: aligned tensors go to it directly;
+  // A with rows of 775 elements is copied first, and the entry reads the copy.
+  {
+    const CUdeviceptr A = 0x100000, B = 0x200000, C = 0x300000;
+    mock.argSizes = std::vector<size_t>(15, 8);
+    mock.argSizes.push_back(128);
+    mock.argSizes.push_back(128);
+    mock.launched.clear();
+    int allocs = mock.allocs, frees = mock.frees;
+    s = tlc::tg::launch(stream, A, B, C, 1000, 776, 256);
+    EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "gemm__tma") == 0);
+    EXPECT(mock.allocs == allocs && arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 776);
+    EXPECT(mock.block[0] == 384 && mock.grid[0] == 16 && mock.shared == 200000);
+    mock.launched.clear();
+    s = tlc::tg::launch(stream, A, B, C, 1000, 775, 256);
+    EXPECT(s.ok() && mock.launched.size() == 2 && mock.allocs == allocs + 1);
+    EXPECT(std::strcmp(mock.launched[0], "tlc_repack_b16") == 0);
+    EXPECT(std::strcmp(mock.launched[1], "gemm__tma") == 0);
+    EXPECT(arg<CUdeviceptr>(0) == mock.workspace && arg<int64_t>(1) == 1000);
+    EXPECT(arg<int64_t>(2) == 775 && arg<int64_t>(3) == 832 && arg<int64_t>(4) == 1);
+    EXPECT(arg<CUdeviceptr>(5) == B && arg<int64_t>(8) == 256 && arg<CUdeviceptr>(10) == C);
+    EXPECT(mock.tensorMap.stride == 256 * 2 && mock.frees == frees + 1);
+    // Without memory for the copy: the plain entry, on the tensors as given.
+    mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
+    mock.argSizes.resize(15);
+    mock.launched.clear();
+    s = tlc::tg::launch(stream, A, B, C, 1000, 775, 256);
+    EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "gemm") == 0);
+    EXPECT(arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 775 && mock.block[0] == 128);
+    mock.failAlloc = CUDA_SUCCESS;
+  }
+
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }
@@ -1346,12 +1486,16 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][
   ops.kernels.push_back(batchedKernel());
   writeLauncher(dir, ops);
   writeLauncher(dir, mmFile("mm"));
+  KernelLaunchInfo tma = tmaKernel();
+  for (TensorMapInfo &map : tma.tma.maps)
+    map.readOnly = true;
+  writeLauncher(dir, singleKernelFile("tg", tma));
   writeFile(dir + "/mock.h", MockHeader);
   writeFile(dir + "/mock.cpp", MockDriver);
   writeFile(dir + "/main.cpp", MockMain);
 
   std::vector<std::string> args = compileCommand(*setup, dir);
-  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/mock.cpp", "/main.cpp"})
+  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/tg.cpp", "/mock.cpp", "/main.cpp"})
     args.push_back(dir + file);
   args.push_back(runtimeSource);
   args.push_back("-pthread");

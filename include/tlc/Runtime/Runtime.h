@@ -144,6 +144,73 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
                          CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,
                          unsigned swizzleBytes, const char *kernel, const char *tensor);
 
+/// Device memory a launch needs for the duration of one launch, taken from tlc's stream-ordered
+/// pool of the current context's device (one pool per device, created on first use, which keeps
+/// freed memory for later launches: see trimWorkspaceMemory). The destructor frees it on the
+/// stream it was allocated on, after the work enqueued there so far (cuMemFreeAsync).
+class Workspace {
+public:
+  Workspace() = default;
+  Workspace(const Workspace &) = delete;
+  Workspace &operator=(const Workspace &) = delete;
+  ~Workspace() { release(); }
+
+  /// Allocates \p bytes (at least 1) on \p stream, releasing what this workspace held before.
+  /// *\p available is false, with a successful status, where the device has no memory pools or
+  /// not enough free memory: callers then take a path that needs no workspace.
+  Status allocate(size_t bytes, CUstream stream, bool *available);
+  /// The allocation's address; 0 when none.
+  CUdeviceptr address() const { return Address; }
+  /// Frees the allocation on its stream; errors are ignored (the memory returns to the pool
+  /// when the stream reaches the free).
+  void release();
+
+private:
+  CUdeviceptr Address = 0;
+  CUstream Stream = nullptr;
+};
+
+/// Returns the memory tlc's workspace pools keep (freed workspaces kept for reuse) to the
+/// device, for every device that has a pool; allocations still in use are not affected.
+void trimWorkspaceMemory();
+
+/// A rank-2 tensor that a kernel's `__tma` entry reads through tensor maps, as the launcher
+/// passes it (docs/abi.md): pointers to the launcher's copies of its base address and strides,
+/// which prepareTmaOperands redirects to an aligned copy where it makes one.
+struct TmaOperand {
+  CUdeviceptr *base;
+  int64_t rows, cols;
+  int64_t *rowStride, *colStride;
+  unsigned elementBytes;
+  /// Whether the kernel only reads the tensor; a tensor it also writes is never copied.
+  bool readOnly;
+};
+
+/// The kernel that copies a rank-2 tensor of 2-byte elements at any alignment and strides into
+/// a dense one whose rows are 16-byte aligned (docs/abi.md): its entry name in the launcher's
+/// module, its block and the tile of [tileRows, tileCols] elements each block copies.
+struct RepackKernel {
+  const char *entry;
+  unsigned threads;
+  unsigned sharedBytes;
+  int64_t tileRows, tileCols;
+};
+
+/// Decides whether a kernel's `__tma` entry can run on these operands and makes it so: TMA
+/// reads a tensor whose base and row stride are 16-byte aligned and whose last stride is 1
+/// (tmaCompatible2D). Each operand that is not, but that the kernel only reads, is copied on
+/// \p stream by \p repack (looked up in \p cache) into \p workspace, rows padded to a multiple of
+/// 64 elements, and its base and strides are redirected to the copy. *\p useTma is false, with
+/// nothing enqueued or changed, where an operand the kernel writes breaks the rules, the sizes
+/// are beyond the copy's grid, or the workspace is not available: the launcher then takes an
+/// entry that reads any tensor.
+Status prepareTmaOperands(ModuleCache &cache, const RepackKernel &repack, TmaOperand *operands,
+                          int count, CUstream stream, Workspace &workspace, bool *useTma);
+/// prepareTmaOperands with the repack kernel's function given (null: no copies are made).
+Status prepareTmaOperands(CUfunction repackFunction, const RepackKernel &repack,
+                          TmaOperand *operands, int count, CUstream stream, Workspace &workspace,
+                          bool *useTma);
+
 /// Returns the error a launcher reports for a negative size argument:
 /// "tlc: <kernel>: size '<symbol>' is negative (<value>)".
 Status negativeSizeError(const char *kernel, const char *symbol, int64_t value);

@@ -167,6 +167,24 @@ static Error fail(const Twine &message) {
 /// parameters and sizes that are get renamed (cxxName).
 static Error checkName(StringRef name, const Twine &what, bool spelledByCaller = true);
 
+std::string repackKernelSource() {
+  // A fragment tile per block: each thread loads its elements (vectors where the source allows)
+  // before it stores any, so its loads are in flight together. i16 copies the bits of bf16 and
+  // f16 alike.
+  std::string text;
+  raw_string_ostream os(text);
+  os << "kernel " << kRepackEntry
+     << "(S: tensor<i16>[R, C] strides [SR, SC], D: tensor<i16>[R, C] strides [LD, 1])\n"
+     << "  grid(cdiv(R, " << kRepackTileRows << "), cdiv(C, " << kRepackTileCols << ")) threads("
+     << kRepackThreads << ")\n"
+     << "{\n"
+     << "  let t = fragment<i16>[" << kRepackTileRows << ", " << kRepackTileCols << "];\n"
+     << "  copy(S[block.x * " << kRepackTileRows << ", block.y * " << kRepackTileCols << "], t);\n"
+     << "  copy(t, D[block.x * " << kRepackTileRows << ", block.y * " << kRepackTileCols << "]);\n"
+     << "}\n";
+  return text;
+}
+
 Error checkLauncherName(StringRef name, const Twine &what, bool spelledByCaller) {
   return checkName(name, what, spelledByCaller);
 }
@@ -689,19 +707,32 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
                             ArrayRef<unsigned> firstArg) {
   os << "  CUfunction tlc_function = nullptr;\n";
   if (kernel.tma.present) {
-    // The sm_90a entry where the driver loaded that cubin and TMA can address the tensors;
-    // otherwise the generic entry (docs/abi.md).
+    // The sm_90a entry where the driver loaded that cubin, on tensors TMA can read: in place, or
+    // copied into an aligned workspace (docs/abi.md); otherwise the entries that read any tensor.
     os << "  tlc::rt::Status tlc_status =\n"
        << "      tlc_moduleCache().findFunction(\"" << kernel.name << "__tma\", &tlc_function);\n"
        << "  if (!tlc_status.ok())\n"
        << "    return tlc_status;\n"
-       << "  const bool tlc_tma = tlc_function != nullptr";
-    for (const TensorMapInfo &map : kernel.tma.maps) {
+       << "  tlc::rt::Workspace tlc_workspace;\n"
+       << "  bool tlc_tma = false;\n"
+       << "  if (tlc_function) {\n"
+       << "    tlc::rt::TmaOperand tlc_operands[] = {";
+    for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
       unsigned a = firstArg[map.param];
-      os << " &&\n      tlc::rt::tmaCompatible2D(tlc_arg" << a << ", tlc_arg" << a + 3
-         << ", tlc_arg" << a + 4 << ", 2)";
+      os << (i ? "," : "") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + 1 << ", tlc_arg"
+         << a + 2 << ", &tlc_arg" << a + 3 << ", &tlc_arg" << a + 4 << ", 2, "
+         << (map.readOnly ? "true" : "false") << "}";
     }
-    os << ";\n";
+    os << "};\n"
+       << "    const tlc::rt::RepackKernel tlc_repack = {\"" << kRepackEntry << "\", "
+       << kRepackThreads << ", " << kernel.tma.repackSharedBytes << ", " << kRepackTileRows << ", "
+       << kRepackTileCols << "};\n"
+       << "    tlc_status = tlc::rt::prepareTmaOperands(tlc_moduleCache(), tlc_repack, "
+          "tlc_operands, "
+       << kernel.tma.maps.size() << ", stream, tlc_workspace, &tlc_tma);\n"
+       << "    if (!tlc_status.ok())\n"
+       << "      return tlc_status;\n"
+       << "  }\n";
   } else {
     os << "  tlc::rt::Status tlc_status = tlc::rt::Status::success();\n"
        << "  const bool tlc_tma = false;\n";

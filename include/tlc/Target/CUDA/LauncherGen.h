@@ -43,7 +43,20 @@ struct TensorMapInfo {
   unsigned param = 0;
   /// Box in elements, and the swizzle in bytes (128, 64, 32).
   int64_t boxRows = 0, boxCols = 0, swizzle = 0;
+  /// Whether the kernel only reads the tensor: launch() may then copy it into an aligned
+  /// workspace where TMA cannot read it in place (docs/abi.md).
+  bool readOnly = false;
 };
+
+/// The kernel every sm_90a image with a `__tma` entry carries to copy a tensor of 2-byte
+/// elements that TMA cannot read (any alignment and strides) into an aligned workspace
+/// (docs/abi.md): its entry name, block and the tile each block copies.
+inline constexpr llvm::StringLiteral kRepackEntry = "tlc_repack_b16";
+inline constexpr unsigned kRepackThreads = 256;
+inline constexpr unsigned kRepackTileRows = 8, kRepackTileCols = 256;
+
+/// The .tile source of kRepackEntry.
+std::string repackKernelSource();
 
 /// The sm_90a form of a kernel (entry `<name>__tma`): its block has a producer warpgroup, and
 /// its parameters end with tensor maps passed by value.
@@ -52,6 +65,8 @@ struct TmaEntryInfo {
   unsigned threads = 0;
   unsigned sharedBytes = 0;
   std::vector<TensorMapInfo> maps;
+  /// The dynamic shared memory of the image's kRepackEntry.
+  unsigned repackSharedBytes = 0;
 };
 
 /// The sm_90a form of a kernel for tensors TMA cannot read (entry `<name>__loads`): its block
