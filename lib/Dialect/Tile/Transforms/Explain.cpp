@@ -46,6 +46,22 @@ static std::string describeGemm(GemmOp gemm) {
   return "gemm: no tensor cores (the generic lowering: multiply-adds over shared memory)";
 }
 
+/// Whether some op writes the kernel tensor `tensor` (an op whose effects are unknown counts).
+static bool isWritten(Value tensor) {
+  for (Operation *user : tensor.getUsers()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return true;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffectsOnValue(tensor, list);
+    if (llvm::any_of(list, [](const MemoryEffects::EffectInstance &effect) {
+          return isa<MemoryEffects::Write>(effect.getEffect());
+        }))
+      return true;
+  }
+  return false;
+}
+
 /// Empty for copies that are not worth a note (local buffers).
 static std::string describeCopy(CopyOp copy, bool producer) {
   auto source = dyn_cast<BufferType>(copy.getSource().getType());
@@ -53,9 +69,16 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   if (!source && dest && dest.isShared()) {
     auto shape = dest.getShape();
     if (copy->hasAttr(kTmaAttr))
-      return llvm::formatv("copy: TMA boxes of {0} x {1}{2}{3}", shape[0], shape[1],
+      // launch() copies a tensor TMA cannot read in place to an aligned workspace, unless the
+      // kernel writes it (docs/abi.md).
+      return llvm::formatv("copy: TMA boxes of {0} x {1}{2}{3}; {4}", shape[0], shape[1],
                            swizzleOf(copy.getDest()),
-                           producer ? ", issued by the producer warpgroup" : "")
+                           producer ? ", issued by the producer warpgroup" : "",
+                           isWritten(copy.getSource())
+                               ? "the kernel writes this tensor: a launch where it is not "
+                                 "16-byte aligned takes the entry for tensors TMA cannot read"
+                               : "a launch where the tensor is not 16-byte aligned copies it "
+                                 "to an aligned workspace first")
           .str();
     // A column offset not known to be a multiple of 16 bytes (TileToNVVM versions on it).
     int64_t elemBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
