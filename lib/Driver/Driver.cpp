@@ -470,15 +470,24 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       if (tma != arch.tma.end()) {
         llvm::json::Array maps;
         for (const cuda::TensorMapInfo &map : tma->second.maps)
-          maps.push_back(llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
-                                            {"box_rows", map.boxRows},
-                                            {"box_cols", map.boxCols},
-                                            {"swizzle", map.swizzle}});
+          maps.push_back(
+              llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
+                                 {"box_rows", map.boxRows},
+                                 {"box_cols", map.boxCols},
+                                 {"swizzle", map.swizzle},
+                                 {"read_only", StringRef(tensorAccess(op, map.param)) == "read"}});
+        // The copy that makes read-only tensors TMA cannot read in place readable (docs/abi.md).
+        llvm::json::Object repack{{"entry", cuda::kRepackEntry.str()},
+                                  {"threads", static_cast<int64_t>(cuda::kRepackThreads)},
+                                  {"tile_rows", static_cast<int64_t>(cuda::kRepackTileRows)},
+                                  {"tile_cols", static_cast<int64_t>(cuda::kRepackTileCols)},
+                                  {"dynamic_shared_bytes", tma->second.repackSharedBytes}};
         entries.push_back(llvm::json::Object{{"name", info.name + kTmaEntrySuffix.str()},
                                              {"kind", "tma"},
                                              {"threads", tma->second.threads},
                                              {"dynamic_shared_bytes", tma->second.sharedBytes},
-                                             {"maps", std::move(maps)}});
+                                             {"maps", std::move(maps)},
+                                             {"repack", std::move(repack)}});
         entry = info.name + kTmaEntrySuffix.str();
         target["entry"] = entry;
         target["strategy"] = "sm90a: TMA + wgmma, warp-specialized";

@@ -1008,6 +1008,15 @@ struct ParamInfo {
 struct MapInfo {
   int param = 0;
   int64_t boxRows = 0, boxCols = 0, swizzle = 0;
+  /// Whether the kernel only reads the tensor: a launch may copy it to an aligned workspace.
+  bool readOnly = false;
+};
+
+/// The entry a tma entry's launches use to copy read-only tensors TMA cannot read in place into
+/// an aligned workspace (docs/abi.md); `entry` empty when the manifest names none.
+struct RepackInfo {
+  std::string entry;
+  int64_t threads = 0, tileRows = 0, tileCols = 0, dynamicSharedBytes = 0;
 };
 
 /// One entry point of a kernel in one architecture's image.
@@ -1022,6 +1031,7 @@ struct EntryInfo {
   int64_t threads = 0;
   int64_t dynamicSharedBytes = 0;
   std::vector<MapInfo> maps;
+  RepackInfo repack;
 };
 
 /// What one architecture's image holds of a kernel.
@@ -1200,7 +1210,8 @@ struct ManifestReader {
           return fail(mw, "must be an object");
         if (!integer(m, "param", param, mw) || !integer(m, "box_rows", map.boxRows, mw) ||
             !integer(m, "box_cols", map.boxCols, mw) ||
-            !integer(m, "swizzle", map.swizzle, mw, false))
+            !integer(m, "swizzle", map.swizzle, mw, false) ||
+            !boolean(m, "read_only", map.readOnly, mw))
           return false;
         if (param < 0 || param >= static_cast<int64_t>(kernel.params.size()) ||
             !kernel.params[param].isTensor || kernel.params[param].dims.size() != 2)
@@ -1212,6 +1223,21 @@ struct ManifestReader {
       }
     } else if (out.kind == "tma") {
       return fail(w, "a tma entry needs 'maps'");
+    }
+    if (const Json *r = e.get("repack")) {
+      std::string rw = w + ": repack";
+      if (!r->isObject())
+        return fail(rw, "must be an object");
+      RepackInfo &repack = out.repack;
+      if (!str(*r, "entry", repack.entry, rw) || !integer(*r, "threads", repack.threads, rw) ||
+          !integer(*r, "tile_rows", repack.tileRows, rw) ||
+          !integer(*r, "tile_cols", repack.tileCols, rw) ||
+          !integer(*r, "dynamic_shared_bytes", repack.dynamicSharedBytes, rw, false))
+        return false;
+      if (repack.threads <= 0 || repack.threads > 1024 || repack.tileRows <= 0 ||
+          repack.tileCols <= 0 || repack.dynamicSharedBytes < 0 ||
+          repack.dynamicSharedBytes > UINT32_MAX)
+        return fail(rw, "bad threads, tile or shared bytes");
     }
     return true;
   }

@@ -59,8 +59,11 @@ static const char *const SampleManifest = R"json({
            {"name": "gemm__0", "kind": "plain", "threads": 256, "dynamic_shared_bytes": 98304},
            {"name": "gemm__0__tma", "kind": "tma", "threads": 384,
             "dynamic_shared_bytes": 197632,
-            "maps": [ {"param": 0, "box_rows": 128, "box_cols": 64, "swizzle": 128},
-                      {"param": 1, "box_rows": 64, "box_cols": 64, "swizzle": 128} ] } ] },
+            "maps": [ {"param": 0, "box_rows": 128, "box_cols": 64, "swizzle": 128,
+                       "read_only": true},
+                      {"param": 1, "box_rows": 64, "box_cols": 64, "swizzle": 128} ],
+            "repack": {"entry": "tlc_repack_b16", "threads": 256, "tile_rows": 8,
+                       "tile_cols": 256, "dynamic_shared_bytes": 0} } ] },
         {"arch": "sm_80", "cubin": true,
          "entries": [ {"name": "gemm__0", "kind": "plain", "threads": 256,
                        "dynamic_shared_bytes": 65536} ] } ] },
@@ -144,6 +147,13 @@ static void testManifest() {
   CHECK_EQ(tma.maps.size(), size_t(2));
   CHECK_EQ(tma.maps[1].param, 1);
   CHECK_EQ(tma.maps[0].boxRows, int64_t(128));
+  CHECK(tma.maps[0].readOnly);
+  CHECK(!tma.maps[1].readOnly);
+  CHECK_EQ(tma.repack.entry, std::string("tlc_repack_b16"));
+  CHECK_EQ(tma.repack.threads, int64_t(256));
+  CHECK_EQ(tma.repack.tileRows, int64_t(8));
+  CHECK_EQ(tma.repack.tileCols, int64_t(256));
+  CHECK(g.targets[0].entries[0].repack.entry.empty());
   CHECK_EQ(g.targets[0].plainEntry()->name, std::string("gemm__0"));
   CHECK(unsupportedReason(g).empty());
   CHECK(unsupportedReason(m.kernels[2]).find("f8e4m3") != std::string::npos);
@@ -187,6 +197,11 @@ static void testManifest() {
   CHECK(fails(withKernel(R"j({"name": "k", "params": [
       {"name": "A", "kind": "tensor", "dtype": "f32", "dims": ["M"], "access": "rw"}]})j"),
               "unknown access"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "plain"},
+        {"name": "k__tma", "kind": "tma", "threads": 384, "maps": [],
+         "repack": {"entry": "r", "threads": 0, "tile_rows": 8, "tile_cols": 256}}]}]})j"),
+              "repack: bad threads"));
   CHECK(fails(withKernel(R"j({"name": "k", "params": [],
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "tma"}]}]})j"),
               "needs 'threads'"));

@@ -350,6 +350,21 @@ struct Launch {
   std::vector<uint64_t> slots;
   std::vector<CUtensorMap> maps;
   std::vector<void *> pointers;
+  /// A read-only tensor TMA cannot read in place, copied to an aligned workspace before the
+  /// launch as the generated launchers do (docs/abi.md): run() copies it and encodes its map.
+  struct Copied {
+    size_t map, baseSlot;
+    int param;
+    int64_t rows, cols;
+    unsigned bytes;
+    CUtensorMapDataType type;
+    uint32_t boxRows, boxCols;
+    unsigned swizzle;
+    std::string entry, tensor;
+  };
+  std::vector<Copied> copied;
+  CUfunction repackFunction = nullptr;
+  tlc::rt::RepackKernel repack = {};
 
   bool launchesNothing() const { return grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0; }
   void finalize() {
@@ -365,6 +380,8 @@ enum class RunStatus { Ok, Failed, Fatal };
 
 struct Counters {
   int kernels = 0, cases = 0, failures = 0, skips = 0;
+  /// Launches of tma entries that read aligned copies of some tensors.
+  int copiedLaunches = 0;
   std::set<std::string> entries;
 };
 
@@ -535,8 +552,12 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
   l.sharedBytes = static_cast<unsigned>(e.dynamicSharedBytes);
   l.slots.clear();
   l.maps.clear();
+  l.copied.clear();
+  // The slot of each tensor's base address (its sizes and strides follow).
+  std::vector<size_t> baseSlot(k.params.size(), 0);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const ParamInfo &p = k.params[i];
+    baseSlot[i] = l.slots.size();
     if (!p.isTensor) {
       std::vector<uint8_t> bytes = c.plan.scalars[i].bytes();
       uint64_t slot = 0;
@@ -563,6 +584,25 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
       const MapInfo &map = e.maps[m];
       const TensorBuffer &t = *c.tensors[map.param];
       const TensorLayout &lay = t.layout;
+      if (!tlc::rt::tmaCompatible2D(t.base, lay.strides[0], lay.strides[1], t.type.bytes) &&
+          map.readOnly && !e.repack.entry.empty() && t.type.bytes == 2) {
+        // Copied to an aligned workspace in run(), as launch() does.
+        if (!l.repackFunction) {
+          CUresult r = cuModuleGetFunction(&l.repackFunction, FastModule, e.repack.entry.c_str());
+          if (r != CUDA_SUCCESS) {
+            error = cuText(r, ("cuModuleGetFunction(" + e.repack.entry + ")").c_str());
+            return false;
+          }
+          l.repack = {e.repack.entry.c_str(), static_cast<unsigned>(e.repack.threads),
+                      static_cast<unsigned>(e.repack.dynamicSharedBytes), e.repack.tileRows,
+                      e.repack.tileCols};
+        }
+        l.copied.push_back({m, baseSlot[map.param], map.param, lay.sizes[0], lay.sizes[1],
+                            t.type.bytes, tensorMapType(t.type), static_cast<uint32_t>(map.boxRows),
+                            static_cast<uint32_t>(map.boxCols), static_cast<unsigned>(map.swizzle),
+                            e.name, t.param->name});
+        continue;
+      }
       if (!tlc::rt::tmaCompatible2D(t.base, lay.strides[0], lay.strides[1], t.type.bytes)) {
         char why[256];
         std::snprintf(why, sizeof(why),
@@ -616,9 +656,64 @@ RunStatus Runner::run(const Launch &l, const CaseSetup &c, Images &out, std::str
     error = cuText(r, "cuEventRecord");
     return RunStatus::Fatal;
   }
+  // Tensors copied to an aligned workspace first (docs/abi.md): the launch reads the copies.
+  Launch withCopies;
+  tlc::rt::Workspace workspace;
+  const Launch *launch = &l;
+  if (!l.copied.empty() && !l.launchesNothing()) {
+    withCopies = l;
+    size_t n = l.copied.size();
+    std::vector<CUdeviceptr> bases(n);
+    std::vector<int64_t> rowStrides(n), colStrides(n);
+    std::vector<size_t> slotOf(n);
+    std::vector<tlc::rt::TmaOperand> operands;
+    for (size_t i = 0; i < n; ++i) {
+      const Launch::Copied &cp = l.copied[i];
+      // One copy per tensor: a later map of the same tensor shares the first one's values.
+      size_t first = i;
+      for (size_t j = 0; j < i; ++j)
+        if (l.copied[j].param == cp.param && first == i)
+          first = j;
+      slotOf[i] = first;
+      if (first == i) {
+        bases[i] = l.slots[cp.baseSlot];
+        rowStrides[i] = static_cast<int64_t>(l.slots[cp.baseSlot + 3]);
+        colStrides[i] = static_cast<int64_t>(l.slots[cp.baseSlot + 4]);
+      }
+      operands.push_back({&bases[first], cp.rows, cp.cols, &rowStrides[first], &colStrides[first],
+                          cp.bytes, true});
+    }
+    bool useTma = false;
+    tlc::rt::Status s =
+        tlc::rt::prepareTmaOperands(l.repackFunction, l.repack, operands.data(),
+                                    static_cast<int>(n), Stream, workspace, &useTma);
+    if (!s.ok() || !useTma) {
+      error = s.ok() ? "no aligned copy of the tensors TMA cannot read (workspace unavailable)"
+                     : s.message();
+      return !s.ok() && isStickyError(s.code()) ? RunStatus::Fatal : RunStatus::Failed;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const Launch::Copied &cp = l.copied[i];
+      size_t at = slotOf[i];
+      withCopies.slots[cp.baseSlot] = bases[at];
+      withCopies.slots[cp.baseSlot + 3] = static_cast<uint64_t>(rowStrides[at]);
+      withCopies.slots[cp.baseSlot + 4] = static_cast<uint64_t>(colStrides[at]);
+      s = tlc::rt::encodeTensorMap2D(&withCopies.maps[cp.map], bases[at], cp.rows, cp.cols,
+                                     rowStrides[at], colStrides[at], cp.bytes, cp.type, cp.boxRows,
+                                     cp.boxCols, cp.swizzle, cp.entry.c_str(), cp.tensor.c_str());
+      if (!s.ok()) {
+        error = s.message();
+        return RunStatus::Failed;
+      }
+    }
+    withCopies.finalize();
+    launch = &withCopies;
+    ++Count.copiedLaunches;
+  }
   if (!l.launchesNothing()) {
-    tlc::rt::Status s = tlc::rt::launch(l.function, l.grid, l.block, l.sharedBytes, Stream,
-                                        const_cast<void **>(l.pointers.data()));
+    tlc::rt::Status s =
+        tlc::rt::launch(launch->function, launch->grid, launch->block, launch->sharedBytes, Stream,
+                        const_cast<void **>(launch->pointers.data()));
     if (!s.ok()) {
       error = s.message();
       return isStickyError(s.code()) ? RunStatus::Fatal : RunStatus::Failed;
@@ -947,6 +1042,9 @@ int main(int argc, char **argv) {
   }
   if (count.skips)
     std::printf("difftest: %d skipped\n", count.skips);
+  if (count.copiedLaunches)
+    std::printf("difftest: %d launches of tma entries read aligned copies of tensors\n",
+                count.copiedLaunches);
   std::printf("difftest: %d kernels, %zu entries, %d cases, %d failures\n", count.kernels,
               count.entries.size(), count.cases, count.failures);
   return count.failures ? 1 : 0;
