@@ -35,7 +35,7 @@ int main() {
     };
 #define VARIANT(name)                                                                              \
   report(#name, medianMs(gpu, 3, 21, [&] {                                                         \
-           CHECK_TLC(tlc::rv::name::launch(gpu.stream(), S, dst.ptr(), s.rows, s.cols, s.stride,  \
+           CHECK_TLC(tlc::rv::name::launch(gpu.stream(), S, dst.ptr(), s.rows, s.cols, s.stride,   \
                                            1, ld));                                                \
          }));
     VARIANT(r8x256)
