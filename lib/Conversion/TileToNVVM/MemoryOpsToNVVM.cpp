@@ -184,6 +184,44 @@ void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t
   LLVM::StoreOp::create(b, loc, second, nextPtr);
 }
 
+/// `address % (2 * bytes)` of tensor[indices] (its element size `bytes`), as an i64, and whether
+/// the last stride is 1.
+static std::pair<Value, Value> pairPhase(OpBuilder &b, Location loc, const TensorValues &t,
+                                         Type type, ValueRange indices) {
+  Type i64 = b.getI64Type();
+  int64_t bytes = type.getIntOrFloatBitWidth() / 8;
+  Value ptr = buildAddress(b, loc, t, type, indices).second;
+  Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value phase = arith::AndIOp::create(b, loc, address,
+                                      arith::ConstantIntOp::create(b, loc, i64, 2 * bytes - 1));
+  Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.strides.back(),
+                                     arith::ConstantIntOp::create(b, loc, i64, 1));
+  return {phase, unit};
+}
+
+Value tlc::buildPairMisaligned(OpBuilder &b, Location loc, const TensorValues &t, Type type,
+                               ValueRange indices) {
+  auto [phase, unit] = pairPhase(b, loc, t, type, indices);
+  int64_t bytes = type.getIntOrFloatBitWidth() / 8;
+  Value oneOff = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, phase,
+                                       arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes));
+  return arith::AndIOp::create(b, loc, unit, oneOff);
+}
+
+Value tlc::buildRowPairsAligned(OpBuilder &b, Location loc, const TensorValues &t, Type type,
+                                ValueRange origin, unsigned rowDim) {
+  auto [phase, unit] = pairPhase(b, loc, t, type, origin);
+  Type i64 = b.getI64Type();
+  Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value originOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, phase, zero);
+  Value evenRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::AndIOp::create(b, loc, t.strides[rowDim],
+                                                  arith::ConstantIntOp::create(b, loc, i64, 1)),
+                            zero);
+  return arith::AndIOp::create(b, loc, unit, arith::AndIOp::create(b, loc, originOk, evenRows));
+}
+
 /// Whether the `n` elements tensor[indices + (0, .., k)], k < n, are all in bounds, contiguous
 /// (last stride 1) and their first address aligned to `align` bytes; and that address.
 static std::pair<Value, Value> buildVectorCheck(OpBuilder &b, Location loc, const TensorValues &t,

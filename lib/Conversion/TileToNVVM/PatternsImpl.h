@@ -93,6 +93,15 @@ void buildMaskedStore(mlir::OpBuilder &b, mlir::Location loc, const TensorValues
 /// aligned for it.
 void buildMaskedStorePair(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                           mlir::Value first, mlir::Value second, mlir::ValueRange indices);
+/// Whether the last stride of `t` is 1 and tensor[indices] (elements of `type`) is one element
+/// past a boundary of two elements: a pair stored there is misaligned, the pair one element on
+/// aligned.
+mlir::Value buildPairMisaligned(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                                mlir::Type type, mlir::ValueRange indices);
+/// Whether every pair of elements at an even column of a tile at `origin` is aligned: last
+/// stride 1, the origin aligned to two elements and dimension `rowDim`'s stride even.
+mlir::Value buildRowPairsAligned(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
+                                 mlir::Type type, mlir::ValueRange origin, unsigned rowDim);
 
 /// The `n` consecutive elements tensor[indices + (0, .., k)], k < n (a power of two): as
 /// vectors of up to 16 bytes when all are in bounds, the last stride is 1 and the first address

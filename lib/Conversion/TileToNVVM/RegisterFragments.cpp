@@ -110,7 +110,72 @@ struct WriteSlot : LoweredBufferPattern<tile::WriteSlotOp> {
   }
 };
 
-/// copy(acc, C[r0, c0]): each thread stores its slots, converted, masked at the edges.
+/// How the pairs of an accumulator layout line up in a row, where every thread's slots 2j and
+/// 2j + 1 hold neighbouring columns and the four lanes of each quad hold the next pairs of the
+/// same row (wgmma and mma.sync accumulators): next[j] is the pair of the same thread 8 columns
+/// on (-1: none), prev[j] the one 8 columns back. Nullopt where some thread breaks the pattern.
+struct QuadRows {
+  SmallVector<int64_t> next, prev;
+};
+static std::optional<QuadRows> quadRows(const tile::AccLayout &layout) {
+  int64_t pairs = layout.slots() / 2;
+  if (layout.slots() % 2 != 0)
+    return std::nullopt;
+  QuadRows rows;
+  rows.next.assign(pairs, -1);
+  rows.prev.assign(pairs, -1);
+  // Checked for two warpgroups' threads: the layouts repeat by warp.
+  for (int64_t tid = 0; tid < 256; ++tid) {
+    DenseMap<std::pair<int64_t, int64_t>, int64_t> pairAt;
+    for (int64_t j = 0; j < pairs; ++j) {
+      auto [r, c] = layout.coord(tid, 2 * j);
+      auto [r1, c1] = layout.coord(tid, 2 * j + 1);
+      auto [qr, qc] = layout.coord(tid - tid % 4, 2 * j);
+      if (r1 != r || c1 != c + 1 || qr != r || qc + 2 * (tid % 4) != c)
+        return std::nullopt;
+      pairAt[{r, c}] = j;
+    }
+    for (int64_t j = 0; j < pairs; ++j) {
+      auto [r, c] = layout.coord(tid, 2 * j);
+      auto it = pairAt.find({r, c + 8});
+      int64_t next = it == pairAt.end() ? -1 : it->second;
+      if (tid == 0)
+        rows.next[j] = next;
+      else if (rows.next[j] != next)
+        return std::nullopt;
+    }
+  }
+  for (int64_t j = 0; j < pairs; ++j)
+    if (rows.next[j] >= 0)
+      rows.prev[rows.next[j]] = j;
+  return rows;
+}
+
+/// The value of `value` (at most 32 bits) in lane `lane` of the warp, exactly.
+static Value shuffleFrom(OpBuilder &b, Location loc, Value value, Value lane) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  Value wide = value;
+  if (!type.isInteger())
+    wide = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), wide);
+  if (bits < 32)
+    wide = arith::ExtUIOp::create(b, loc, i32, wide);
+  Value width = arith::ConstantIntOp::create(b, loc, i32, 32);
+  Value other =
+      gpu::ShuffleOp::create(b, loc, wide, lane, width, gpu::ShuffleMode::IDX).getShuffleResult();
+  if (bits < 32)
+    other = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), other);
+  if (!type.isInteger())
+    other = arith::BitcastOp::create(b, loc, type, other);
+  return other;
+}
+
+/// copy(acc, C[r0, c0]): each thread stores its slots, converted, masked at the edges, as pairs
+/// of neighbouring columns. Where the rows' pairs are not all aligned (an odd row stride or
+/// origin: an odd N), a row whose pairs are misaligned by one element is stored one element on
+/// instead: each lane takes the first element of its quad neighbour's pair (a shuffle), so that
+/// every store but a row's first and last element is an aligned pair.
 struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
   CopySlotsToTensor(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
@@ -128,21 +193,94 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     SmallVector<Value> offsets(op.getDestOffsets());
     size_t lead = offsets.size() - 2;
     Value tid = linearThreadId(rewriter, loc);
-    // Slots 2j and 2j + 1 hold neighbouring columns of one row: stored as a pair.
-    for (int64_t s = 0; s < layout->slots(); s += 2) {
-      auto [row, col] = tile::buildAccCoords(rewriter, loc, *layout, tid,
-                                             arith::ConstantIndexOp::create(rewriter, loc, s));
-      SmallVector<Value> pair;
-      for (int64_t i = 0; i < 2; ++i) {
-        Value value = memref::LoadOp::create(
-            rewriter, loc, memref,
-            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s + i)});
-        pair.push_back(convertElement(rewriter, loc, value, dstType));
-      }
+    int64_t pairs = layout->slots() / 2;
+    auto slotValue = [&](OpBuilder &b, int64_t slot) {
+      Value value = memref::LoadOp::create(
+          b, loc, memref, ValueRange{arith::ConstantIndexOp::create(b, loc, slot)});
+      return convertElement(b, loc, value, dstType);
+    };
+    auto indicesOf = [&](OpBuilder &b, int64_t pair, int64_t colShift) {
+      auto [row, col] = tile::buildAccCoords(b, loc, *layout, tid,
+                                             arith::ConstantIndexOp::create(b, loc, 2 * pair));
       SmallVector<Value> indices(offsets);
-      indices[lead] = arith::AddIOp::create(rewriter, loc, offsets[lead], row);
-      indices[lead + 1] = arith::AddIOp::create(rewriter, loc, offsets[lead + 1], col);
-      buildMaskedStorePair(rewriter, loc, *tensor, pair[0], pair[1], indices);
+      indices[lead] = arith::AddIOp::create(b, loc, offsets[lead], row);
+      Value shifted =
+          colShift
+              ? arith::AddIOp::create(b, loc, col, arith::ConstantIndexOp::create(b, loc, colShift))
+                    .getResult()
+              : col;
+      indices[lead + 1] = arith::AddIOp::create(b, loc, offsets[lead + 1], shifted);
+      return indices;
+    };
+    auto storePairs = [&](OpBuilder &b) {
+      for (int64_t j = 0; j < pairs; ++j)
+        buildMaskedStorePair(b, loc, *tensor, slotValue(b, 2 * j), slotValue(b, 2 * j + 1),
+                             indicesOf(b, j, 0));
+    };
+    unsigned bits = dstType.getIntOrFloatBitWidth();
+    std::optional<QuadRows> rows = quadRows(*layout);
+    if (!rows || bits % 8 != 0 || bits > 32) {
+      storePairs(rewriter);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The whole tile's pairs aligned (uniform in the block): the plain pair stores.
+    Value aligned = buildRowPairsAligned(rewriter, loc, *tensor, dstType, offsets, lead);
+    auto uniform = scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(uniform.thenBlock());
+    storePairs(rewriter);
+    rewriter.setInsertionPointToStart(uniform.elseBlock());
+    PatternRewriter &b = rewriter;
+    Type i32 = b.getI32Type();
+    auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+    Value lane = arith::IndexCastOp::create(
+        b, loc, i32,
+        arith::RemUIOp::create(b, loc, tid, arith::ConstantIndexOp::create(b, loc, 32)));
+    Value quadLane = arith::AndIOp::create(b, loc, lane, constant(3));
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quadLane, constant(0));
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quadLane, constant(3));
+    // The lane whose first element follows this lane's pair: the quad's next lane; for the last
+    // lane, the quad's first, which offers its next pair's first element.
+    Value source = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, lane, constant(~3)),
+        arith::AndIOp::create(b, loc, arith::AddIOp::create(b, loc, lane, constant(1)),
+                              constant(3)));
+    for (int64_t j = 0; j < pairs; ++j) {
+      Value first = slotValue(b, 2 * j), second = slotValue(b, 2 * j + 1);
+      int64_t next = rows->next[j];
+      Value offered =
+          next < 0
+              ? first
+              : arith::SelectOp::create(b, loc, isFirst, slotValue(b, 2 * next), first).getResult();
+      // Every lane of the warp shuffles, whichever way its row goes.
+      Value following = shuffleFrom(b, loc, offered, source);
+      SmallVector<Value> at = indicesOf(b, j, 0);
+      Value misaligned = buildPairMisaligned(b, loc, *tensor, dstType, at);
+      auto perRow = scf::IfOp::create(b, loc, misaligned, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard rowGuard(b);
+      b.setInsertionPointToStart(perRow.thenBlock());
+      SmallVector<Value> on = indicesOf(b, j, 1);
+      // A row's first element has no pair on its left: the quad's first lane stores it.
+      if (rows->prev[j] < 0) {
+        auto lonely = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard singleGuard(b);
+        b.setInsertionPointToStart(lonely.thenBlock());
+        buildMaskedStore(b, loc, *tensor, first, at);
+      }
+      if (next < 0) {
+        // Nor has its last element one on its right.
+        auto last = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard singleGuard(b);
+        b.setInsertionPointToStart(last.thenBlock());
+        buildMaskedStore(b, loc, *tensor, second, on);
+        b.setInsertionPointToStart(last.elseBlock());
+        buildMaskedStorePair(b, loc, *tensor, second, following, on);
+      } else {
+        buildMaskedStorePair(b, loc, *tensor, second, following, on);
+      }
+      b.setInsertionPointToStart(perRow.elseBlock());
+      buildMaskedStorePair(b, loc, *tensor, first, second, at);
     }
     rewriter.eraseOp(op);
     return success();

@@ -109,7 +109,8 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   }
   if (source && source.isFragment() && !dest)
     return getAccLayout(copy.getSource())
-               ? "copy: from registers, each thread stores its own elements (pairs where aligned)"
+               ? "copy: from registers, each thread stores its own elements (pairs; one element on "
+                 "where a row is one element off, by a quad shuffle)"
                : "copy: from a fragment kept in shared memory, element by element (the generic "
                  "lowering)";
   bool fromRegisters = source && getAccLayout(copy.getSource());
