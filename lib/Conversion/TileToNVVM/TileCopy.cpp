@@ -50,9 +50,9 @@ Value tlc::buildCpAsyncReadable(OpBuilder &b, Location loc, const TensorValues &
 Value tlc::buildColumnOffsetAligned(OpBuilder &b, Location loc, Value col, int64_t elemBytes,
                                     bool atRunTime) {
   Math m{b, loc};
-  if ((tile::knownDivisor(col) * elemBytes) % 16 == 0 || !atRunTime)
-    return arith::ConstantIntOp::create(b, loc, b.getI1Type(),
-                                        (tile::knownDivisor(col) * elemBytes) % 16 == 0);
+  bool known = tile::isKnown16ByteColumn(col, elemBytes);
+  if (known || !atRunTime)
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), known);
   Value bytes = m.mul(m.toI64(col), elemBytes);
   return m.cmp(arith::CmpIPredicate::eq, m.land(bytes, m.i64(15)), m.i64(0));
 }

@@ -308,7 +308,7 @@ struct AssignMmaLayoutsPass
         // offset a known multiple of 16 bytes.
         int64_t elemBytes =
             cast<BufferType>(copy.getDest().getType()).getElementType().getIntOrFloatBitWidth() / 8;
-        if (useTma && (knownDivisor(copy.getSourceOffsets().back()) * elemBytes) % 16 != 0)
+        if (useTma && !isKnown16ByteColumn(copy.getSourceOffsets().back(), elemBytes))
           return false;
       }
     }

@@ -83,7 +83,7 @@ static std::string describeCopy(CopyOp copy, bool producer) {
     // A column offset not known to be a multiple of 16 bytes (TileToNVVM versions on it).
     int64_t elemBytes = dest.getElementType().getIntOrFloatBitWidth() / 8;
     std::string column =
-        (knownDivisor(copy.getSourceOffsets().back()) * elemBytes) % 16 == 0
+        isKnown16ByteColumn(copy.getSourceOffsets().back(), elemBytes)
             ? ""
             : llvm::formatv("; its column offset is not a known multiple of {0} elements (16 "
                             "bytes): no TMA box can start there, and it takes the version for "

@@ -228,6 +228,10 @@ static int64_t knownDivisor(Value value, int depth) {
 
 int64_t tlc::tile::knownDivisor(Value value) { return ::knownDivisor(value, 0); }
 
+bool tlc::tile::isKnown16ByteColumn(Value col, int64_t elemBytes) {
+  return (knownDivisor(col) * elemBytes) % 16 == 0;
+}
+
 /// The fragment accesses of `parallel`'s body, nested ones included: at the point (a fragment of
 /// the parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read
 /// at the first coordinate of a rank-2 parallel), or other.

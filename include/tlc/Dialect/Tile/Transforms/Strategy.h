@@ -110,6 +110,10 @@ mlir::Value buildPointLoop(mlir::OpBuilder &b, mlir::Location loc, int64_t point
 /// cp.async chunks.
 int64_t knownDivisor(mlir::Value value);
 
+/// Whether knownDivisor proves the column offset `col` of elements of `elemBytes` bytes a
+/// multiple of 16 bytes (a TMA box or a 16-byte cp.async chunk may start there).
+bool isKnown16ByteColumn(mlir::Value col, int64_t elemBytes);
+
 /// What the per-op register strategy decided (RegisterLayouts.cpp): the gemms on mma.sync, those
 /// left to the generic lowering and why, the fragments given registers, those kept in shared
 /// memory although a gemm wanted them in registers and why, and the ops whose use of a register
