@@ -72,6 +72,38 @@ LaunchFn plain(PlainLaunch launch) {
                   int64_t k, int64_t n) { return launch(s, a, b, c, m, k, n); };
 }
 
+/// `launch` captured into a CUDA graph (stream capture in `mode`), the graph then run twice on
+/// the test's stream: the workspace of an unaligned launch becomes the graph's allocation and
+/// free nodes. The graph must have `nodes` nodes (1: the GEMM; 4: allocation, copy, GEMM, free).
+LaunchFn graphed(PlainLaunch launch, CUstreamCaptureMode mode, size_t nodes) {
+  return [launch, mode, nodes](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c,
+                               int64_t m, int64_t k, int64_t n) {
+    CUstream capturing = nullptr;
+    CHECK_CU(cuStreamCreate(&capturing, CU_STREAM_NON_BLOCKING));
+    CHECK_CU(cuStreamBeginCapture(capturing, mode));
+    tlc::rt::Status status = launch(capturing, a, b, c, m, k, n);
+    CUgraph graph = nullptr;
+    CHECK_CU(cuStreamEndCapture(capturing, &graph));
+    size_t count = 0;
+    CHECK_CU(cuGraphGetNodes(graph, nullptr, &count));
+    if (count != nodes) {
+      std::printf("FAIL: the captured graph has %zu nodes, not %zu\n", count, nodes);
+      std::exit(1);
+    }
+    if (status.ok()) {
+      CUgraphExec exec = nullptr;
+      CHECK_CU(cuGraphInstantiate(&exec, graph, 0));
+      CHECK_CU(cuGraphLaunch(exec, s));
+      CHECK_CU(cuGraphLaunch(exec, s));
+      CHECK_CU(cuStreamSynchronize(s));
+      CHECK_CU(cuGraphExecDestroy(exec));
+    }
+    CHECK_CU(cuGraphDestroy(graph));
+    CHECK_CU(cuStreamDestroy(capturing));
+    return status;
+  };
+}
+
 double gelu(double x) {
   return 0.5 * x * (1.0 + std::tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
 }
@@ -185,6 +217,16 @@ int main(int argc, char **argv) {
                  Case{"gemm bf16 unaligned rows (TMA on aligned copies)", 1000, 1111, 777},
                  Case{"gemm bf16 unaligned rows (TMA on aligned copies)", 2048, 2047, 2049, 64}})
     ok &= runCase(gpu, c, bf16, seed += 3);
+  // The same launches captured into CUDA graphs (after the module is loaded: loading a module
+  // is not a stream operation).
+  for (CUstreamCaptureMode mode :
+       {CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL}) {
+    // N = 1111: B copied (allocation, copy, GEMM, free); N = 1112: the GEMM alone.
+    ok &= runCase(gpu, Case{"gemm bf16 unaligned rows, in a CUDA graph", 1000, 1111, 776},
+                  graphed(tlc::gemm::gemm::launch, mode, 4), seed += 3);
+    ok &= runCase(gpu, Case{"gemm bf16 aligned, in a CUDA graph", 1000, 1112, 776},
+                  graphed(tlc::gemm::gemm::launch, mode, 1), seed += 3);
+  }
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.
