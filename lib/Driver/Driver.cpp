@@ -128,8 +128,8 @@ std::string Compilation::prefix() const {
 }
 
 /// Moves the functions and globals of `from`'s gpu.module into `into`'s, except symbols `into`
-/// already defines (the same kernel or declaration compiled twice), and merges the per-entry
-/// shared-memory sizes.
+/// already defines (the same kernel or declaration compiled twice). Each entry carries its
+/// `tile.entry` along.
 static void mergeGpuModules(ModuleOp into, ModuleOp from) {
   auto target = *into.getOps<gpu::GPUModuleOp>().begin();
   auto source = *from.getOps<gpu::GPUModuleOp>().begin();
@@ -140,16 +140,36 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
       continue;
     op.moveBefore(target.getBody(), target.getBody()->end());
   }
-  NamedAttrList bytes;
-  if (auto dict = into->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
-    bytes.append(dict.getValue());
-  if (auto dict = from->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
-    for (NamedAttribute entry : dict)
-      if (!bytes.get(entry.getName()))
-        bytes.append(entry);
-  into->setAttr(kSharedBytesAttrName, bytes.getDictionary(into.getContext()));
-  // `__loads` entries come from the first compile only (the plain one runs without
-  // producer-loads), so their attribute on `into` stays as it is.
+}
+
+/// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
+/// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
+static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
+  bool read = false, written = false;
+  for (Operation *user : kernel.getBody().getArgument(index).getUsers()) {
+    if (isa<tile::LoadOp>(user)) {
+      read = true;
+    } else if (isa<tile::StoreOp>(user)) {
+      written = true;
+    } else if (isa<tile::AtomicAddOp>(user)) {
+      read = written = true;
+    } else if (auto copy = dyn_cast<tile::CopyOp>(user)) {
+      bool source = copy.getSource() == kernel.getBody().getArgument(index);
+      read |= source;
+      written |= !source;
+    }
+  }
+  return read && written ? "readwrite" : written ? "write" : read ? "read" : "none";
+}
+
+/// The entries of a lowered module's gpu.module, each with its `tile.entry`.
+static SmallVector<std::pair<StringRef, tile::EntryAttr>> loweredEntries(ModuleOp module) {
+  SmallVector<std::pair<StringRef, tile::EntryAttr>> entries;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (Operation &op : gpuModule.getBody()->getOperations())
+      if (tile::EntryAttr entry = tile::getEntry(&op))
+        entries.push_back({cast<SymbolOpInterface>(op).getName(), entry});
+  return entries;
 }
 
 LogicalResult Compilation::runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
@@ -234,7 +254,8 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   passesTimer.stop();
   if (failed(lowering))
     return failure();
-  if ((*lowered)->hasAttr(kTmaEntriesAttrName)) {
+  if (llvm::any_of(loweredEntries(*lowered),
+                   [](auto entry) { return entry.second.getKind() == tile::EntryKind::Tma; })) {
     if (!plainLaunched) {
       TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
       plain = lowerModule(module, plainOptions, plainTimer);
@@ -257,34 +278,32 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
 
 LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module,
                                       StringRef arch, ArchOutput &out, TimingScope &archTimer) {
-  if (auto bytes = (*lowered)->getAttrOfType<DictionaryAttr>(kSharedBytesAttrName))
-    for (NamedAttribute entry : bytes)
-      out.sharedBytes[entry.getName()] = cast<IntegerAttr>(entry.getValue()).getInt();
-  if (auto entries = (*lowered)->getAttrOfType<DictionaryAttr>(kTmaEntriesAttrName))
-    for (NamedAttribute entry : entries) {
-      auto dict = cast<DictionaryAttr>(entry.getValue());
+  auto entries = loweredEntries(*lowered);
+  for (auto [name, entry] : entries)
+    out.sharedBytes[name] = entry.getSharedBytes();
+  for (auto [name, entry] : entries) {
+    if (entry.getKind() == tile::EntryKind::Tma) {
       cuda::TmaEntryInfo info;
       info.present = true;
       info.repackSharedBytes = out.sharedBytes.lookup(cuda::kRepackEntry);
-      info.threads = dict.getAs<IntegerAttr>("threads").getInt();
-      info.sharedBytes = out.sharedBytes.lookup(dict.getAs<StringAttr>("entry").getValue());
-      for (Attribute attr : dict.getAs<ArrayAttr>("maps")) {
-        auto map = cast<DictionaryAttr>(attr);
-        auto box = map.getAs<DenseI64ArrayAttr>("box");
-        info.maps.push_back({static_cast<unsigned>(map.getAs<IntegerAttr>("arg").getInt()), box[0],
-                             box[1], map.getAs<IntegerAttr>("swizzle").getInt()});
+      info.threads = entry.getThreads();
+      info.sharedBytes = entry.getSharedBytes();
+      auto kernel = module.lookupSymbol<tile::KernelOp>(entry.getKernel());
+      for (tile::TensorMapAttr map : entry.getTensorMaps()) {
+        auto param = static_cast<unsigned>(map.getArg());
+        info.maps.push_back({param, map.getBoxRows(), map.getBoxCols(), map.getSwizzle()});
+        // Tensors the kernel only reads may be copied for TMA (docs/abi.md).
+        info.maps.back().readOnly = kernel && StringRef(tensorAccess(kernel, param)) == "read";
       }
-      out.tma[entry.getName()] = std::move(info);
-    }
-  if (auto entries = (*lowered)->getAttrOfType<DictionaryAttr>(kLoadsEntriesAttrName))
-    for (NamedAttribute entry : entries) {
-      auto dict = cast<DictionaryAttr>(entry.getValue());
+      out.tma[entry.getKernel()] = std::move(info);
+    } else if (entry.getKind() == tile::EntryKind::Loads) {
       cuda::LoadsEntryInfo info;
       info.present = true;
-      info.threads = dict.getAs<IntegerAttr>("threads").getInt();
-      info.sharedBytes = out.sharedBytes.lookup(dict.getAs<StringAttr>("entry").getValue());
-      out.loads[entry.getName()] = info;
+      info.threads = entry.getThreads();
+      info.sharedBytes = entry.getSharedBytes();
+      out.loads[entry.getKernel()] = info;
     }
+  }
   if (options.emit == EmitKind::MLIR) {
     llvm::raw_string_ostream os(out.mlir);
     lowered->print(os);
@@ -383,26 +402,6 @@ void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
   });
 }
 
-/// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
-/// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
-static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
-  bool read = false, written = false;
-  for (Operation *user : kernel.getBody().getArgument(index).getUsers()) {
-    if (isa<tile::LoadOp>(user)) {
-      read = true;
-    } else if (isa<tile::StoreOp>(user)) {
-      written = true;
-    } else if (isa<tile::AtomicAddOp>(user)) {
-      read = written = true;
-    } else if (auto copy = dyn_cast<tile::CopyOp>(user)) {
-      bool source = copy.getSource() == kernel.getBody().getArgument(index);
-      read |= source;
-      written |= !source;
-    }
-  }
-  return read && written ? "readwrite" : written ? "write" : read ? "read" : "none";
-}
-
 /// Whether both code generations of `kernel` compute the same arithmetic in the same order:
 /// no gemm, reduce or atomic_add, whose accumulation order depends on the lowering (a scan
 /// combines each line in order on every lowering).
@@ -470,12 +469,11 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       if (tma != arch.tma.end()) {
         llvm::json::Array maps;
         for (const cuda::TensorMapInfo &map : tma->second.maps)
-          maps.push_back(
-              llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
-                                 {"box_rows", map.boxRows},
-                                 {"box_cols", map.boxCols},
-                                 {"swizzle", map.swizzle},
-                                 {"read_only", StringRef(tensorAccess(op, map.param)) == "read"}});
+          maps.push_back(llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
+                                            {"box_rows", map.boxRows},
+                                            {"box_cols", map.boxCols},
+                                            {"swizzle", map.swizzle},
+                                            {"read_only", map.readOnly}});
         // The copy that makes read-only tensors TMA cannot read in place readable (docs/abi.md).
         llvm::json::Object repack{{"entry", cuda::kRepackEntry.str()},
                                   {"threads", static_cast<int64_t>(cuda::kRepackThreads)},
@@ -557,12 +555,17 @@ LogicalResult Compilation::run(OutputSet &outputs, std::string &text) {
   auto launchInfo = extractLaunchInfo(*module);
   if (failed(launchInfo) || failed(findToolkit()))
     return failure();
-  repackSourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(cuda::repackKernelSource(), "<tlc repack>"),
-      llvm::SMLoc());
-  repackModule = importTileFile(repackSourceMgr, &context, FrontendOptions());
-  if (!repackModule)
-    return failure();
+  // The copy kernel `__tma` entries need (sm_90a only: TMA).
+  if (llvm::any_of(*archs, [&](StringRef arch) {
+        return tile::TargetAttr::get(&context, arch).hasWgmma();
+      })) {
+    repackSourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(cuda::repackKernelSource(), "<tlc repack>"),
+        llvm::SMLoc());
+    repackModule = importTileFile(repackSourceMgr, &context, FrontendOptions());
+    if (!repackModule)
+      return failure();
+  }
 
   // With `-j` above 1 the architectures compile concurrently, each on a thread of its own (not
   // a task of the context's pool, whose waiting threads run other groups' tasks: diagnostics
@@ -751,10 +754,6 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
       if (auto it = out.loads.find(kernel.name); it != out.loads.end())
         kernel.loads = it->second;
     }
-  // Tensors the kernel only reads may be copied for TMA (docs/abi.md).
-  for (auto [kernel, op] : llvm::zip(launchInfo, module.getOps<tile::KernelOp>()))
-    for (cuda::TensorMapInfo &map : kernel.tma.maps)
-      map.readOnly = StringRef(tensorAccess(op, map.param)) == "read";
   // A kernel every architecture serves through its sm_90a entries has no plain one.
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     kernel.plain = !kernel.loads.present || llvm::any_of(results, [&](const ArchOutput &out) {

@@ -333,19 +333,21 @@ template <typename Lookup>
 static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *operands, int count,
                       CUstream stream, Workspace &workspace, bool *useTma) {
   *useTma = false;
-  // Where each operand that needs a copy goes in the workspace (-1: read in place).
+  // The operand whose copy each operand reads (-1: read in place), and where each copy goes in
+  // the workspace.
+  std::vector<int> copyOf(count, -1);
   std::vector<int64_t> offsets(count, -1), leading(count, 0);
   int64_t bytes = 0;
   for (int i = 0; i < count; ++i) {
     const TmaOperand &op = operands[i];
     if (tmaCompatible2D(*op.base, *op.rowStride, *op.colStride, op.elementBytes))
       continue;
-    // The same tensor under two maps is copied once: a later operand with the same base
-    // and strides reads the first one's copy.
-    bool shared = false;
-    for (int j = 0; j < i && !shared; ++j)
-      shared = offsets[j] >= 0 && operands[j].base == op.base;
-    if (shared)
+    // The same tensor (kernel parameter) under two maps is copied once: the later operand
+    // reads the first one's copy.
+    for (int j = 0; j < i && copyOf[i] < 0; ++j)
+      if (offsets[j] >= 0 && operands[j].base == op.base)
+        copyOf[i] = j;
+    if (copyOf[i] >= 0)
       continue;
     if (!op.readOnly || op.elementBytes != 2 || op.rows < 1 || op.cols < 1 ||
         ceilDiv(op.cols, repack.tileCols) > 65535)
@@ -353,6 +355,7 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
     int64_t ld = ceilDiv(op.cols, RepackRowMultiple) * RepackRowMultiple;
     if (op.rows > MaxRepackBytes / (ld * op.elementBytes))
       return Status::success();
+    copyOf[i] = i;
     offsets[i] = bytes;
     leading[i] = ld;
     bytes += ceilDiv(op.rows * ld * op.elementBytes, WorkspaceAlignment) * WorkspaceAlignment;
@@ -387,17 +390,10 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
       return s;
   }
   for (int i = 0; i < count; ++i) {
+    int first = copyOf[i];
+    if (first < 0)
+      continue;
     TmaOperand &op = operands[i];
-    int first = i;
-    if (offsets[i] < 0) {
-      // A later map of a tensor copied for an earlier one reads that copy.
-      first = -1;
-      for (int j = 0; j < i && first < 0; ++j)
-        if (offsets[j] >= 0 && operands[j].base == op.base)
-          first = j;
-      if (first < 0)
-        continue;
-    }
     *op.base = workspace.address() + static_cast<CUdeviceptr>(offsets[first]);
     *op.rowStride = leading[first];
     *op.colStride = 1;
@@ -442,16 +438,9 @@ Status multiprocessorCount(int *out) {
       return s;
     initialized.store(true, std::memory_order_release);
   }
-  CUcontext context = nullptr;
-  if (Status s = Status::fromCuda(cuCtxGetCurrent(&context), "cuCtxGetCurrent"); !s.ok())
-    return s;
   CUdevice device = 0;
-  if (context) {
-    if (Status s = Status::fromCuda(cuCtxGetDevice(&device), "cuCtxGetDevice"); !s.ok())
-      return s;
-  } else if (Status s = Status::fromCuda(cuDeviceGet(&device, 0), "cuDeviceGet"); !s.ok()) {
+  if (Status s = currentDevice(&device); !s.ok())
     return s;
-  }
   bool cached = device >= 0 && device < MaxCachedDevices;
   if (cached) {
     int count = counts[device].load(std::memory_order_relaxed);

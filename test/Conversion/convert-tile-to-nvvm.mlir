@@ -10,7 +10,7 @@
 // CHECK-SAME:      %[[X:[^:]+]]: !llvm.ptr<1>, %[[XM:[^:]+]]: i64, %[[XN:[^:]+]]: i64, %[[XSM:[^:]+]]: i64, %[[XSN:[^:]+]]: i64,
 // CHECK-SAME:      %[[Y:[^:]+]]: !llvm.ptr<1>, %[[YK:[^:]+]]: i64, %[[YSK:[^:]+]]: i64,
 // CHECK-SAME:      %[[S:[^:]+]]: f32, %[[D:[^:]+]]: f64, %[[I:[^:]+]]: i32, %[[J:[^:]+]]: i64, %[[P:[^:]+]]: i8, %[[N:[^:]+]]: i64)
-// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 64, 2, 1>}
+// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 64, 2, 1>, tile.entry = #tile.entry<"abi", kind = plain, threads = 64, compute_threads = 0, shared_bytes = 0, maps = []>}
 // A bool travels as a byte and an `int` as a 64-bit integer.
 // CHECK-DAG:       %[[PB:.+]] = arith.trunci %[[P]] : i8 to i1
 // CHECK-DAG:       %[[NI:.+]] = arith.index_cast %[[N]] : i64 to index
@@ -134,8 +134,8 @@ tile.kernel @masked_store threads [32, 1, 1] args ["Y", "v"] dims [["N"], []] pa
 
 // Several kernels share one gpu.module, in order.
 // CHECK-LABEL: gpu.module @tlc_kernels
-// CHECK-NEXT:    gpu.func @first() kernel attributes {known_block_size = array<i32: 32, 1, 1>}
-// CHECK:         gpu.func @second() kernel attributes {known_block_size = array<i32: 128, 8, 1>}
+// CHECK-NEXT:    gpu.func @first() kernel attributes {known_block_size = array<i32: 32, 1, 1>, tile.entry = #tile.entry<"first", kind = plain
+// CHECK:         gpu.func @second() kernel attributes {known_block_size = array<i32: 128, 8, 1>, tile.entry = #tile.entry<"second", kind = plain
 // CHECK-NOT:   gpu.module
 tile.kernel @first threads [32, 1, 1] args [] dims [] params {} grid {
   %c1 = arith.constant 1 : index

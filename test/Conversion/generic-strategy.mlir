@@ -9,9 +9,10 @@
 // Shared and fragment buffers are memref.views of gpu.dynamic_shared_memory at 16-byte-aligned
 // offsets in declaration order (3 x f16 = 6 bytes at 0, 2 x 5 x f32 = 40 bytes at 16, 7 x i8 at
 // 64, 16 x f64 at 80: 208 bytes); local buffers take no shared memory. The module records each
-// kernel's bytes in `tlc.shared_bytes`, 0 for kernels without block buffers.
-// CHECK-LABEL: module attributes {gpu.container_module, tile.target = {{.+}}, tlc.shared_bytes = {local_only = 0 : i64, no_buffers = 0 : i64, offsets = 208 : i64}}
+// kernel's bytes in its `tile.entry`, 0 for kernels without block buffers.
+// CHECK-LABEL: module attributes {gpu.container_module, tile.target = {{.+}}}
 // CHECK-LABEL: gpu.func @offsets(
+// CHECK-SAME:    tile.entry = #tile.entry<"offsets", kind = plain, threads = 128, compute_threads = 0, shared_bytes = 208, maps = []>
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
@@ -31,9 +32,11 @@
 // CHECK:         memref.load %[[D]][
 // CHECK:         gpu.return
 // CHECK-LABEL: gpu.func @no_buffers(
+// CHECK-SAME:    shared_bytes = 0,
 // CHECK-NOT:     gpu.dynamic_shared_memory
 // CHECK:         gpu.return
 // CHECK-LABEL: gpu.func @local_only(
+// CHECK-SAME:    shared_bytes = 0,
 // CHECK-NOT:     gpu.dynamic_shared_memory
 // CHECK:         memref.alloca() : memref<8xi32>
 // CHECK-NOT:     gpu.dynamic_shared_memory

@@ -63,7 +63,7 @@
 // cp.async group per iteration. Consumers take the registers, wait for a full stage, fence,
 // and multiply with wgmma.
 // LOADS-LABEL: gpu.func @gemm__loads(
-// LOADS-SAME:    known_block_size = array<i32: 384, 1, 1>, tlc.compute_threads = 256
+// LOADS-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = loads, threads = 384, compute_threads = 256
 // LOADS:         nvvm.mbarrier.init %{{.+}}, %c128_i32
 // LOADS-NEXT:    llvm.getelementptr
 // LOADS-NEXT:    nvvm.mbarrier.init %{{.+}}, %c8_i32

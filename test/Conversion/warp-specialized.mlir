@@ -4,12 +4,12 @@
 // The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose
 // parameters end with the TMA tensor maps (one per tensor and box: A in 128x64 boxes, B in 64x64
 // boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads).
-// CHECK: module attributes {gpu.container_module, tile.target = {{.+}}, tlc.shared_bytes = {gemm__tma = 98352 : i64}, tlc.tma_entries = {gemm = {entry = "gemm__tma"
+// CHECK: module attributes {gpu.container_module, tile.target = {{.+}}}
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
 // CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr) kernel
-// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tlc.compute_threads = 256 : i64
-// CHECK-SAME:    tlc.tensor_maps = [{arg = 0 : i64, box = array<i64: 128, 64>, element = bf16, param = 15 : i64, swizzle = 128 : i64}, {arg = 1 : i64, box = array<i64: 64, 64>, element = bf16, param = 16 : i64, swizzle = 128 : i64}]
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 98352,
+// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>]>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
 // Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp) mbarrier

@@ -27,10 +27,12 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
 def MarkGridConstants : Pass<"tlc-mark-grid-constants", "mlir::LLVM::LLVMFuncOp"> {
   let summary = "Pass TMA tensor maps by value as __grid_constant__ kernel parameters";
   let description = [{
-    Runs after convert-gpu-to-nvvm: each parameter a kernel lists in `tlc.tensor_maps` becomes
-    a 128-byte, 64-byte aligned `byval` parameter marked `nvvm.grid_constant`, so the kernel
+    Runs after convert-gpu-to-nvvm: each tensor-map parameter of a kernel's `tile.entry`
+    becomes a 128-byte, 64-byte aligned `byval` parameter marked `nvvm.grid_constant`, so the kernel
     reads the CUtensorMap the launcher passes by value in parameter space (no device copy) and
-    TMA instructions take its generic address (docs/abi.md).
+    TMA instructions take its generic address (docs/abi.md). A kernel with a producer
+    warpgroup gets one block per multiprocessor (`nvvm.minctasm`). Precondition, a located
+    error when not met: each tensor-map parameter is a pointer (`convert-gpu-to-nvvm` first).
   }];
 }
 

@@ -93,8 +93,8 @@ void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,
     for (auto [i, t] : llvm::enumerate(known.asArrayRef()))
       threads[i] = t;
   // Warp-specialized kernels run tile code on their compute threads only.
-  if (auto compute = func->getAttrOfType<IntegerAttr>(kComputeThreadsAttr))
-    threads[0] = compute.getInt();
+  if (tile::EntryAttr entry = tile::getEntry(func); entry && entry.getComputeThreads())
+    threads[0] = entry.getComputeThreads();
   int64_t numThreads = threads[0] * threads[1] * threads[2];
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   if (threads[1] > 1 || threads[2] > 1) {

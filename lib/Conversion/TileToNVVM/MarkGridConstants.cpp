@@ -1,6 +1,7 @@
 //===- MarkGridConstants.cpp - Tensor maps as __grid_constant__ params ----===//
 #include "PatternsImpl.h"
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -16,19 +17,26 @@ namespace {
 struct MarkGridConstantsPass : public tlc::impl::MarkGridConstantsBase<MarkGridConstantsPass> {
   void runOnOperation() override {
     LLVM::LLVMFuncOp func = getOperation();
-    auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
+    // The dialect verified the entry (its kind, its maps' parameters against the function's).
+    tile::EntryAttr entry = tile::getEntry(func);
+    if (!entry)
+      return;
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
     // A producer warpgroup (with or without TMA): one block per multiprocessor, so that ptxas
     // knows the register count at entry, which setmaxnreg needs to rebalance registers between
     // producer and consumers.
-    if (maps || func->hasAttr(kComputeThreadsAttr))
+    if (entry.getComputeThreads())
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
-    if (!maps)
-      return;
     auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
-    for (Attribute attr : maps) {
-      auto param = cast<DictionaryAttr>(attr).getAs<IntegerAttr>("param").getInt();
+    for (tile::TensorMapAttr map : entry.getTensorMaps()) {
+      unsigned param = map.getParam();
+      if (!isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[param])) {
+        func.emitError() << "tensor map parameter " << param
+                         << " must be a pointer (the CUtensorMap passed by value); got "
+                         << func.getArgumentTypes()[param];
+        return signalPassFailure();
+      }
       func.setArgAttr(param, LLVM::LLVMDialect::getByValAttrName(), TypeAttr::get(bytes));
       func.setArgAttr(param, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
       func.setArgAttr(param, NVVM::NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());

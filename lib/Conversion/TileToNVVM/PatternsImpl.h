@@ -327,11 +327,6 @@ inline constexpr llvm::StringLiteral kStageViewAttr = "tlc.stage_view";
 /// cp.async copies, mma.sync gemms and row reductions of the register strategy.
 void populateMmaSyncPatterns(mlir::RewritePatternSet &patterns);
 
-/// Name of the gpu.func attribute listing tensor-map parameters (docs/abi.md) and of the one
-/// giving the threads that run the kernel's tile code (the rest are a producer warpgroup).
-inline constexpr llvm::StringLiteral kTensorMapsAttr = "tlc.tensor_maps";
-inline constexpr llvm::StringLiteral kComputeThreadsAttr = "tlc.compute_threads";
-
 } // namespace tlc
 
 #endif // TLC_LIB_CONVERSION_TILETONVVM_PATTERNSIMPL_H

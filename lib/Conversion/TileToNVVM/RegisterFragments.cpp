@@ -124,8 +124,7 @@ static std::optional<QuadRows> quadRows(const tile::AccLayout &layout) {
   QuadRows rows;
   rows.next.assign(pairs, -1);
   rows.prev.assign(pairs, -1);
-  // Checked for two warpgroups' threads: the layouts repeat by warp.
-  for (int64_t tid = 0; tid < 256; ++tid) {
+  for (int64_t tid = 0, e = layout.threads(); tid < e; ++tid) {
     DenseMap<std::pair<int64_t, int64_t>, int64_t> pairAt;
     for (int64_t j = 0; j < pairs; ++j) {
       auto [r, c] = layout.coord(tid, 2 * j);

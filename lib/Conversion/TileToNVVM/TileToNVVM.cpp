@@ -95,18 +95,17 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     threads.push_back(static_cast<int32_t>(t));
   threads[0] += producerThreads;
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(threads));
-  if (producerThreads) {
-    func->setAttr(kComputeThreadsAttr, b.getI64IntegerAttr(kernel.getThreads()[0]));
-    SmallVector<Attribute> described;
-    for (auto [i, map] : llvm::enumerate(maps))
-      described.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("param", b.getI64IntegerAttr(firstMap + i)),
-           b.getNamedAttr("arg", b.getI64IntegerAttr(map.argIndex)),
-           b.getNamedAttr("box", b.getDenseI64ArrayAttr({map.boxRows, map.boxCols})),
-           b.getNamedAttr("swizzle", b.getI64IntegerAttr(map.swizzle)),
-           b.getNamedAttr("element", TypeAttr::get(map.elementType))}));
-    func->setAttr(kTensorMapsAttr, b.getArrayAttr(described));
-  }
+  SmallVector<Attribute> described;
+  for (auto [i, map] : llvm::enumerate(maps))
+    described.push_back(tile::TensorMapAttr::get(ctx, firstMap + i, map.argIndex, map.boxRows,
+                                                 map.boxCols, map.swizzle, map.elementType));
+  tile::EntryKind kind = !maps.empty()     ? tile::EntryKind::Tma
+                         : producerThreads ? tile::EntryKind::Loads
+                                           : tile::EntryKind::Plain;
+  // The shared bytes are known once the buffers are placed (allocateBlockBuffers).
+  func->setAttr(tile::kEntryAttr, tile::EntryAttr::get(ctx, kernel.getSymName(), kind, threads[0],
+                                                       producerThreads ? kernel.getThreads()[0] : 0,
+                                                       0, b.getArrayAttr(described)));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -200,8 +199,8 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
 /// In warp-specialized kernels the tile code runs on the consumer threads only: block-wide
 /// barriers there become named barrier 1 over those threads.
 static void useConsumerBarriers(gpu::GPUFuncOp func) {
-  auto threads = func->getAttrOfType<IntegerAttr>(kComputeThreadsAttr);
-  if (!threads)
+  tile::EntryAttr entry = tile::getEntry(func);
+  if (!entry || entry.getComputeThreads() == 0)
     return;
   SmallVector<gpu::BarrierOp> barriers;
   func.walk([&](gpu::BarrierOp op) {
@@ -212,7 +211,8 @@ static void useConsumerBarriers(gpu::GPUFuncOp func) {
   for (gpu::BarrierOp op : barriers) {
     OpBuilder b(op);
     Value id = arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), 1);
-    Value count = arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), threads.getInt());
+    Value count =
+        arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), entry.getComputeThreads());
     NVVM::BarrierOp::create(b, op.getLoc(), Type(), id, count, NVVM::BarrierReductionAttr(),
                             Value());
     op.erase();
@@ -319,7 +319,6 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
-    NamedAttrList sharedBytes, tmaEntries, loadsEntries;
     for (tile::KernelOp kernel : kernels) {
       bool kernelFailed = false;
       gpu::GPUFuncOp func = convertKernel(kernel, gpuModule, kernelFailed);
@@ -338,32 +337,9 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
                            << "and why";
         return signalPassFailure();
       }
-      auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
-      if (maps && !maps.empty()) {
-        Builder b(&getContext());
-        tmaEntries.append(
-            kernel.getSymName(),
-            b.getDictionaryAttr(
-                {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
-                 b.getNamedAttr("threads", b.getI64IntegerAttr(func.getKnownBlockSizeAttr()[0])),
-                 b.getNamedAttr("maps", maps)}));
-      } else if (func->hasAttr(kComputeThreadsAttr)) {
-        Builder b(&getContext());
-        loadsEntries.append(
-            kernel.getSymName(),
-            b.getDictionaryAttr(
-                {b.getNamedAttr("entry", b.getStringAttr(func.getName())),
-                 b.getNamedAttr("threads", b.getI64IntegerAttr(func.getKnownBlockSizeAttr()[0]))}));
-      }
-      sharedBytes.append(func.getName(),
-                         IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
+      func->setAttr(tile::kEntryAttr, tile::getEntry(func).withSharedBytes(*bytes));
       kernel.erase();
     }
-    module->setAttr(kSharedBytesAttrName, sharedBytes.getDictionary(&getContext()));
-    if (!tmaEntries.empty())
-      module->setAttr(kTmaEntriesAttrName, tmaEntries.getDictionary(&getContext()));
-    if (!loadsEntries.empty())
-      module->setAttr(kLoadsEntriesAttrName, loadsEntries.getDictionary(&getContext()));
 
     RewritePatternSet patterns(&getContext());
     patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());

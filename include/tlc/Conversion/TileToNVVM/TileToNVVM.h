@@ -12,20 +12,12 @@
 
 namespace tlc {
 
-/// Module attribute set by convert-tile-to-nvvm: a dictionary from kernel name to the bytes of
-/// dynamic shared memory its launch needs.
-inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tlc.shared_bytes";
 /// Suffix of the entry name of a kernel compiled by the sm_90a strategy, whose parameters end
 /// with TMA tensor maps and whose block has a producer warpgroup (docs/abi.md).
 inline constexpr llvm::StringLiteral kTmaEntrySuffix = "__tma";
-/// Module attribute: kernel name -> {entry, threads, maps = [{param, arg, box, swizzle,
-/// element}]} for each kernel compiled by the sm_90a strategy.
-inline constexpr llvm::StringLiteral kTmaEntriesAttrName = "tlc.tma_entries";
 /// Suffix of the entry name of a kernel whose sm_90a main loop is a ring filled by a producer
 /// warpgroup that loads the tiles itself (tensors TMA cannot read; no tensor maps).
 inline constexpr llvm::StringLiteral kLoadsEntrySuffix = "__loads";
-/// Module attribute: kernel name -> {entry, threads} for each such kernel.
-inline constexpr llvm::StringLiteral kLoadsEntriesAttrName = "tlc.loads_entries";
 
 #define GEN_PASS_DECL_CONVERTTILETONVVM
 #define GEN_PASS_DECL_EXPANDFLOAT8

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -275,6 +276,14 @@ FailureOr<TargetAttr> tlc::tile::requireTarget(Operation *op, StringRef pass) {
                          << "'); run tile-set-target{arch=...} first (tlc does)";
 }
 
+LogicalResult tlc::tile::requireUnplaced(KernelOp kernel, StringRef pass) {
+  if (!kernel->hasAttr(kSharedBytesAttr))
+    return success();
+  return kernel.emitError() << pass << ": the shared memory of kernel '" << kernel.getSymName()
+                            << "' is already placed ('" << kSharedBytesAttr << "'); run " << pass
+                            << " before tile-shared-memory-layout (tlc does)";
+}
+
 std::optional<MmaKind> tlc::tile::getMmaKind(Operation *gemm) {
   if (auto attr = gemm->getAttrOfType<MmaKindAttr>(kMmaAttr))
     return attr.getValue();
@@ -347,6 +356,72 @@ static LogicalResult verifyLayout(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Entries
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t param,
+                                    int64_t arg, int64_t boxRows, int64_t boxCols, int64_t swizzle,
+                                    Type element) {
+  if (param < 0 || arg < 0)
+    return emitError() << "tensor map parameter and argument indices must not be negative";
+  // cuTensorMapEncodeTiled: at most 256 elements per box dimension.
+  if (boxRows < 1 || boxRows > 256 || boxCols < 1 || boxCols > 256)
+    return emitError() << "tensor map box [" << boxRows << ", " << boxCols
+                       << "] must have 1 to 256 elements per dimension";
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "tensor map swizzle is 0, 32, 64 or 128 bytes, got " << swizzle;
+  if (!element.isIntOrFloat())
+    return emitError() << "tensor map element must be an integer or float type, got " << element;
+  return success();
+}
+
+LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kernel,
+                                EntryKind kind, int64_t threads, int64_t computeThreads,
+                                int64_t sharedBytes, ArrayAttr maps) {
+  if (kernel.empty())
+    return emitError() << "an entry names its kernel";
+  if (threads < 1 || threads > 1024)
+    return emitError() << "entry threads " << threads << " is out of range [1, 1024]";
+  if (computeThreads < 0 || computeThreads >= threads)
+    return emitError() << "entry compute_threads " << computeThreads
+                       << " must be 0 (no producer) or fewer than its " << threads << " threads";
+  if ((kind == EntryKind::Plain) != (computeThreads == 0))
+    return emitError() << "a '" << stringifyEntryKind(kind) << "' entry "
+                       << (kind == EntryKind::Plain
+                               ? "has no producer warpgroup (compute_threads = 0)"
+                               : "has a producer warpgroup (compute_threads > 0)");
+  if (sharedBytes < 0)
+    return emitError() << "entry shared_bytes must not be negative";
+  if (!maps)
+    return emitError() << "an entry lists its tensor maps (maps = [] when none)";
+  if (!llvm::all_of(maps, [](Attribute a) { return isa<TensorMapAttr>(a); }))
+    return emitError() << "entry maps must be #tile.tensor_map attributes";
+  if ((kind == EntryKind::Tma) != !maps.empty())
+    return emitError() << "a 'tma' entry has tensor maps, other entries none";
+  return success();
+}
+
+EntryAttr tlc::tile::getEntry(Operation *func) {
+  return func->getAttrOfType<EntryAttr>(kEntryAttr);
+}
+
+static LogicalResult verifyEntry(Operation *op, NamedAttribute attr) {
+  auto entry = dyn_cast<EntryAttr>(attr.getValue());
+  if (!entry)
+    return op->emitOpError() << "'" << kEntryAttr << "' must be a #tile.entry, got "
+                             << attr.getValue();
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return misplaced(op, attr, "a kernel function (gpu.func or llvm.func)");
+  for (TensorMapAttr map : entry.getTensorMaps())
+    if (map.getParam() >= static_cast<int64_t>(func.getNumArguments()))
+      return op->emitOpError() << "tensor map parameter " << map.getParam() << " of '" << kEntryAttr
+                               << "' is past the function's " << func.getNumArguments()
+                               << " parameters";
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   constexpr int64_t kMaxBytes = int64_t(1) << 30;
@@ -357,6 +432,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
   }
   if (name == kLayoutAttr)
     return verifyLayout(op, attr);
+  if (name == kEntryAttr)
+    return verifyEntry(op, attr);
   if (name == kMmaAttr) {
     if (!isa<MmaKindAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be #tile.mma<wgmma> or "

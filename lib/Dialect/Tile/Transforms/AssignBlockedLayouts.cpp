@@ -326,6 +326,8 @@ struct AssignBlockedLayoutsPass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    if (failed(requireUnplaced(kernel, "tile-assign-blocked-layouts")))
+      return signalPassFailure();
     auto threads = kernel.getThreads();
     if (threads[1] != 1 || threads[2] != 1 || threads[0] % 32 != 0 || threads[0] > 1024)
       return;

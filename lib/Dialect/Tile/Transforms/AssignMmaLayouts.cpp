@@ -117,7 +117,7 @@ struct AssignMmaLayoutsPass
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     FailureOr<TargetAttr> target = requireTarget(kernel, "tile-assign-mma-layouts");
-    if (failed(target))
+    if (failed(target) || failed(requireUnplaced(kernel, "tile-assign-mma-layouts")))
       return signalPassFailure();
     // Decisions are made once: a second run would assign over the first.
     WalkResult decided = kernel.walk([](Operation *op) {

@@ -163,6 +163,8 @@ struct SoftwarePipelinePass
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    if (failed(requireUnplaced(kernel, "tile-software-pipeline")))
+      return signalPassFailure();
     Builder b(kernel.getContext());
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {

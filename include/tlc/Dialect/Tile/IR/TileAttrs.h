@@ -24,6 +24,8 @@
 
 namespace tlc::tile {
 
+class KernelOp;
+
 /// On the module: its #tile.target (tile-set-target).
 inline constexpr llvm::StringLiteral kTargetAttr = "tile.target";
 /// On a fragment `tile.alloc`: its register layout (a FragmentLayoutAttrInterface attribute).
@@ -54,6 +56,9 @@ inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threa
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
 /// On an `scf.for` over register slots: to be unrolled completely.
 inline constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
+/// On each kernel entry convert-tile-to-nvvm emits (gpu.func, then llvm.func): what a launch of
+/// it needs (#tile.entry), read by tlc-mark-grid-constants and the driver.
+inline constexpr llvm::StringLiteral kEntryAttr = "tile.entry";
 
 /// The module's target: `tile.target` on the closest enclosing builtin.module (`op` itself
 /// when it is one); null when none is set.
@@ -61,6 +66,11 @@ TargetAttr getTarget(mlir::Operation *op);
 
 /// The module's target, or a located error on `op` saying that `pass` needs one.
 mlir::FailureOr<TargetAttr> requireTarget(mlir::Operation *op, llvm::StringRef pass);
+
+/// Passes that add or grow shared buffers (layouts, conversions, pipeline stages) run before
+/// tile-shared-memory-layout places them: a located error on `kernel` saying so when its
+/// shared memory is already placed (`tile.shared_bytes`).
+mlir::LogicalResult requireUnplaced(KernelOp kernel, llvm::StringRef pass);
 
 /// `tile.mma` of a gemm / `tile.pipeline` of a loop, if set.
 std::optional<MmaKind> getMmaKind(mlir::Operation *gemm);
@@ -79,6 +89,9 @@ inline int64_t edgeBlocksOffset(int64_t barriers, int64_t stages) {
   return (barriers + 16 * stages + 15) / 16 * 16;
 }
 int64_t edgeBlockBytesPerStage(mlir::Operation *loop);
+
+/// `tile.entry` of a kernel function, if set.
+EntryAttr getEntry(mlir::Operation *func);
 
 } // namespace tlc::tile
 

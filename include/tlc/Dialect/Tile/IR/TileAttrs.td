@@ -192,4 +192,68 @@ def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// What the conversion tells the driver about each entry
+//===----------------------------------------------------------------------===//
+
+def Tile_EntryKind : I32EnumAttr<"EntryKind", "the kind of a kernel entry (docs/abi.md)", [
+    I32EnumAttrCase<"Plain", 0, "plain">,
+    I32EnumAttrCase<"Tma", 1, "tma">,
+    I32EnumAttrCase<"Loads", 2, "loads">]> {
+  let cppNamespace = "::tlc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_TensorMapAttr : Tile_Attr<"TensorMap", "tensor_map"> {
+  let summary = "a TMA tensor-map parameter of a `__tma` entry";
+  let description = [{
+    Parameter `param` of the entry is a `__grid_constant__` CUtensorMap over kernel argument
+    `arg` (a tensor), read in boxes of [rows, cols] elements of type `element` with the given
+    swizzle (bytes: 0, 32, 64 or 128; docs/abi.md).
+    `#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>`.
+  }];
+  let parameters = (ins "int64_t":$param, "int64_t":$arg, "int64_t":$boxRows,
+                        "int64_t":$boxCols, "int64_t":$swizzle, "::mlir::Type":$element);
+  let assemblyFormat = [{
+    `<` `param` `=` $param `,` `arg` `=` $arg `,` `box` `=` `[` $boxRows `,` $boxCols `]` `,`
+    `swizzle` `=` $swizzle `,` `element` `=` $element `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
+  let summary = "what a launch of a kernel entry needs (`tlc.entry` on the gpu.func)";
+  let description = [{
+    Set by `convert-tile-to-nvvm` on each entry it emits and read by `tlc-mark-grid-constants`
+    and by the driver (launchers, manifest): the `.tile` kernel the entry belongs to, its kind
+    (`plain`, `tma`: parameters end with tensor maps, `loads`: a producer warpgroup loads the
+    ring), the block's threads along x, the threads that run the tile code (`compute_threads`; the
+    rest are a producer warpgroup, 0 when there is none), the dynamic shared memory a launch
+    needs in bytes, and the tensor maps of a `tma` entry.
+    `#tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256,
+    shared_bytes = 98352, maps = [#tile.tensor_map<...>]>`.
+  }];
+  let parameters = (ins StringRefParameter<>:$kernel, EnumParameter<Tile_EntryKind>:$kind,
+                        "int64_t":$threads, "int64_t":$computeThreads, "int64_t":$sharedBytes,
+                        "::mlir::ArrayAttr":$maps);
+  let assemblyFormat = [{
+    `<` $kernel `,` `kind` `=` $kind `,` `threads` `=` $threads `,`
+    `compute_threads` `=` $computeThreads `,` `shared_bytes` `=` $sharedBytes `,`
+    `maps` `=` $maps `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The tensor maps of a `tma` entry (none for the others).
+    auto getTensorMaps() const {
+      return getMaps().getAsRange<::tlc::tile::TensorMapAttr>();
+    }
+    /// A copy with `bytes` of dynamic shared memory.
+    EntryAttr withSharedBytes(int64_t bytes) const {
+      return get(getContext(), getKernel(), getKind(), getThreads(), getComputeThreads(), bytes,
+                 getMaps());
+    }
+  }];
+}
+
 #endif // TLC_DIALECT_TILE_TILEATTRS_TD

@@ -54,6 +54,14 @@ struct AccLayout {
     }
     return mma.slots();
   }
+  /// The threads the fragment is spread over.
+  int64_t threads() const {
+    if (isBlocked())
+      return blocked.threads;
+    if (kind == Kind::Wgmma)
+      return 128 * wgmma.warpgroups();
+    return 32 * mma.warpsM * mma.warpsN;
+  }
   std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const {
     switch (kind) {
     case Kind::MmaSyncRows:

@@ -1,0 +1,54 @@
+// RUN: tlc-opt %s --split-input-file --verify-diagnostics
+
+// #tile.entry and #tile.tensor_map are verified where they are parsed, and `tile.entry` where
+// it sits: on a function whose parameters hold its tensor maps.
+
+// expected-error @+2 {{tensor map swizzle is 0, 32, 64 or 128 bytes, got 48}}
+// expected-error @+1 {{failed to parse Tile_EntryAttr parameter 'maps'}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 0, arg = 0, box = [64, 64], swizzle = 48, element = bf16>]>}
+
+// -----
+
+// expected-error @+2 {{tensor map box [512, 64] must have 1 to 256 elements per dimension}}
+// expected-error @+1 {{failed to parse Tile_EntryAttr parameter 'maps'}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 0, arg = 0, box = [512, 64], swizzle = 128, element = bf16>]>}
+
+// -----
+
+// expected-error @+1 {{a 'tma' entry has tensor maps, other entries none}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>}
+
+// -----
+
+// expected-error @+1 {{a 'loads' entry has a producer warpgroup (compute_threads > 0)}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = loads, threads = 384, compute_threads = 0, shared_bytes = 0, maps = []>}
+
+// -----
+
+// expected-error @+1 {{a 'plain' entry has no producer warpgroup (compute_threads = 0)}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = plain, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>}
+
+// -----
+
+// expected-error @+1 {{entry threads 2048 is out of range [1, 1024]}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = plain, threads = 2048, compute_threads = 0, shared_bytes = 0, maps = []>}
+
+// -----
+
+// expected-error @+1 {{entry maps must be #tile.tensor_map attributes}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [{param = 0 : i64}]>}
+
+// -----
+
+// expected-error @+1 {{tensor map parameter 3 of 'tile.entry' is past the function's 1 parameters}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 3, arg = 0, box = [64, 64], swizzle = 128, element = bf16>]>}
+
+// -----
+
+// expected-error @+1 {{'tile.entry' must be a #tile.entry, got {entry = "f"}}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = {entry = "f"}}
+
+// -----
+
+// expected-error @+1 {{'tile.entry' belongs on a kernel function (gpu.func or llvm.func)}}
+llvm.mlir.global external @g() {tile.entry = #tile.entry<"f", kind = plain, threads = 32, compute_threads = 0, shared_bytes = 0, maps = []>} : i32
