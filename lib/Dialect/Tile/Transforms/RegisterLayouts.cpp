@@ -19,7 +19,8 @@
 //      the copy comes back after it;
 //   4. shared operands of the mma.sync gemms are filled by cp.async where a copy of a tensor
 //      tile of their type fills them; other writers (a `parallel` that dequantizes or gathers,
-//      a copy from a fragment) write the same swizzled layout element by element.
+//      a copy from a fragment) write the same swizzled layout element by element. Other
+//      tensor tiles copied to shared memory whose rows fill a swizzle take cp.async as well.
 // Nothing here is all or nothing: a misfit costs the op it concerns a slower instruction or a
 // trip through shared memory, never the kernel its tensor cores.
 //
@@ -342,6 +343,23 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
       }
     }
   }
+  // The other copies of tensor tiles into shared memory (packed weights a `parallel`
+  // dequantizes, tiles it gathers from) take cp.async too where their tile is swizzled (whole
+  // 16-byte chunks per row); their readers address the swizzled layout element by element.
+  kernel.walk([&](CopyOp copy) {
+    auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
+    auto dest = dyn_cast<BufferType>(copy.getDest().getType());
+    if (!tensor || !dest || !dest.isShared() || copy->hasAttr(kCpAsyncAttr) ||
+        tensor.getRank() < 2 || dest.getRank() != 2 ||
+        tensor.getElementType() != dest.getElementType())
+      return;
+    Type elem = dest.getElementType();
+    unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+    if ((bits != 8 && bits != 16 && bits != 32) || isa<FloatTF32Type>(elem))
+      return;
+    if (layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], bits / 8))
+      copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
+  });
 }
 
 void tlc::tile::planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan) {
