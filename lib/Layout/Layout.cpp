@@ -89,6 +89,18 @@ std::optional<WgmmaAccLayout> WgmmaAccLayout::choose(int64_t rows, int64_t cols,
   return std::nullopt;
 }
 
+std::optional<WgmmaAccLayout> WgmmaAccLayout::onStackedWarps(int64_t rows, int64_t cols,
+                                                             int64_t warpsM, int64_t warpsN,
+                                                             int64_t nMultiple) {
+  if (warpsN != 1 || warpsM % 4 != 0 || rows != 16 * warpsM || nMultiple % 8 != 0)
+    return std::nullopt;
+  for (int64_t n = std::min<int64_t>(cols, 256) / nMultiple * nMultiple; n >= nMultiple;
+       n -= nMultiple)
+    if (cols % n == 0)
+      return WgmmaAccLayout{rows, n, warpsM / 4, 1};
+  return std::nullopt;
+}
+
 std::pair<int64_t, int64_t> MmaSyncAccLayout::coord(int64_t thread, int64_t slot) const {
   int64_t warp = thread / 32;
   int64_t lane = thread % 32;

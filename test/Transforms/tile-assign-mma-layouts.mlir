@@ -23,13 +23,14 @@
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
 // SM80:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
 // SM80:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
-// sm_90a without TMA (tlc's plain entry, for launches whose tensors TMA cannot read): the
-// mma.sync ring, its copies marked for unaligned tensors.
+// sm_90a without TMA (tlc's plain entry, for launches whose tensors TMA cannot read): a
+// cp.async ring feeding wgmma, its copies marked for unaligned tensors.
 // NOTMA-LABEL: tile.kernel @gemm
-// NOTMA:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 4]>} : !tile.buffer<fragment 128x128xf32>
+// NOTMA:         tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
 // NOTMA:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async, tile.unaligned}
 // NOTMA:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async, tile.unaligned}
-// NOTMA:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
+// NOTMA:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<wgmma>}
+// NOTMA-LABEL: tile.kernel @transposed_epilogue
 // Before sm_80 there is no tensor-core strategy.
 // SM75-LABEL: tile.kernel @gemm
 // SM75-NOT:     tile.layout
@@ -83,12 +84,22 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K
 
 // -----
 
-// An access to the accumulator at other coordinates than the point's (a transpose) cannot run on
-// the registers of its layout: the generic strategy keeps it.
+// An access to the accumulator at other coordinates than the point's (a transpose) does not fit
+// a main-loop ring: the register strategy takes the kernel, per op. On sm_90a the accumulator
+// gets mma.sync's layout on the 8 warps stacked along M (16 rows each: wgmma's D fragment) and
+// the gemm wgmma; the transposed read goes through a copy of the accumulator in shared memory.
+// On sm_80 the squarest warp grid and mma.sync.
 // CHECK-LABEL: tile.kernel @transposed_epilogue
-// CHECK-NOT:     tile.layout
 // CHECK-NOT:     tile.tma
-// CHECK:         tile.yield
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [8, 1]>} : !tile.buffer<fragment 128x128xf32>
+// CHECK:           tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
+// CHECK:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<wgmma>}
+// CHECK:         tile.copy %{{.+}} to %{{.+}} : !tile.buffer<fragment 128x128xf32> to !tile.buffer<fragment 128x128xf32>
+// NOTMA:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [8, 1]>} : !tile.buffer<fragment 128x128xf32>
+// NOTMA:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<wgmma>}
+// SM80-LABEL: tile.kernel @transposed_epilogue
+// SM80:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 4]>} : !tile.buffer<fragment 128x128xf32>
+// SM80:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<mma_sync>}
 tile.kernel @transposed_epilogue threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

@@ -79,6 +79,16 @@ struct WgmmaAccLayout {
   /// rest along N, with an instruction N that is a multiple of 8 and at most 256. nullopt when
   /// the shape does not fit.
   static std::optional<WgmmaAccLayout> choose(int64_t rows, int64_t cols, int64_t warpgroups);
+
+  /// wgmma on an mma.sync accumulator whose warps are stacked along M with 16 rows each (warps a
+  /// multiple of 4): warpgroup g owns rows [64 g, 64 g + 64) and each warp its 16 rows, so the
+  /// two layouts hold every element in the same thread and slot. The columns split into
+  /// instructions of N columns (at most 256, a multiple of `nMultiple`, itself a multiple of 8);
+  /// the result is the layout of one of them, [rows, N] (cols / N of them: instruction j covers
+  /// columns [j N, (j + 1) N) and slots [j N / 2, (j + 1) N / 2)). nullopt when the layout is
+  /// not so stacked or no such N divides the columns.
+  static std::optional<WgmmaAccLayout> onStackedWarps(int64_t rows, int64_t cols, int64_t warpsM,
+                                                      int64_t warpsN, int64_t nMultiple);
 };
 
 /// The register layout of an f32 accumulator [rows, cols] computed by mma.sync m16n8k16 on

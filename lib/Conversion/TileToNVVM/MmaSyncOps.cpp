@@ -6,6 +6,9 @@
 //   - a gemm is, per 16-wide k step, ldmatrix.x4 of the warp's A rows (or A from registers: an
 //     accumulator-layout fragment is already m16n8k16's A layout, two n8 tiles per k16) and B
 //     columns, then mma.sync m16n8k16 into the accumulator registers;
+//   - on sm_90a, a gemm marked wgmma whose accumulator has mma.sync's layout on warps stacked
+//     along M (16 rows each: wgmma's D fragment, slot for slot) runs wgmma m64nNk16 from
+//     descriptors of its swizzled shared tiles, waited for at once;
 //   - a reduce of an accumulator along its rows combines a thread's slots of each row, then the
 //     four lanes of the quad holding the row (two xor shuffles), then the initial value.
 //
@@ -229,6 +232,21 @@ static bool isCpAsyncCopy(Operation *op) {
   return isa<tile::CopyOp>(op) && op->hasAttr(tile::kCpAsyncAttr);
 }
 
+/// Whether `func` has a gemm on wgmma: shared tiles it reads must be fenced for the async proxy.
+static bool hasWgmmaGemm(Operation *func) {
+  WalkResult found = func->walk([](tile::GemmOp gemm) {
+    return tile::getMmaKind(gemm) == tile::MmaKind::Wgmma ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+void tlc::buildAsyncProxyFence(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                             NVVM::SharedSpaceAttr::get(b.getContext(),
+                                                        NVVM::SharedSpace::shared_cta));
+}
+
 void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
   SmallVector<tile::CopyOp> copies;
   func.walk([&](tile::CopyOp copy) {
@@ -265,6 +283,9 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
     if (!inserted)
       it->second = std::min(it->second, pending);
   }
+  // wgmma reads shared memory through the async proxy: each thread fences the tiles it copied
+  // (cp.async, or st.shared in the fallback) before the barrier.
+  bool fence = hasWgmmaGemm(func);
   for (auto [key, pending] : waits) {
     auto [block, at] = key;
     OpBuilder b(func.getContext());
@@ -274,6 +295,8 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
       b.setInsertionPoint(block->getTerminator());
     Location loc = at ? at->getLoc() : block->getTerminator()->getLoc();
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+    if (fence)
+      buildAsyncProxyFence(b, loc);
     gpu::BarrierOp::create(b, loc);
   }
   // Before a run of copies: every thread has finished reading the tiles they overwrite.
@@ -288,7 +311,8 @@ void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
 
 void tlc::placeMmaOperandBarriers(gpu::GPUFuncOp func) {
   func.walk([&](tile::GemmOp gemm) {
-    if (tile::getMmaKind(gemm) != tile::MmaKind::MmaSync)
+    std::optional<tile::MmaKind> kind = tile::getMmaKind(gemm);
+    if (kind != tile::MmaKind::MmaSync && kind != tile::MmaKind::Wgmma)
       return;
     // mma.sync gemms end without a barrier: the cp.async copies that refill their tiles wait
     // for every thread first (placeCpAsyncWaits), other writers do not.
@@ -307,6 +331,12 @@ void tlc::placeMmaOperandBarriers(gpu::GPUFuncOp func) {
     if (!otherWriter)
       return;
     OpBuilder b(gemm);
+    // wgmma: each thread fences its writes for the async proxy, then the block syncs (the
+    // writes' own barrier came before the fence). cp.async copies are fenced at their waits.
+    if (kind == tile::MmaKind::Wgmma) {
+      buildAsyncProxyFence(b, gemm.getLoc());
+      gpu::BarrierOp::create(b, gemm.getLoc());
+    }
     b.setInsertionPointAfter(gemm);
     gpu::BarrierOp::create(b, gemm.getLoc());
   });
@@ -445,6 +475,76 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
   }
 };
 
+/// gemm marked wgmma on the register strategy's accumulator: mma.sync's layout on warps
+/// stacked along M, 16 rows each, holds every element where wgmma's D fragment does. Each
+/// warpgroup multiplies its 64 rows of A (from the shared tile's descriptor) by B, in
+/// instructions of N <= 256 columns (slots [j N / 2, (j + 1) N / 2) for the j-th), and waits for
+/// them at once. The async-proxy fences of the operands' writers are placed around it
+/// (placeCpAsyncWaits, buildRegisterRing, placeMmaOperandBarriers).
+struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
+  WgmmaGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
+    auto acc = getRegisterLayout(op.getC());
+    if (tile::getMmaKind(op) != tile::MmaKind::Wgmma || !acc ||
+        acc->kind != tile::AccLayout::Kind::MmaSync || !isSwizzledTile(op.getA()) ||
+        !isSwizzledTile(op.getB()) || op.getTransposeA())
+      return failure();
+    const layout::MmaSyncAccLayout &l = acc->mma;
+    auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
+                                                        op.getTransposeB() ? 8 : 64);
+    if (!instr)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto aTile = getSwizzledTile(b, loc, op.getA());
+    auto bTile = getSwizzledTile(b, loc, op.getB());
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    Value smemAddr =
+        LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), buildSharedBase(b, loc, func));
+    auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+    Value tid32 = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value warpgroup = arith::DivUIOp::create(b, loc, tid32, cst32(128));
+    Value accMemref = getBufferMemref(op.getC());
+    int64_t perTile = instr->cols / 2, tiles = l.cols / instr->cols;
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(perTile, b.getF32Type()));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    auto slot = [&](int64_t s) { return arith::ConstantIndexOp::create(b, loc, s); };
+    SmallVector<Value> acc32;
+    for (int64_t j = 0; j < tiles; ++j) {
+      Value s = LLVM::UndefOp::create(b, loc, structType);
+      for (int64_t r = 0; r < perTile; ++r) {
+        Value v = op.getClear() ? zero
+                                : memref::LoadOp::create(b, loc, accMemref,
+                                                         ValueRange{slot(j * perTile + r)})
+                                      .getResult();
+        s = LLVM::InsertValueOp::create(b, loc, s, v, r);
+      }
+      acc32.push_back(s);
+    }
+    bool bf16 = op.getB().getType().getElementType().isBF16();
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t j = 0; j < tiles; ++j) {
+      // Instruction j reads B's columns from j N: as the j-th warpgroup along N would.
+      SmallVector<Value> one{acc32[j]};
+      buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second,
+                        aTile->first, bTile->second, bTile->first, op.getTransposeB(), bf16, one);
+      acc32[j] = one.front();
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    for (int64_t j = 0; j < tiles; ++j) {
+      Value s = fenceAccumulators(b, loc, acc32[j]);
+      for (int64_t r = 0; r < perTile; ++r)
+        memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, s, r), accMemref,
+                                ValueRange{slot(j * perTile + r)});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// reduce(acc, rows, dim = 1): per row slot, the thread's slots of that row, then the quad.
 struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
   ReduceRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
@@ -497,7 +597,7 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
 } // namespace
 
 void tlc::populateMmaSyncPatterns(RewritePatternSet &patterns) {
-  patterns.add<CpAsyncTileCopy, MmaSyncGemm, ReduceRows>(patterns.getContext());
+  patterns.add<CpAsyncTileCopy, MmaSyncGemm, WgmmaGemm, ReduceRows>(patterns.getContext());
 }
 
 void tlc::buildRegisterRing(scf::ForOp loop, OpBuilder &b, IRMapping &mapping) {
@@ -555,6 +655,8 @@ void tlc::buildRegisterRing(scf::ForOp loop, OpBuilder &b, IRMapping &mapping) {
     }
   }
 
+  // wgmma reads the tiles through the async proxy: fenced before the barrier.
+  bool fence = hasWgmmaGemm(loop);
   auto ring = scf::ForOp::create(b, loc, lb, ub, step);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -572,6 +674,8 @@ void tlc::buildRegisterRing(scf::ForOp loop, OpBuilder &b, IRMapping &mapping) {
         continue;
       if (auto it = waits.find(&op); it != waits.end()) {
         NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(it->second));
+        if (fence)
+          buildAsyncProxyFence(b, loc);
         gpu::BarrierOp::create(b, loc);
       }
       b.clone(op, bodyMapping);

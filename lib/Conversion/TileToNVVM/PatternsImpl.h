@@ -307,12 +307,17 @@ void buildWarpgroupMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemA
 /// The register strategy (no pipelined main loop; tile-assign-mma-layouts): places the waits of
 /// the cp.async copies in `func` (each copy one group; before the first op that uses its tile,
 /// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each
-/// run of copies (the tiles they overwrite may still be read).
+/// run of copies (the tiles they overwrite may still be read). With wgmma gemms in `func`, each
+/// wait fences the thread's writes for the async proxy before the barrier.
 void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
 
-/// A barrier after each mma.sync gemm of `func` one of whose shared operands has writers other
-/// than cp.async copies (a `parallel`, a copy from a fragment): they do not wait for the gemm's
-/// reads by themselves.
+/// `fence.proxy.async.shared::cta`: this thread's shared-memory writes, visible to wgmma.
+void buildAsyncProxyFence(mlir::OpBuilder &b, mlir::Location loc);
+
+/// A barrier after each mma.sync or wgmma gemm of `func` one of whose shared operands has
+/// writers other than cp.async copies (a `parallel`, a copy from a fragment): they do not wait
+/// for the gemm's reads by themselves. Before a wgmma gemm with such writers: an async-proxy
+/// fence, then a barrier.
 void placeMmaOperandBarriers(mlir::gpu::GPUFuncOp func);
 
 /// The register strategy's pipelined loop (`tile.pipeline = #tile.pipeline<cp_async_regs>`, a

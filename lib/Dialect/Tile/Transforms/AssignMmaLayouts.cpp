@@ -146,6 +146,8 @@ struct AssignMmaLayoutsPass
       for (auto &[gemm, reason] : plan.genericGemms)
         remark.attachNote(gemm.getLoc())
             << "this gemm keeps the generic lowering (no tensor cores): " << reason;
+      for (auto &[gemm, reason] : plan.notWgmma)
+        remark.attachNote(gemm.getLoc()) << "this gemm runs mma.sync, not wgmma: " << reason;
       for (auto &[alloc, reason] : plan.registerMisfits)
         remark.attachNote(alloc->getLoc()) << "this fragment stays in shared memory: " << reason;
       for (auto &[op, reason] : plan.conversions)
@@ -216,7 +218,9 @@ struct AssignMmaLayoutsPass
         }
     }
     // No pipelined main loop: the register strategy (mma.sync, on sm_90a too), per op.
-    planRegisterLayouts(kernel, threads[0] / 32, plan);
+    // On sm_90a a gemm whose operands and accumulator allow it runs wgmma (unless
+    // --codegen=mma-sync keeps every gemm on mma.sync).
+    planRegisterLayouts(kernel, threads[0] / 32, target.hasWgmma() && cpAsyncWgmma, plan);
     int64_t gemms = plan.mmaGemms.size() + plan.genericGemms.size();
     if (plan.mmaGemms.empty()) {
       if (!plan.registerMisfits.empty())
@@ -225,9 +229,14 @@ struct AssignMmaLayoutsPass
         why = {plan.genericGemms.front().first.getOperation(), plan.genericGemms.front().second};
       return "";
     }
+    size_t onWgmma = plan.wgmmaGemms.size(), onMmaSync = plan.mmaGemms.size() - onWgmma;
+    std::string on = !onWgmma     ? " on ldmatrix + mma.sync"
+                     : !onMmaSync ? " on wgmma"
+                                  : ", " + std::to_string(onWgmma) + " on wgmma and " +
+                                        std::to_string(onMmaSync) + " on ldmatrix + mma.sync";
     return "register strategy: " + std::to_string(plan.mmaGemms.size()) + " of " +
-           std::to_string(gemms) + (gemms == 1 ? " gemm" : " gemms") +
-           " on ldmatrix + mma.sync, their fragments in registers on " +
+           std::to_string(gemms) + (gemms == 1 ? " gemm" : " gemms") + on +
+           ", their fragments in registers on " +
            std::to_string(threads[0] / 32) + " warps, the tile copies that feed them on cp.async";
   }
 

@@ -29,6 +29,19 @@ static std::string swizzleOf(Value buffer) {
 static std::string describeGemm(GemmOp gemm) {
   std::optional<MmaKind> kind = getMmaKind(gemm);
   std::optional<AccLayout> acc = getAccLayout(gemm.getC());
+  // wgmma on the register strategy's accumulator (warps stacked along M, 16 rows each).
+  if (kind == MmaKind::Wgmma && acc && acc->kind == AccLayout::Kind::MmaSync) {
+    const layout::MmaSyncAccLayout &l = acc->mma;
+    auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
+                                                        gemm.getTransposeB() ? 8 : 64);
+    if (instr)
+      return llvm::formatv("gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A and B "
+                           "from shared memory{4}",
+                           instr->cols, l.cols / instr->cols, instr->warpgroupsM,
+                           instr->warpgroupsM == 1 ? "" : "s",
+                           swizzleOf(gemm.getB()))
+          .str();
+  }
   if (kind == MmaKind::Wgmma && acc)
     return llvm::formatv("gemm: wgmma m64n{0}k16 on {1} x {2} warpgroups, A and B from shared "
                          "memory{3}",

@@ -69,10 +69,39 @@ static std::string mmaSyncMisfit(GemmOp gemm) {
   return "";
 }
 
+/// Why a gemm on mma.sync's registers cannot run wgmma instead (empty if it can): both operands
+/// in shared memory, A K-major, B K-major (transpose_b) or MN-major in 128-byte swizzled rows,
+/// and an accumulator whose warps are stacked along M, 16 rows each.
+static std::string wgmmaMisfit(GemmOp gemm) {
+  BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
+  if (!aType.isShared())
+    return "A comes from registers (wgmma reads them only from inline PTX, not built yet)";
+  if (gemm.getTransposeA())
+    return "A is transposed (transpose_a: ldmatrix.trans)";
+  bool mnMajor = !gemm.getTransposeB();
+  auto b = bType.getShape();
+  if (mnMajor && layout::chooseSwizzle(b[0], b[1], 2) != 128)
+    return "wgmma reads a row-major B (no transpose_b) in 128-byte swizzled rows: N a multiple "
+           "of 64";
+  std::optional<AccLayout> acc = getAccLayout(gemm.getC());
+  if (!acc || acc->kind != AccLayout::Kind::MmaSync)
+    return "its accumulator has no mma.sync register layout";
+  const layout::MmaSyncAccLayout &l = acc->mma;
+  if (!layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
+                                              mnMajor ? 64 : 8))
+    return ("wgmma needs 16 accumulator rows per warp on a multiple of 4 warps (BM = 16 x "
+            "warps); this one has " +
+            Twine(l.rows) + " rows on " + Twine(l.warps()) + " warps")
+        .str();
+  return "";
+}
+
 namespace {
 struct Planner {
   KernelOp kernel;
   int64_t warps;
+  /// Whether gemms may run wgmma (sm_90a).
+  bool wgmma;
   RegisterPlan &plan;
 
   llvm::EquivalenceClasses<Operation *> classes;
@@ -129,6 +158,9 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
                          "multiple of 16 columns");
   }
   bool stacked = rows % (16 * warps) == 0;
+  // wgmma (sm_90a) runs on warps stacked along M with 16 rows each: take that grid when the
+  // rows allow it, rows or not.
+  needRows |= wgmma && rows == 16 * warps && warps % 4 == 0;
   if (needRows && !stacked)
     return ("its " + Twine(rows) + " rows do not split into " + Twine(warps) +
             " warps of 16-row tiles (row values, A operands from registers and row reductions "
@@ -328,7 +360,13 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
   MLIRContext *ctx = kernel.getContext();
   Builder b(ctx);
   for (GemmOp gemm : mma) {
-    gemm->setAttr(kMmaAttr, MmaKindAttr::get(ctx, MmaKind::MmaSync));
+    std::string whyNot = wgmma ? wgmmaMisfit(gemm) : "";
+    bool onWgmma = wgmma && whyNot.empty();
+    if (onWgmma)
+      plan.wgmmaGemms.push_back(gemm);
+    else if (wgmma)
+      plan.notWgmma.push_back({gemm, whyNot});
+    gemm->setAttr(kMmaAttr, MmaKindAttr::get(ctx, onWgmma ? MmaKind::Wgmma : MmaKind::MmaSync));
     for (Value operand : {gemm.getA(), gemm.getB()}) {
       auto type = cast<BufferType>(operand.getType());
       if (!type.isShared())
@@ -362,6 +400,7 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
   });
 }
 
-void tlc::tile::planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan) {
-  Planner{kernel, warps, plan}.run();
+void tlc::tile::planRegisterLayouts(KernelOp kernel, int64_t warps, bool wgmma,
+                                    RegisterPlan &plan) {
+  Planner{kernel, warps, wgmma, plan}.run();
 }

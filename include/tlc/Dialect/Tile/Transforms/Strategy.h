@@ -128,6 +128,9 @@ bool isKnown16ByteColumn(mlir::Value col, int64_t elemBytes);
 /// fragment goes through a copy in shared memory (an explicit layout conversion) and why.
 struct RegisterPlan {
   llvm::SmallVector<GemmOp> mmaGemms;
+  /// Those of mmaGemms that run wgmma (the others mma.sync), and why each other one does not.
+  llvm::SmallVector<GemmOp> wgmmaGemms;
+  llvm::SmallVector<std::pair<GemmOp, std::string>> notWgmma;
   llvm::SmallVector<std::pair<GemmOp, std::string>> genericGemms;
   llvm::SmallVector<AllocOp> registers;
   llvm::SmallVector<std::pair<mlir::Operation *, std::string>> registerMisfits;
@@ -137,9 +140,11 @@ struct RegisterPlan {
 };
 
 /// The register strategy on `warps` warps, per op: layouts on fragments (`tile.layout`), gemms
-/// `tile.mma = #tile.mma<mma_sync>`, copies that fill their shared operands `tile.cp_async`,
-/// layout conversions inserted where a use does not fit. Records what it did in `plan`.
-void planRegisterLayouts(KernelOp kernel, int64_t warps, RegisterPlan &plan);
+/// `tile.mma = #tile.mma<mma_sync>` (or `<wgmma>` where `wgmma` allows it: sm_90a, both operands
+/// in shared memory, 16 accumulator rows per warp), copies that fill their shared operands
+/// `tile.cp_async`, layout conversions inserted where a use does not fit. Records what it did in
+/// `plan`.
+void planRegisterLayouts(KernelOp kernel, int64_t warps, bool wgmma, RegisterPlan &plan);
 
 /// One element access of a fragment inside a `parallel` body: at the point (a fragment of the
 /// parallel's shape indexed by its coordinates), at the point's row (a rank-1 fragment read at
