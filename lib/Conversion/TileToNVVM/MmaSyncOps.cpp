@@ -242,9 +242,9 @@ static bool hasWgmmaGemm(Operation *func) {
 }
 
 void tlc::buildAsyncProxyFence(OpBuilder &b, Location loc) {
-  NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
-                             NVVM::SharedSpaceAttr::get(b.getContext(),
-                                                        NVVM::SharedSpace::shared_cta));
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }
 
 void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
@@ -333,7 +333,11 @@ void tlc::placeMmaOperandBarriers(gpu::GPUFuncOp func) {
     OpBuilder b(gemm);
     // wgmma: each thread fences its writes for the async proxy, then the block syncs (the
     // writes' own barrier came before the fence). cp.async copies are fenced at their waits.
-    if (kind == tile::MmaKind::Wgmma) {
+    // (A cp.async wait placed right before the gemm fenced and synced already.)
+    Operation *prev = gemm->getPrevNode();
+    bool fenced = prev && isa<gpu::BarrierOp>(prev) && prev->getPrevNode() &&
+                  isa<NVVM::FenceProxyOp>(prev->getPrevNode());
+    if (kind == tile::MmaKind::Wgmma && !fenced) {
       buildAsyncProxyFence(b, gemm.getLoc());
       gpu::BarrierOp::create(b, gemm.getLoc());
     }
@@ -507,18 +511,18 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
     Value warpgroup = arith::DivUIOp::create(b, loc, tid32, cst32(128));
     Value accMemref = getBufferMemref(op.getC());
     int64_t perTile = instr->cols / 2, tiles = l.cols / instr->cols;
-    auto structType =
-        LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(perTile, b.getF32Type()));
+    auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                       SmallVector<Type>(perTile, b.getF32Type()));
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     auto slot = [&](int64_t s) { return arith::ConstantIndexOp::create(b, loc, s); };
     SmallVector<Value> acc32;
     for (int64_t j = 0; j < tiles; ++j) {
       Value s = LLVM::UndefOp::create(b, loc, structType);
       for (int64_t r = 0; r < perTile; ++r) {
-        Value v = op.getClear() ? zero
-                                : memref::LoadOp::create(b, loc, accMemref,
-                                                         ValueRange{slot(j * perTile + r)})
-                                      .getResult();
+        Value v = op.getClear()
+                      ? zero
+                      : memref::LoadOp::create(b, loc, accMemref, ValueRange{slot(j * perTile + r)})
+                            .getResult();
         s = LLVM::InsertValueOp::create(b, loc, s, v, r);
       }
       acc32.push_back(s);
@@ -528,8 +532,8 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
     for (int64_t j = 0; j < tiles; ++j) {
       // Instruction j reads B's columns from j N: as the j-th warpgroup along N would.
       SmallVector<Value> one{acc32[j]};
-      buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second,
-                        aTile->first, bTile->second, bTile->first, op.getTransposeB(), bf16, one);
+      buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second, aTile->first,
+                        bTile->second, bTile->first, op.getTransposeB(), bf16, one);
       acc32[j] = one.front();
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);

@@ -236,8 +236,8 @@ struct AssignMmaLayoutsPass
                                         std::to_string(onMmaSync) + " on ldmatrix + mma.sync";
     return "register strategy: " + std::to_string(plan.mmaGemms.size()) + " of " +
            std::to_string(gemms) + (gemms == 1 ? " gemm" : " gemms") + on +
-           ", their fragments in registers on " +
-           std::to_string(threads[0] / 32) + " warps, the tile copies that feed them on cp.async";
+           ", their fragments in registers on " + std::to_string(threads[0] / 32) +
+           " warps, the tile copies that feed them on cp.async";
   }
 
   RegisterPlan plan;

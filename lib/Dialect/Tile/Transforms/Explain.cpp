@@ -38,8 +38,7 @@ static std::string describeGemm(GemmOp gemm) {
       return llvm::formatv("gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A and B "
                            "from shared memory{4}",
                            instr->cols, l.cols / instr->cols, instr->warpgroupsM,
-                           instr->warpgroupsM == 1 ? "" : "s",
-                           swizzleOf(gemm.getB()))
+                           instr->warpgroupsM == 1 ? "" : "s", swizzleOf(gemm.getB()))
           .str();
   }
   if (kind == MmaKind::Wgmma && acc)

@@ -50,6 +50,9 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop, bool producerLo
       anyCopy = true;
     } else if (isa<GemmOp>(op)) {
       std::optional<MmaKind> mma = getMmaKind(&op);
+      // wgmma on the register strategy's accumulator runs per op: a register ring at most.
+      if (isRegisterWgmma(cast<GemmOp>(op)))
+        return std::nullopt;
       wgmma &= mma == MmaKind::Wgmma;
       mmaSync &= mma == MmaKind::MmaSync;
       anyGemm = true;
@@ -133,14 +136,15 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
     if (!copy->hasAttr(kCpAsyncAttr))
       return false;
     anyCopy = true;
-    // Its stages are addressed by the copies and the mma.sync gemms of this loop only.
+    // Its stages are addressed by the copies and the per-op gemms (mma.sync, or wgmma on the
+    // register strategy's accumulator) of this loop only.
     for (Operation *user : copy.getDest().getUsers()) {
       if (!loop->isProperAncestor(user))
         return false;
       auto gemm = dyn_cast<GemmOp>(user);
       bool copyFill = isa<CopyOp>(user) && cast<CopyOp>(user).getDest() == copy.getDest() &&
                       user->hasAttr(kCpAsyncAttr);
-      if (!copyFill && !(gemm && getMmaKind(gemm) == MmaKind::MmaSync))
+      if (!copyFill && !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
         return false;
     }
     for (Value offset : copy.getSourceOffsets())

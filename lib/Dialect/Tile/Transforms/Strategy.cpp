@@ -61,6 +61,11 @@ std::optional<AccLayout> tlc::tile::getAccLayout(Value buffer) {
   return AccLayout::fromAttr(alloc->getAttr(kLayoutAttr), alloc.getBuffer().getType().getShape());
 }
 
+bool tlc::tile::isRegisterWgmma(GemmOp gemm) {
+  std::optional<AccLayout> acc = getAccLayout(gemm.getC());
+  return getMmaKind(gemm) == MmaKind::Wgmma && acc && acc->kind == AccLayout::Kind::MmaSync;
+}
+
 namespace {
 struct IndexMath {
   OpBuilder &b;

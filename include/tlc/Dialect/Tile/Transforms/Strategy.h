@@ -88,6 +88,10 @@ struct AccLayout {
 /// The layout of `buffer`, a value defined by a `tile.alloc` carrying `tile.layout`, or nullopt.
 std::optional<AccLayout> getAccLayout(mlir::Value buffer);
 
+/// Whether `gemm` runs wgmma on the register strategy's accumulator (mma.sync's layout on warps
+/// stacked along M), per op, rather than in a main-loop ring (a #tile.wgmma_acc accumulator).
+bool isRegisterWgmma(GemmOp gemm);
+
 /// (row, col) of slot `slot` (an index) of thread `tid` (an index) in `layout`, as arithmetic
 /// (mirrors AccLayout::coord).
 std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Location loc,
