@@ -17,8 +17,11 @@
 #include "batched_gemm.h"
 #include "batched_gemm_mma_sync.h"
 #include "conv2d.h"
+#include "conv2d_mma_sync.h"
 #include "grouped_gemm.h"
+#include "grouped_gemm_mma_sync.h"
 #include "linear_attention.h"
+#include "linear_attention_mma_sync.h"
 #include "w4a16_gemm.h"
 
 #include "CublasPeer.h"
@@ -146,12 +149,23 @@ int main() {
         row += sizes[i];
       }
     };
-    char what[128];
-    std::snprintf(what, sizeof what,
-                  "grouped bf16 G=%lld M=%lld N=%lld K=%lld vs cublasGemmEx per group",
-                  (long long)s.g, (long long)s.m, (long long)s.n, (long long)s.k);
-    compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                   2.0 * s.m * s.n * s.k);
+    auto mmaSyncLaunch = [&] {
+      CHECK_TLC(tlc::grouped_gemm_mma_sync::launch(gpu.stream(), a.ptr(), w.ptr(), sz.ptr(),
+                                                   c.ptr(), s.m, s.k, s.g, s.n));
+    };
+    char what[160];
+    for (const char *build : {"default", "mma-sync"}) {
+      std::snprintf(what, sizeof what,
+                    "grouped bf16 G=%lld M=%lld N=%lld K=%lld build=%s vs cublasGemmEx per group",
+                    (long long)s.g, (long long)s.m, (long long)s.n, (long long)s.k, build);
+      CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
+      if (build[0] == 'd')
+        compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                       2.0 * s.m * s.n * s.k);
+      else
+        compareAndTime(gpu, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
+                       2.0 * s.m * s.n * s.k);
+    }
   }
 
   // w4a16 at small M against the f16 GEMM of the same shape.
@@ -195,14 +209,21 @@ int main() {
     auto peerLaunch = [&] {
       cublasRowMajorGemm(handle, m, n, k, a.ptr(), wt.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
-    char what[160];
-    std::snprintf(what, sizeof what,
-                  "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld vs cuBLAS on the GEMM "
-                  "%lldx%lldx%lld",
-                  (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co, (long long)m,
-                  (long long)n, (long long)k);
-    report(what, 2.0 * m * n * k, t, p, 0.0);
+    auto mmaSyncLaunch = [&] {
+      CHECK_TLC(tlc::conv2d_mma_sync::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
+                                             s.w, s.ci, k, n, m));
+    };
+    for (const char *build : {"default", "mma-sync"}) {
+      auto [t, p] = build[0] == 'd' ? interleaved(gpu, 5, tlcLaunch, peerLaunch)
+                                    : interleaved(gpu, 5, mmaSyncLaunch, peerLaunch);
+      char what[192];
+      std::snprintf(what, sizeof what,
+                    "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld build=%s vs cuBLAS on the GEMM "
+                    "%lldx%lldx%lld",
+                    (long long)s.nb, (long long)s.h, (long long)s.ci, (long long)s.co, build,
+                    (long long)m, (long long)n, (long long)k);
+      report(what, 2.0 * m * n * k, t, p, 0.0);
+    }
   }
 
   // Linear attention, B=4 H=16 S=4096 D=64 (chunks of 64): per chunk four 64^3 products.
@@ -217,9 +238,14 @@ int main() {
       CHECK_TLC(tlc::linear_attention::launch(gpu.stream(), q.ptr(), kk.ptr(), v.ptr(), o.ptr(), b,
                                               h, s));
     };
-    double t = medianMs(gpu, 2, 9, tlcLaunch);
-    report("linear_attention bf16 B=4 H=16 S=4096 D=64 (no peer)",
-           double(b * h * (s / 64)) * 4 * 2.0 * 64 * 64 * 64, t, 0, 0.0);
+    auto mmaSyncLaunch = [&] {
+      CHECK_TLC(tlc::linear_attention_mma_sync::launch(gpu.stream(), q.ptr(), kk.ptr(), v.ptr(),
+                                                       o.ptr(), b, h, s));
+    };
+    // The mma.sync build as the "peer": same process, interleaved.
+    auto [t, p] = interleaved(gpu, 5, tlcLaunch, mmaSyncLaunch);
+    report("linear_attention bf16 B=4 H=16 S=4096 D=64 (peer: build=mma-sync)",
+           double(b * h * (s / 64)) * 4 * 2.0 * 64 * 64 * 64, t, p, 0.0);
   }
   cublasDestroy(handle);
   return 0;
