@@ -1,13 +1,15 @@
 // GPU test of kernels/attention.tile (FlashAttention forward, bf16 in/out, f32 softmax and
 // accumulation), full and causal (the same source compiled with -D CAUSAL=true), for sm_90a
 // (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver); both take the register
-// strategy (mma.sync); and with f16 tensors and head dimension 64 (-D T=f16 -D D=64). Tensors
-// starting one element past a 16-byte boundary take its element-copy version instead of cp.async
-// chunks. GQA: kernels/attention_gqa.tile, 4 query heads per K/V head.
+// strategy (mma.sync: 32 rows per warp); causal with BM = 64 on 4 warps (16 rows per warp: both
+// gemms on wgmma on sm_90a, P V with P from registers); and with f16 tensors and head dimension 64
+// (-D T=f16 -D D=64). Tensors starting one element past a 16-byte boundary take its element-copy
+// version instead of cp.async chunks. GQA: kernels/attention_gqa.tile, 4 query heads per K/V head.
 
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_causal.h"
+#include "attention_causal_wgmma.h"
 #include "attention_f16_d64.h"
 #include "attention_gqa.h"
 #include "attention_sm_80.h"
@@ -16,14 +18,15 @@
 
 using namespace tlc::gputest;
 
-enum class Variant { Full, Causal, CausalSm80, F16D64, Gqa };
+enum class Variant { Full, Causal, CausalSm80, F16D64, Gqa, CausalWgmma };
 
 static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h, int64_t s,
                     uint32_t seed, bool misaligned = false) {
   // F16D64: f16 tensors, head dimension 64 (-D T=f16 -D D=64).
   bool f16 = variant == Variant::F16D64;
   const int64_t d = f16 ? 64 : 128;
-  bool causal = variant == Variant::Causal || variant == Variant::CausalSm80;
+  bool causal = variant == Variant::Causal || variant == Variant::CausalSm80 ||
+                variant == Variant::CausalWgmma;
   // GQA: query head hh reads K/V head hh / group (attention_gqa.tile's GROUP).
   const int64_t group = variant == Variant::Gqa ? 4 : 1, hkv = h / group;
   auto round = [&](float x, uint16_t &bits) {
@@ -55,6 +58,9 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   float scale = float(softmaxScale * 1.4426950408889634); // times log2(e): the kernel uses exp2
   if (variant == Variant::Causal)
     CHECK_TLC(tlc::attention_causal::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (variant == Variant::CausalWgmma)
+    CHECK_TLC(
+        tlc::attention_causal_wgmma::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else if (variant == Variant::CausalSm80)
     CHECK_TLC(tlc::attention_sm_80::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else if (variant == Variant::Gqa)
@@ -105,7 +111,10 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
   char name[160];
   std::snprintf(name, sizeof(name), "attention%s%s%s%s%s B=%lld H=%lld S=%lld D=%lld",
                 variant == Variant::Gqa ? " GQA (4 heads per K/V head)" : "", f16 ? " f16" : "",
-                causal ? " causal" : "", variant == Variant::CausalSm80 ? " sm_80 (PTX JIT)" : "",
+                causal ? " causal" : "",
+                variant == Variant::CausalSm80    ? " sm_80 (PTX JIT)"
+                : variant == Variant::CausalWgmma ? " BM=64 BN=64 (wgmma)"
+                                                  : "",
                 misaligned ? " misaligned" : "", (long long)b, (long long)h, (long long)s,
                 (long long)d);
   return report(name, cmp, got, ref, clobberedGuardBytes(dout, n * 2));
@@ -120,6 +129,7 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, Variant::Full, 1, 1, 200, 71, /*misaligned=*/true);
     ok &= runCase(gpu, Variant::CausalSm80, 1, 1, 77, 75);
     ok &= runCase(gpu, Variant::Gqa, 1, 8, 77, 81);
+    ok &= runCase(gpu, Variant::CausalWgmma, 1, 2, 129, 85);
     std::printf("attention_test small: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
   }
@@ -135,6 +145,10 @@ int main(int argc, char **argv) {
   ok &= runCase(gpu, Variant::F16D64, 1, 2, 100, 79, /*misaligned=*/true);
   ok &= runCase(gpu, Variant::Gqa, 2, 8, 1000, 81);
   ok &= runCase(gpu, Variant::Gqa, 1, 4, 130, 83, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::CausalWgmma, 2, 3, 1000, 85);
+  ok &= runCase(gpu, Variant::CausalWgmma, 1, 2, 129, 87);
+  ok &= runCase(gpu, Variant::CausalWgmma, 1, 1, 1, 89);
+  ok &= runCase(gpu, Variant::CausalWgmma, 1, 1, 77, 91, /*misaligned=*/true);
   std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

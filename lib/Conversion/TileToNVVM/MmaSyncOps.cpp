@@ -481,7 +481,8 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
 
 /// gemm marked wgmma on the register strategy's accumulator: mma.sync's layout on warps
 /// stacked along M, 16 rows each, holds every element where wgmma's D fragment does. Each
-/// warpgroup multiplies its 64 rows of A (from the shared tile's descriptor) by B, in
+/// warpgroup multiplies its 64 rows of A (from the shared tile's descriptor, or from a register
+/// fragment of the same layout: each warp's 16 rows, wgmma's register form) by B, in
 /// instructions of N <= 256 columns (slots [j N / 2, (j + 1) N / 2) for the j-th), and waits for
 /// them at once. The async-proxy fences of the operands' writers are placed around it
 /// (placeCpAsyncWaits, buildRegisterRing, placeMmaOperandBarriers).
@@ -489,9 +490,14 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
   WgmmaGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
     auto acc = getRegisterLayout(op.getC());
+    auto aLayout = getRegisterLayout(op.getA());
     if (tile::getMmaKind(op) != tile::MmaKind::Wgmma || !acc ||
-        acc->kind != tile::AccLayout::Kind::MmaSync || !isSwizzledTile(op.getA()) ||
-        !isSwizzledTile(op.getB()) || op.getTransposeA())
+        acc->kind != tile::AccLayout::Kind::MmaSync)
+      return failure();
+    bool aRegisters = aLayout && aLayout->kind == tile::AccLayout::Kind::MmaSync &&
+                      aLayout->mma.warpsM == acc->mma.warpsM && aLayout->mma.warpsN == 1;
+    if (!(aRegisters || isSwizzledTile(op.getA())) || !isSwizzledTile(op.getB()) ||
+        op.getTransposeA())
       return failure();
     const layout::MmaSyncAccLayout &l = acc->mma;
     auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
@@ -500,7 +506,6 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
       return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    auto aTile = getSwizzledTile(b, loc, op.getA());
     auto bTile = getSwizzledTile(b, loc, op.getB());
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     Value smemAddr =
@@ -528,9 +533,34 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
       acc32.push_back(s);
     }
     bool bf16 = op.getB().getType().getElementType().isBF16();
+    // A from registers: the warp's 16 rows of each k16 step as mma.sync's m16n8k16 A fragment
+    // (slots of n8 tiles 2kk and 2kk + 1: rows +0/+8, k +0/+8), bf16/f16 pairs as i32.
+    SmallVector<Value> aRegs;
+    if (aRegisters) {
+      Value aMemref = getBufferMemref(op.getA());
+      Type half = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
+      auto pairType = VectorType::get({2}, half);
+      auto pack = [&](int64_t s) -> Value {
+        Value v = LLVM::UndefOp::create(b, loc, pairType);
+        for (int64_t e = 0; e < 2; ++e)
+          v = LLVM::InsertElementOp::create(
+              b, loc, v, memref::LoadOp::create(b, loc, aMemref, ValueRange{slot(s + e)}),
+              cst32(e));
+        return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+      };
+      for (int64_t kk = 0; kk < aLayout->mma.nTiles() / 2; ++kk)
+        for (int64_t s : {0, 2, 4, 6})
+          aRegs.push_back(pack(8 * kk + s));
+    }
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t j = 0; j < tiles; ++j) {
       // Instruction j reads B's columns from j N: as the j-th warpgroup along N would.
+      if (aRegisters) {
+        buildWarpgroupMmaRegA(b, loc, smemAddr, cst32(j), *instr, aRegs, bTile->second,
+                              bTile->first, op.getTransposeB(), bf16, acc32[j]);
+        continue;
+      }
+      auto aTile = getSwizzledTile(b, loc, op.getA());
       SmallVector<Value> one{acc32[j]};
       buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second, aTile->first,
                         bTile->second, bTile->first, op.getTransposeB(), bf16, one);

@@ -304,6 +304,16 @@ void buildWarpgroupMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemA
                        const layout::SwizzledTile &tileB, bool transB, bool bf16,
                        llvm::SmallVectorImpl<mlir::Value> &tiles);
 
+/// The same with A from registers (wgmma's register form, as PTX: MLIR's op reads A from shared
+/// memory only), for one instruction of N = layout.instrN() columns at column block `wgN`:
+/// `aRegs` holds 4 i32 registers (bf16/f16 pairs: mma.sync's m16n8k16 A fragment of the warp's 16
+/// rows) per 16-wide k step; `tile` is the accumulator struct, updated.
+void buildWarpgroupMmaRegA(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemAddr,
+                           mlir::Value wgN, const layout::WgmmaAccLayout &layout,
+                           llvm::ArrayRef<mlir::Value> aRegs, mlir::Value bStage,
+                           const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                           mlir::Value &tile);
+
 /// The register strategy (no pipelined main loop; tile-assign-mma-layouts): places the waits of
 /// the cp.async copies in `func` (each copy one group; before the first op that uses its tile,
 /// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each

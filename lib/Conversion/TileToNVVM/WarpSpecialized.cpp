@@ -498,60 +498,73 @@ void tlc::storeWgmmaTiles(OpBuilder &b, Location loc, ArrayRef<Value> tiles, Val
     }
 }
 
+namespace {
+/// Shared-memory descriptors of wgmma's operand tiles (K-major A; B K-major with `transB`, else
+/// MN-major in 64-column blocks of 128-byte rows), built at the builder's position.
+struct WgmmaOperands {
+  OpBuilder &b;
+  Location loc;
+  Value smemAddr;
+
+  Value cst32(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); }
+  /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
+  Value descriptor(Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
+    Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
+    Value field = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)),
+                                        cst32(0x3FFF));
+    Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
+    uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
+    Value bits = arith::ConstantIntOp::create(b, loc, b.getI64Type(), static_cast<int64_t>(fixed));
+    return arith::OrIOp::create(b, loc, desc, bits).getResult();
+  }
+  /// B's first byte for the warpgroup at column block `wgN` (i32) of N = `instrN` columns.
+  Value bBase(Value bStage, const layout::SwizzledTile &tileB, bool transB, Value wgN,
+              int64_t instrN) {
+    // K-major: N rows of swizzle bytes; MN-major: N in 64-column blocks of bk rows x 128 bytes.
+    int64_t bytes =
+        transB ? instrN * tileB.swizzleBytes : instrN / tileB.blockCols() * tileB.blockBytes();
+    return arith::AddIOp::create(b, loc, bStage, arith::MulIOp::create(b, loc, wgN, cst32(bytes)));
+  }
+  /// B's descriptor at k step `k0`.
+  Value bDescriptor(Value base, const layout::SwizzledTile &tileB, bool transB, int64_t k0) {
+    int64_t sw = tileB.swizzleBytes;
+    if (transB) {
+      int64_t delta = (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
+      return descriptor(arith::AddIOp::create(b, loc, base, cst32(delta)), 16, 8 * sw, sw);
+    }
+    // MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset, 8-row
+    // groups by the stride byte offset.
+    return descriptor(arith::AddIOp::create(b, loc, base, cst32(k0 * sw)), tileB.blockBytes(),
+                      8 * sw, sw);
+  }
+};
+} // namespace
+
 void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wgM, Value wgN,
                             const layout::WgmmaAccLayout &layout, Value aStage,
                             const layout::SwizzledTile &tileA, Value bStage,
                             const layout::SwizzledTile &tileB, bool transB, bool bf16,
                             SmallVectorImpl<Value> &tiles) {
   MLIRContext *ctx = b.getContext();
-  auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
-  auto cst64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); };
-  /// Descriptor of the operand tile at byte `offset` (i32) of shared memory.
-  auto descriptor = [&](Value offset, int64_t leading, int64_t stride, int64_t swizzle) {
-    Value addr = arith::AddIOp::create(b, loc, smemAddr, offset);
-    Value field = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, addr, cst32(4)),
-                                        cst32(0x3FFF));
-    Value desc = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
-    uint64_t fixed = layout::wgmmaDescriptor(0, leading, stride, swizzle);
-    return arith::OrIOp::create(b, loc, desc, cst64(static_cast<int64_t>(fixed))).getResult();
-  };
+  WgmmaOperands ops{b, loc, smemAddr};
   int64_t bk = tileA.cols;
-  int64_t swA = tileA.swizzleBytes, swB = tileB.swizzleBytes;
+  int64_t swA = tileA.swizzleBytes;
   auto structType = tiles.front().getType();
   // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
   // 8-row swizzle period); B's columns at wgN * N.
-  Value aRows = arith::MulIOp::create(b, loc, wgM, cst32(layout.warpgroupRows() * swA));
+  Value aRows = arith::MulIOp::create(b, loc, wgM, ops.cst32(layout.warpgroupRows() * swA));
   Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
-  Value bBase;
-  if (transB) {
-    bBase = arith::AddIOp::create(b, loc, bStage,
-                                  arith::MulIOp::create(b, loc, wgN, cst32(layout.instrN() * swB)));
-  } else {
-    // MN-major: N in 64-column blocks of bk rows x 128 bytes.
-    bBase = arith::AddIOp::create(
-        b, loc, bStage,
-        arith::MulIOp::create(b, loc, wgN,
-                              cst32(layout.instrN() / tileB.blockCols() * tileB.blockBytes())));
-  }
+  Value bBase = ops.bBase(bStage, tileB, transB, wgN, layout.instrN());
   auto elem = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), 16);
   for (int64_t kk = 0; kk < bk / 16; ++kk) {
     int64_t k0 = kk * 16;
     // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) * 2.
     int64_t aDelta = (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * 2;
-    Value bDesc;
-    if (transB) {
-      int64_t bDelta = (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
-      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(bDelta)), 16, 8 * swB, swB);
-    } else {
-      // B, MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset,
-      // 8-row groups by the stride byte offset.
-      bDesc = descriptor(arith::AddIOp::create(b, loc, bBase, cst32(k0 * swB)), tileB.blockBytes(),
-                         8 * swB, swB);
-    }
+    Value bDesc = ops.bDescriptor(bBase, tileB, transB, k0);
     for (int64_t m = 0; m < layout.mTiles(); ++m) {
-      Value aDesc = descriptor(arith::AddIOp::create(b, loc, aBase, cst32(aDelta + m * 64 * swA)),
-                               16, 8 * swA, swA);
+      Value aDesc = ops.descriptor(
+          arith::AddIOp::create(b, loc, aBase, ops.cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
       tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, tiles[m], aDesc, bDesc, shape, NVVM::WGMMATypesAttr::get(ctx, elem),
           NVVM::WGMMATypesAttr::get(ctx, elem),
@@ -563,6 +576,49 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
           NVVM::MMALayoutAttr::get(ctx, transB ? NVVM::MMALayout::col : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());
     }
+  }
+}
+
+void tlc::buildWarpgroupMmaRegA(OpBuilder &b, Location loc, Value smemAddr, Value wgN,
+                                const layout::WgmmaAccLayout &layout, ArrayRef<Value> aRegs,
+                                Value bStage, const layout::SwizzledTile &tileB, bool transB,
+                                bool bf16, Value &tile) {
+  WgmmaOperands ops{b, loc, smemAddr};
+  int64_t n = layout.instrN(), regs = n / 2;
+  Value bBase = ops.bBase(bStage, tileB, transB, wgN, n);
+  // MLIR's nvvm.wgmma.mma_async reads A from shared memory only: the register form as PTX, its
+  // accumulators tied in and out (as the op's own lowering does).
+  std::string type = bf16 ? "bf16" : "f16";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * regs + 5) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." +
+                     type + "." + type + " {";
+  std::string constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=f" : "=f");
+  }
+  text += "}, {";
+  for (int64_t i = 0; i < 4; ++i)
+    text += (i ? ", $" : "$") + std::to_string(2 * regs + i);
+  // scale-d 1 (accumulate), A and B unscaled, B transposed when it is MN-major.
+  text += "}, $" + std::to_string(2 * regs + 4) + ", p, 1, 1, " + (transB ? "0" : "1") + ";\n}\n";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",r,r,r,r,l,n";
+  Value one = ops.cst32(1);
+  for (int64_t kk = 0; kk < static_cast<int64_t>(aRegs.size()) / 4; ++kk) {
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < regs; ++i)
+      operands.push_back(LLVM::ExtractValueOp::create(b, loc, tile, i));
+    llvm::append_range(operands, aRegs.slice(4 * kk, 4));
+    operands.push_back(ops.bDescriptor(bBase, tileB, transB, 16 * kk));
+    operands.push_back(one);
+    tile = LLVM::InlineAsmOp::create(
+               b, loc, tile.getType(), operands, text, constraints,
+               /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr())
+               .getResult(0);
   }
 }
 

@@ -35,10 +35,13 @@ static std::string describeGemm(GemmOp gemm) {
     auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
                                                         gemm.getTransposeB() ? 8 : 64);
     if (instr)
-      return llvm::formatv("gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A and B "
-                           "from shared memory{4}",
-                           instr->cols, l.cols / instr->cols, instr->warpgroupsM,
-                           instr->warpgroupsM == 1 ? "" : "s", swizzleOf(gemm.getB()))
+      return llvm::formatv(
+                 "gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A from {4}, "
+                 "B from shared memory{5}",
+                 instr->cols, l.cols / instr->cols, instr->warpgroupsM,
+                 instr->warpgroupsM == 1 ? "" : "s",
+                 gemm.getA().getType().isFragment() ? "registers" : "shared memory",
+                 swizzleOf(gemm.getB()))
           .str();
   }
   if (kind == MmaKind::Wgmma && acc)

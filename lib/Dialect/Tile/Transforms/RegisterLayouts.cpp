@@ -69,13 +69,17 @@ static std::string mmaSyncMisfit(GemmOp gemm) {
   return "";
 }
 
-/// Why a gemm on mma.sync's registers cannot run wgmma instead (empty if it can): both operands
-/// in shared memory, A K-major, B K-major (transpose_b) or MN-major in 128-byte swizzled rows,
-/// and an accumulator whose warps are stacked along M, 16 rows each.
+/// Why a gemm on mma.sync's registers cannot run wgmma instead (empty if it can): A from a shared
+/// tile (K-major) or from a register fragment of the accumulator's layout, B K-major
+/// (transpose_b) or MN-major in 128-byte swizzled rows, and an accumulator whose warps are
+/// stacked along M, 16 rows each.
 static std::string wgmmaMisfit(GemmOp gemm) {
   BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
-  if (!aType.isShared())
-    return "A comes from registers (wgmma reads them only from inline PTX, not built yet)";
+  if (!aType.isShared()) {
+    std::optional<AccLayout> a = getAccLayout(gemm.getA());
+    if (!a || a->kind != AccLayout::Kind::MmaSync || a->mma.warpsN != 1)
+      return "its A fragment is not in registers on warps stacked along M";
+  }
   if (gemm.getTransposeA())
     return "A is transposed (transpose_a: ldmatrix.trans)";
   bool mnMajor = !gemm.getTransposeB();
