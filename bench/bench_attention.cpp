@@ -1,14 +1,15 @@
 // Benchmark of kernels/attention.tile configurations (B=4, H=32, S=4096, D=128, full): the
-// shipped one (BM=128, BN=32, 4 warps: 32 rows per warp) and variants compiled with -D (16 rows
+// shipped one (BM=64, BN=64, 4 warps: 16 rows per warp, both gemms on wgmma on sm_90a) and
+// variants compiled with -D (BM=128 BN=32: 32 rows per warp, mma.sync; 16 rows
 // per warp put both gemms on wgmma; one of them again with --codegen=mma-sync), each
 // checked against the shipped one's output before it is timed. Prints BENCH lines; peers.py
 // from the same run gives cuDNN and flash attention.
 
 #include "GpuTest.h"
 #include "attention.h"
+#include "attention_bm128_bn32.h"
 #include "attention_s3.h"
 #include "attention_w2_bm64.h"
-#include "attention_w4_bm64.h"
 #include "attention_w4_bm64_bn128.h"
 #include "attention_w8_bm256.h"
 #include "attention_w8_bn64.h"
@@ -41,14 +42,15 @@ int main() {
   };
   bool ok = true;
   for (Variant variant :
-       {Variant{"BM=128 BN=32 4 warps (shipped)", tlc::attention::launch},
+       {Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch},
         Variant{"BM=128 BN=64 8 warps (wgmma)", tlc::attention_w8_bn64::launch},
         Variant{"BM=128 BN=64 8 warps, --codegen=mma-sync", tlc::attention_w8_bn64_mma::launch},
-        Variant{"BM=64 BN=64 4 warps (wgmma)", tlc::attention_w4_bm64::launch},
+        Variant{"BM=128 BN=32 4 warps (mma.sync, shipped before)",
+                tlc::attention_bm128_bn32::launch},
         Variant{"BM=64 BN=128 4 warps (wgmma)", tlc::attention_w4_bm64_bn128::launch},
-        Variant{"BM=128 BN=32 4 warps, 3 stages", tlc::attention_s3::launch},
+        Variant{"BM=64 BN=64 4 warps, 3 stages", tlc::attention_s3::launch},
         Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
-        Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}}) {
+        Variant{"BM=64 BN=64 2 warps", tlc::attention_w2_bm64::launch}}) {
     poison(o, gpu.stream());
     CHECK_TLC(variant.launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B, H, S));
     gpu.synchronize();

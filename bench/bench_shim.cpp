@@ -1,9 +1,13 @@
 // The C entry points of libtlc_bench_shim.so: the generated launchers of softmax, rmsnorm,
-// layernorm and fp8_cast (and the norms built with f32 tensors) behind names and argument
-// types that bench/norms_peers.py declares with ctypes. Every function returns a CUresult (0 on
-// success); device pointers are CUdeviceptr values (torch's data_ptr()) and the stream is a
-// CUstream (torch's cuda_stream), so the kernels run on the caller's stream.
+// layernorm and fp8_cast (and the norms built with f32 tensors), and of attention, behind names
+// and argument types that bench/norms_peers.py and bench/attention_peers.py declare with ctypes.
+// Every function returns a CUresult (0 on success); device pointers are CUdeviceptr values (torch's
+// data_ptr()) and the stream is a CUstream (torch's cuda_stream), so the kernels run on the
+// caller's stream.
 
+#include "attention.h"
+#include "attention_bm128_bn32.h"
+#include "attention_causal.h"
 #include "fp8_cast.h"
 #include "layernorm.h"
 #include "layernorm_f32.h"
@@ -87,6 +91,19 @@ int tlc_bench_layernorm_residual(int f32, void *stream, uint64_t x, uint64_t r, 
 /// fp8_cast.tile's per-tensor cast: Y = f8e4m3(X * scale), X bf16.
 int tlc_bench_fp8_cast(void *stream, uint64_t x, uint64_t y, float scale, int64_t m, int64_t n) {
   return tlc_fp8_cast_fp8_cast_launch(static_cast<CUstream>(stream), x, y, scale, m, n);
+}
+
+/// attention.tile (bf16, D = 128; Q, K, V, O [B, H, S, D]): the shipped configuration (BM = 64,
+/// BN = 64: both gemms on wgmma on sm_90a), full or `causal`; or (`variant` 1, full only) the
+/// configuration shipped before 2026-12-04 (BM = 128, BN = 32: mma.sync). `scale` is the softmax
+/// scale times log2(e).
+int tlc_bench_attention(int causal, int variant, void *stream, uint64_t q, uint64_t k, uint64_t v,
+                        uint64_t o, float scale, int64_t b, int64_t h, int64_t s) {
+  auto st = static_cast<CUstream>(stream);
+  if (causal)
+    return tlc_attention_causal_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
+  return variant ? tlc_attention_bm128_bn32_attention_fwd_launch(st, q, k, v, o, scale, b, h, s)
+                 : tlc_attention_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
 }
 
 } // extern "C"

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""kernels/attention.tile against torch's SDPA backends on the GPU machine, in one process (bench
+only: nothing in the build or the tests runs Python).
+
+Loads build/gpu-bin/libtlc_bench_shim.so (bench/bench_shim.cpp) with ctypes and times tlc's
+attention (the shipped BM = 64, BN = 64 build: both gemms on wgmma on sm_90a; full also the
+BM = 128, BN = 32 build shipped before, on mma.sync) and torch's scaled_dot_product_attention
+with the cuDNN and flash backends on the same bf16 tensors [B, H, S, D], on torch's current
+stream, interleaved with CUDA events after warm-up (norms_peers.time_interleaved), median of the
+iterations. Before timing, each output is checked against a float32 reference (torch's math
+backend on float32 copies). TFLOP/s counts 4 B H S^2 D (half of it causal).
+
+Usage: python3 bench/attention_peers.py [--shim PATH] [--shapes 4x32x4096x128] [--iters 20]
+"""
+
+import argparse
+import ctypes
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from norms_peers import DEFAULT_SHIM, Shim, load_shim, time_interleaved  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shim", default=DEFAULT_SHIM)
+    p.add_argument("--shapes", default="4x32x4096x128")
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20)
+    args = p.parse_args()
+    lib = load_shim(args.shim)
+    i64, u64, f32, ptr, i32 = (ctypes.c_int64, ctypes.c_uint64, ctypes.c_float,
+                               ctypes.c_void_p, ctypes.c_int)
+    lib.tlc_bench_attention.argtypes = [i32, i32, ptr, u64, u64, u64, u64, f32, i64, i64, i64]
+    lib.tlc_bench_attention.restype = ctypes.c_int
+    shim = Shim(lib)
+    torch.cuda.init()
+    shim("tlc_bench_init", torch.cuda.current_device())
+    ok = True
+    for shape in args.shapes.split(","):
+        b, h, s, d = (int(x) for x in shape.split("x"))
+        gen = torch.Generator(device="cuda").manual_seed(1)
+        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+                   for _ in range(3))
+        scale = 1.0 / math.sqrt(d)
+        for causal in (False, True):
+            out = torch.full_like(q, float("nan"))
+            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+            def tlc(variant, out=out, causal=causal, stream=stream):
+                shim("tlc_bench_attention", int(causal), variant, stream, q.data_ptr(),
+                     k.data_ptr(), v.data_ptr(), out.data_ptr(), scale * math.log2(math.e), b, h,
+                     s)
+
+            def sdpa(backend, causal=causal):
+                with sdpa_kernel([backend]):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+            fns = {"tlc": lambda: tlc(0)}
+            if not causal:
+                fns["tlc BM=128 BN=32 (mma.sync)"] = lambda: tlc(1)
+            fns["cudnn"] = lambda: sdpa(SDPBackend.CUDNN_ATTENTION)
+            fns["flash"] = lambda: sdpa(SDPBackend.FLASH_ATTENTION)
+            # Correctness first: every output against a float32 reference.
+            with sdpa_kernel([SDPBackend.MATH]):
+                ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                     is_causal=causal)
+            for name, fn in fns.items():
+                if name.startswith("tlc"):
+                    out.fill_(float("nan"))
+                    fn()
+                    got = out
+                else:
+                    got = fn()
+                err = (got.float() - ref).abs().max().item()
+                good = math.isfinite(err) and err < 2e-2
+                ok &= good
+                print(f"CHECK attention {shape} {'causal' if causal else 'full'} {name}: "
+                      f"max abs err {err:.2e} {'ok' if good else 'WRONG'}", flush=True)
+            times = time_interleaved(fns, args.warmup, args.iters)
+            flops = 4.0 * b * h * s * s * d * (0.5 if causal else 1.0)
+            for name, ms in times.items():
+                print(f"ATTN {shape} {'causal' if causal else 'full'} {name:28s} ms={ms:.3f} "
+                      f"TFLOPs={flops / ms / 1e9:.1f} x_cudnn={times['cudnn'] / ms:.3f} "
+                      f"x_flash={times['flash'] / ms:.3f}", flush=True)
+    print("attention_peers:", "all outputs checked" if ok else "WRONG OUTPUTS")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
