@@ -50,7 +50,7 @@ int main() {
         Variant{"BM=64 BN=128 4 warps (wgmma)", tlc::attention_w4_bm64_bn128::launch},
         Variant{"BM=64 BN=64 4 warps, 3 stages", tlc::attention_s3::launch},
         Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
-        Variant{"BM=64 BN=64 2 warps", tlc::attention_w2_bm64::launch}}) {
+        Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}}) {
     poison(o, gpu.stream());
     CHECK_TLC(variant.launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B, H, S));
     gpu.synchronize();
