@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 using namespace tlc::gputest;
 
@@ -66,6 +67,22 @@ void compareAndTime(const GpuContext &gpu, A tlcLaunch, B peerLaunch, CUdevicept
   auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
   report(what, flops, t, p, rel);
 }
+
+/// compareAndTime for the default build and for the --codegen=mma-sync build of a kernel,
+/// reported as "<head> build=<name> <tail>"; tlc's output is poisoned before each.
+template <typename A, typename M, typename B>
+void compareBuilds(const GpuContext &gpu, A tlcLaunch, M mmaSyncLaunch, B peerLaunch, CUdeviceptr c,
+                   CUdeviceptr ref, size_t count, const std::string &head, const char *tail,
+                   double flops) {
+  for (const char *build : {"default", "mma-sync"}) {
+    std::string what = head + " build=" + build + " " + tail;
+    CHECK_CU(cuMemsetD16(c, 0x7fc0, count));
+    if (build[0] == 'd')
+      compareAndTime(gpu, tlcLaunch, peerLaunch, c, ref, count, what.c_str(), flops);
+    else
+      compareAndTime(gpu, mmaSyncLaunch, peerLaunch, c, ref, count, what.c_str(), flops);
+  }
+}
 } // namespace
 
 int main() {
@@ -102,19 +119,11 @@ int main() {
       CHECK_TLC(tlc::batched_gemm_mma_sync::batched_gemm::launch(gpu.stream(), a.ptr(), b.ptr(),
                                                                  c.ptr(), s.nb, s.m, s.k, s.n));
     };
-    char what[160];
-    for (const char *build : {"default", "mma-sync"}) {
-      std::snprintf(what, sizeof what,
-                    "batched bf16 %lldx(%lldx%lldx%lld) build=%s vs cublasGemmStridedBatchedEx",
-                    (long long)s.nb, (long long)s.m, (long long)s.n, (long long)s.k, build);
-      CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
-      if (build[0] == 'd')
-        compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                       2.0 * s.nb * s.m * s.n * s.k);
-      else
-        compareAndTime(gpu, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                       2.0 * s.nb * s.m * s.n * s.k);
-    }
+    char head[96];
+    std::snprintf(head, sizeof head, "batched bf16 %lldx(%lldx%lldx%lld)", (long long)s.nb,
+                  (long long)s.m, (long long)s.n, (long long)s.k);
+    compareBuilds(gpu, tlcLaunch, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, head,
+                  "vs cublasGemmStridedBatchedEx", 2.0 * s.nb * s.m * s.n * s.k);
   }
 
   // Grouped: G groups of random sizes (one empty) over M rows; peer: one cublasGemmEx per group.
@@ -153,19 +162,11 @@ int main() {
       CHECK_TLC(tlc::grouped_gemm_mma_sync::launch(gpu.stream(), a.ptr(), w.ptr(), sz.ptr(),
                                                    c.ptr(), s.m, s.k, s.g, s.n));
     };
-    char what[160];
-    for (const char *build : {"default", "mma-sync"}) {
-      std::snprintf(what, sizeof what,
-                    "grouped bf16 G=%lld M=%lld N=%lld K=%lld build=%s vs cublasGemmEx per group",
-                    (long long)s.g, (long long)s.m, (long long)s.n, (long long)s.k, build);
-      CHECK_CU(cuMemsetD16(c.ptr(), 0x7fc0, cCount));
-      if (build[0] == 'd')
-        compareAndTime(gpu, tlcLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                       2.0 * s.m * s.n * s.k);
-      else
-        compareAndTime(gpu, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, what,
-                       2.0 * s.m * s.n * s.k);
-    }
+    char head[96];
+    std::snprintf(head, sizeof head, "grouped bf16 G=%lld M=%lld N=%lld K=%lld", (long long)s.g,
+                  (long long)s.m, (long long)s.n, (long long)s.k);
+    compareBuilds(gpu, tlcLaunch, mmaSyncLaunch, peerLaunch, c.ptr(), ref.ptr(), cCount, head,
+                  "vs cublasGemmEx per group", 2.0 * s.m * s.n * s.k);
   }
 
   // w4a16 at small M against the f16 GEMM of the same shape.
