@@ -9,7 +9,8 @@
 //     (TMA boxes)
 //     / `tile.cp_async` (16-byte chunks).
 // A kernel without such a loop takes the register strategy, decided per op
-// (RegisterLayouts.cpp, planRegisterLayouts): each gemm mma.sync can run gets it, its
+// (RegisterLayouts.cpp, planRegisterLayouts): each gemm mma.sync can run gets it (wgmma on
+// sm_90a where its accumulator has 16 rows per warp), its
 // fragments a register layout inferred from their uses, and a use that does not fit the layout
 // an explicit conversion through shared memory; what does not fit keeps the generic lowering,
 // alone.

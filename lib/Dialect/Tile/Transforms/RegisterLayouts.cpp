@@ -1,4 +1,4 @@
-//===- RegisterLayouts.cpp - Per-op mma.sync: layout inference, conversions -===//
+//===- RegisterLayouts.cpp - Per-op tensor cores: layout inference, conversions -===//
 //
 // The register strategy of tile-assign-mma-layouts, decided per operation rather than for the
 // whole kernel:
@@ -10,14 +10,18 @@
 //      result, the fragments a `parallel` body accesses at its point or at its point's row); a
 //      class holding the accumulator of a candidate gemm goes to registers, in mma.sync's
 //      layout on the kernel's warps: warps stacked along M when rows are involved (row values,
-//      A operands, row reduces: each warp owns whole rows), else the squarest warp grid (the
-//      fewest operand bytes read from shared memory per product);
+//      A operands, row reduces: each warp owns whole rows) or, on sm_90a, when the rows are 16
+//      per warp (wgmma's D fragment), else the squarest warp grid (the fewest operand bytes
+//      read from shared memory per product);
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
 //      than at the point, a gemm that stays generic, a reduce along columns, an argmax, a scan,
 //      a copy from a tensor) gets an explicit layout conversion: the fragment is copied to a
 //      fragment kept in shared memory before the op, the op works on that copy, and, if it writes,
 //      the copy comes back after it;
-//   4. shared operands of the mma.sync gemms are filled by cp.async where a copy of a tensor
+//   4. on sm_90a a gemm whose accumulator has 16 rows per warp on a multiple of 4 warps, A
+//      K-major from shared memory or registers and B from a shared tile wgmma can describe runs
+//      wgmma instead of mma.sync (wgmmaMisfit says why one does not); the layouts stay;
+//   5. shared operands of the mma.sync gemms are filled by cp.async where a copy of a tensor
 //      tile of their type fills them; other writers (a `parallel` that dequantizes or gathers,
 //      a copy from a fragment) write the same swizzled layout element by element. Other
 //      tensor tiles copied to shared memory whose rows fill a swizzle take cp.async as well.
