@@ -8,6 +8,8 @@
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_bm128_bn32.h"
+#include "attention_bn32.h"
+#include "attention_bn48.h"
 #include "attention_s3.h"
 #include "attention_w2_bm64.h"
 #include "attention_w4_bm64_bn128.h"
@@ -48,6 +50,8 @@ int main() {
         Variant{"BM=128 BN=32 4 warps (mma.sync, shipped before)",
                 tlc::attention_bm128_bn32::launch},
         Variant{"BM=64 BN=128 4 warps (wgmma)", tlc::attention_w4_bm64_bn128::launch},
+        Variant{"BM=64 BN=32 4 warps (wgmma)", tlc::attention_bn32::launch},
+        Variant{"BM=64 BN=48 4 warps (wgmma)", tlc::attention_bn48::launch},
         Variant{"BM=64 BN=64 4 warps, 3 stages", tlc::attention_s3::launch},
         Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
         Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}}) {
