@@ -141,3 +141,37 @@ tile.kernel @read_after threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"
   }
   tile.yield
 }
+
+// -----
+
+// A loop that has the main ring's shape (rank-2 tiles, one accumulator, A K-major), but whose
+// gemm runs wgmma on the register strategy's accumulator (mma.sync's layout, 16 rows per warp):
+// per op, so a register ring, not a main-loop ring (those read a #tile.wgmma_acc accumulator).
+// CHECK-LABEL: tile.kernel @register_wgmma
+// CHECK:         tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 64x32xbf16>
+// CHECK-NEXT:    tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 32x64xbf16>
+// CHECK:         } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
+// CHECK-NOT:     tile.producer_threads
+tile.kernel @register_wgmma threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %as = tile.alloc : !tile.buffer<shared 64x32xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 32x64xbf16>
+  %acc = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %n = arith.ceildivsi %k, %c32 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %col = arith.muli %i, %c32 : index
+    tile.copy %a[%c0, %col] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.copy %b[%col, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x64xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 32x64xbf16>, !tile.buffer<fragment 64x64xf32>
+  } {tile.stages = 2 : i64}
+  tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 64x64xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
