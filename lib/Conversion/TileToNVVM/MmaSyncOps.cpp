@@ -500,8 +500,8 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
         op.getTransposeA())
       return failure();
     const layout::MmaSyncAccLayout &l = acc->mma;
-    auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
-                                                        op.getTransposeB() ? 8 : 64);
+    std::optional<layout::WgmmaAccLayout> instr =
+        tile::getRegisterWgmmaInstr(*acc, op.getTransposeB());
     if (!instr)
       return failure();
     Location loc = op.getLoc();

@@ -32,9 +32,7 @@ static std::string describeGemm(GemmOp gemm) {
   // wgmma on the register strategy's accumulator (warps stacked along M, 16 rows each).
   if (kind == MmaKind::Wgmma && acc && acc->kind == AccLayout::Kind::MmaSync) {
     const layout::MmaSyncAccLayout &l = acc->mma;
-    auto instr = layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
-                                                        gemm.getTransposeB() ? 8 : 64);
-    if (instr)
+    if (std::optional<layout::WgmmaAccLayout> instr = getRegisterWgmmaInstr(gemm))
       return llvm::formatv(
                  "gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A from {4}, "
                  "B from shared memory{5}",

@@ -95,7 +95,7 @@ static std::string wgmmaMisfit(GemmOp gemm) {
   if (!acc || acc->kind != AccLayout::Kind::MmaSync)
     return "its accumulator has no mma.sync register layout";
   const layout::MmaSyncAccLayout &l = acc->mma;
-  if (!layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN, mnMajor ? 64 : 8))
+  if (!getRegisterWgmmaInstr(gemm))
     return ("wgmma needs 16 accumulator rows per warp on a multiple of 4 warps (BM = 16 x "
             "warps); this one has " +
             Twine(l.rows) + " rows on " + Twine(l.warps()) + " warps")

@@ -61,6 +61,20 @@ std::optional<AccLayout> tlc::tile::getAccLayout(Value buffer) {
   return AccLayout::fromAttr(alloc->getAttr(kLayoutAttr), alloc.getBuffer().getType().getShape());
 }
 
+std::optional<layout::WgmmaAccLayout> tlc::tile::getRegisterWgmmaInstr(GemmOp gemm) {
+  std::optional<AccLayout> acc = getAccLayout(gemm.getC());
+  return acc ? getRegisterWgmmaInstr(*acc, gemm.getTransposeB()) : std::nullopt;
+}
+
+std::optional<layout::WgmmaAccLayout> tlc::tile::getRegisterWgmmaInstr(const AccLayout &acc,
+                                                                       bool transposeB) {
+  if (acc.kind != AccLayout::Kind::MmaSync)
+    return std::nullopt;
+  const layout::MmaSyncAccLayout &l = acc.mma;
+  return layout::WgmmaAccLayout::onStackedWarps(l.rows, l.cols, l.warpsM, l.warpsN,
+                                                transposeB ? 8 : 64);
+}
+
 bool tlc::tile::isRegisterWgmma(GemmOp gemm) {
   std::optional<AccLayout> acc = getAccLayout(gemm.getC());
   return getMmaKind(gemm) == MmaKind::Wgmma && acc && acc->kind == AccLayout::Kind::MmaSync;

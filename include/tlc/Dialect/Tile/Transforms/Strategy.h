@@ -88,6 +88,15 @@ struct AccLayout {
 /// The layout of `buffer`, a value defined by a `tile.alloc` carrying `tile.layout`, or nullopt.
 std::optional<AccLayout> getAccLayout(mlir::Value buffer);
 
+/// The wgmma instruction of one N block that `gemm` would run on the register strategy's
+/// accumulator (mma.sync's layout on warps stacked along M, 16 rows each;
+/// layout::WgmmaAccLayout::onStackedWarps), N a multiple of 64 for a row-major B (MN-major in
+/// 128-byte blocks): nullopt when its accumulator has no such layout.
+std::optional<layout::WgmmaAccLayout> getRegisterWgmmaInstr(GemmOp gemm);
+/// The same for an accumulator of layout `acc` and B's orientation (conversion patterns, where the
+/// accumulator is already lowered).
+std::optional<layout::WgmmaAccLayout> getRegisterWgmmaInstr(const AccLayout &acc, bool transposeB);
+
 /// Whether `gemm` runs wgmma on the register strategy's accumulator (mma.sync's layout on warps
 /// stacked along M), per op, rather than in a main-loop ring (a #tile.wgmma_acc accumulator).
 bool isRegisterWgmma(GemmOp gemm);
@@ -144,8 +153,9 @@ struct RegisterPlan {
 };
 
 /// The register strategy on `warps` warps, per op: layouts on fragments (`tile.layout`), gemms
-/// `tile.mma = #tile.mma<mma_sync>` (or `<wgmma>` where `wgmma` allows it: sm_90a, both operands
-/// in shared memory, 16 accumulator rows per warp), copies that fill their shared operands
+/// `tile.mma = #tile.mma<mma_sync>` (or `<wgmma>` where `wgmma` allows it: sm_90a, B in shared
+/// memory, A in shared memory or registers, 16 accumulator rows per warp), copies that fill their
+/// shared operands
 /// `tile.cp_async`, layout conversions inserted where a use does not fit. Records what it did in
 /// `plan`.
 void planRegisterLayouts(KernelOp kernel, int64_t warps, bool wgmma, RegisterPlan &plan);
