@@ -68,6 +68,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     explainOptions.unalignedOnly = !options.tma;
     pm.addNestedPass<tile::KernelOp>(tile::createTileExplain(explainOptions));
   }
+  // The register strategy's rings, waits and barriers, written out in the tile dialect.
+  pm.addNestedPass<tile::KernelOp>(tile::createTilePipelineRegisterRings());
+  pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceAsyncWaits());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -191,3 +191,48 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
   tile.yield
 }
 }
+
+// -----
+
+// A register ring tile-pipeline-register-rings has not written out.
+module attributes {tile.target = #tile.target<"sm_80", ptx = 86, shared_bytes = 166912>} {
+tile.kernel @k threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {} attributes {tile.shared_bytes = 16384 : i64} grid {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %ks = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 64x32xbf16>
+  %s = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{this register ring is not written out yet; hint: run tile-pipeline-register-rings and tile-place-async-waits before convert-tile-to-nvvm}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %k[%i, %c0] to %ks {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.gemm %ks, %ks, %s {clear, tile.mma = #tile.mma<mma_sync>, transpose_b} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 64x32xbf16>, !tile.buffer<fragment 64x64xf32>
+  } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
+  tile.yield
+}
+}
+
+// -----
+
+// A cp.async copy nothing waits for (tile-place-async-waits did not run): its tile would be
+// read before it lands.
+module attributes {tile.target = #tile.target<"sm_80", ptx = 86, shared_bytes = 166912>} {
+tile.kernel @k threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {} attributes {tile.shared_bytes = 8192 : i64} grid {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %ks = tile.alloc {tile.offset = 0 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 64x32xbf16>
+  %s = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{nothing waits for this cp.async copy; hint: run tile-place-async-waits before convert-tile-to-nvvm}}
+  tile.copy %k[%c0, %c0] to %ks {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+  tile.gemm %ks, %ks, %s {clear, tile.mma = #tile.mma<mma_sync>, transpose_b} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 64x32xbf16>, !tile.buffer<fragment 64x64xf32>
+  tile.yield
+}
+}

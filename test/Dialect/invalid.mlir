@@ -416,3 +416,53 @@ tile.kernel @k threads [32, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   %v:2 = tile.load_vector %x[%c0] : !tile.tensor<f32, 2> -> f32, f32
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %f = tile.alloc : !tile.buffer<fragment 16x16xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.stage' op addresses a stage of a shared buffer, not of '!tile.buffer<fragment 16x16xf32>'}}
+  %s = tile.stage %f[%c0] : !tile.buffer<fragment 16x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc : !tile.buffer<shared 16x16xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.stage' op needs a buffer allocated with 'tile.stages' of 2 or more}}
+  %s = tile.stage %b[%c0] : !tile.buffer<shared 16x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 16x16xf32>
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tile.stage' op stage 2 is outside the buffer's 2 stages}}
+  %s = tile.stage %b[%c2] : !tile.buffer<shared 16x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.async_wait' op attribute 'pending' failed to satisfy constraint}}
+  tile.async_wait pending = -1
+  tile.yield
+}

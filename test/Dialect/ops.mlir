@@ -74,3 +74,28 @@ tile.kernel @tensor_types threads [32, 1, 1] args ["A", "B", "C", "D", "p"]
 ^bb0(%a: !tile.tensor<f64, 1>, %b: !tile.tensor<bf16, 3>, %c: !tile.tensor<i64, 8>, %d: !tile.tensor<i1, 1>, %p: i1):
   tile.yield
 }
+
+// A register ring's explicit ops (tile-pipeline-register-rings, tile-place-async-waits).
+
+// CHECK-LABEL: tile.kernel @ring_ops
+// CHECK:         %[[S:.+]] = tile.stage %{{.+}}[%{{.+}}] : !tile.buffer<shared 64x32xbf16>
+// CHECK-NEXT:    tile.copy %{{.+}} to %[[S]] {tile.cp_async}
+// CHECK-NEXT:    tile.async_wait pending = 3
+// CHECK-NEXT:    tile.async_proxy_fence
+// CHECK-NEXT:    tile.barrier
+tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {} grid {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%k: !tile.tensor<bf16, 2>):
+  %ks = tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 64x32xbf16>
+  %c0 = arith.constant 0 : index
+  %i = tile.block_id 0
+  %s = tile.stage %ks[%i] : !tile.buffer<shared 64x32xbf16>
+  tile.copy %k[%c0, %c0] to %s {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+  tile.async_wait pending = 3
+  tile.async_proxy_fence
+  tile.barrier
+  tile.yield
+}

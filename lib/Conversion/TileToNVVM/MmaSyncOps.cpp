@@ -214,31 +214,9 @@ void tlc::buildWarpMma(OpBuilder &b, Location loc, Value smemBase, Value tid32,
 // The register strategy
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` or an op nested in it uses `value`.
-static bool usesValue(Operation *op, Value value) {
-  WalkResult found = op->walk([&](Operation *inner) {
-    return llvm::is_contained(inner->getOperands(), value) ? WalkResult::interrupt()
-                                                           : WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
 TileCopyMode tlc::elementMode(Operation *copy) {
   return copy->hasAttr(tile::kUnalignedAttr) ? TileCopyMode::Elements
                                              : TileCopyMode::CompactElements;
-}
-
-static bool isCpAsyncCopy(Operation *op) {
-  return isa<tile::CopyOp>(op) && op->hasAttr(tile::kCpAsyncAttr);
-}
-
-/// Whether `func` has a gemm on wgmma: shared tiles it reads must be fenced for the async proxy.
-static bool hasWgmmaGemm(Operation *func) {
-  WalkResult found = func->walk([](tile::GemmOp gemm) {
-    return tile::getMmaKind(gemm) == tile::MmaKind::Wgmma ? WalkResult::interrupt()
-                                                          : WalkResult::advance();
-  });
-  return found.wasInterrupted();
 }
 
 void tlc::buildAsyncProxyFence(OpBuilder &b, Location loc) {
@@ -247,110 +225,11 @@ void tlc::buildAsyncProxyFence(OpBuilder &b, Location loc) {
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }
 
-void tlc::placeCpAsyncWaits(gpu::GPUFuncOp func) {
-  SmallVector<tile::CopyOp> copies;
-  func.walk([&](tile::CopyOp copy) {
-    if (copy->hasAttr(tile::kCpAsyncAttr))
-      copies.push_back(copy);
-  });
-  // Where each wait goes (before that op; null: the end of the copy's block) and the most
-  // groups it may leave pending.
-  llvm::MapVector<std::pair<Block *, Operation *>, int64_t> waits;
-  for (tile::CopyOp copy : copies) {
-    if (copy->hasAttr(tile::kStagesAttr))
-      continue; // a ring's copy: buildRegisterRing placed its waits
-    Block *block = copy->getBlock();
-    int64_t later = 0;
-    bool exact = true;
-    Operation *at = nullptr;
-    for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        break;
-      if (usesValue(op, copy.getDest())) {
-        at = op;
-        break;
-      }
-      if (isCpAsyncCopy(op)) {
-        ++later;
-        continue;
-      }
-      // Groups committed inside nested regions may or may not be: count none.
-      op->walk([&](tile::CopyOp inner) { exact &= !inner->hasAttr(tile::kCpAsyncAttr); });
-    }
-    int64_t pending = exact && at ? later : 0;
-    auto key = std::make_pair(block, at);
-    auto [it, inserted] = waits.try_emplace(key, pending);
-    if (!inserted)
-      it->second = std::min(it->second, pending);
-  }
-  // wgmma reads shared memory through the async proxy: each thread fences the tiles it copied
-  // (cp.async, or st.shared in the fallback) before the barrier.
-  bool fence = hasWgmmaGemm(func);
-  for (auto [key, pending] : waits) {
-    auto [block, at] = key;
-    OpBuilder b(func.getContext());
-    if (at)
-      b.setInsertionPoint(at);
-    else
-      b.setInsertionPoint(block->getTerminator());
-    Location loc = at ? at->getLoc() : block->getTerminator()->getLoc();
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
-    if (fence)
-      buildAsyncProxyFence(b, loc);
-    gpu::BarrierOp::create(b, loc);
-  }
-  // Before a run of copies: every thread has finished reading the tiles they overwrite.
-  for (tile::CopyOp copy : copies) {
-    Operation *prev = copy->getPrevNode();
-    if (prev && isCpAsyncCopy(prev))
-      continue;
-    OpBuilder b(copy);
-    gpu::BarrierOp::create(b, copy.getLoc());
-  }
-}
-
-void tlc::placeMmaOperandBarriers(gpu::GPUFuncOp func) {
-  func.walk([&](tile::GemmOp gemm) {
-    std::optional<tile::MmaKind> kind = tile::getMmaKind(gemm);
-    if (kind != tile::MmaKind::MmaSync && kind != tile::MmaKind::Wgmma)
-      return;
-    // mma.sync gemms end without a barrier: the cp.async copies that refill their tiles wait
-    // for every thread first (placeCpAsyncWaits), other writers do not.
-    bool otherWriter = false;
-    for (Value operand : {gemm.getA(), gemm.getB()}) {
-      if (!cast<tile::BufferType>(operand.getType()).isShared())
-        continue;
-      for (Operation *user : operand.getUsers()) {
-        if (isa<tile::GemmOp>(user) || isCpAsyncCopy(user))
-          continue;
-        auto copy = dyn_cast<tile::CopyOp>(user);
-        otherWriter |= copy ? copy.getDest() == operand
-                            : isa<tile::WriteOp, tile::FillOp, tile::WriteSlotOp>(user);
-      }
-    }
-    if (!otherWriter)
-      return;
-    OpBuilder b(gemm);
-    // wgmma: each thread fences its writes for the async proxy, then the block syncs (the
-    // writes' own barrier came before the fence). cp.async copies are fenced at their waits.
-    // (A cp.async wait placed right before the gemm fenced and synced already.)
-    Operation *prev = gemm->getPrevNode();
-    bool fenced = prev && isa<gpu::BarrierOp>(prev) && prev->getPrevNode() &&
-                  isa<NVVM::FenceProxyOp>(prev->getPrevNode());
-    if (kind == tile::MmaKind::Wgmma && !fenced) {
-      buildAsyncProxyFence(b, gemm.getLoc());
-      gpu::BarrierOp::create(b, gemm.getLoc());
-    }
-    b.setInsertionPointAfter(gemm);
-    gpu::BarrierOp::create(b, gemm.getLoc());
-  });
-}
-
 namespace {
 
 /// The swizzled tile and byte offset (i32, built at the builder's position) of a shared buffer
 /// placed by tile-shared-memory-layout (allocateBlockBuffers keeps both on the buffer's cast),
-/// or of one stage of it (a stage view of buildRegisterRing).
+/// or of one stage of it (a lowered `tile.stage`).
 static std::optional<std::pair<layout::SwizzledTile, Value>>
 getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
@@ -485,7 +364,7 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
 /// fragment of the same layout: each warp's 16 rows, wgmma's register form) by B, in
 /// instructions of N <= 256 columns (slots [j N / 2, (j + 1) N / 2) for the j-th), and waits for
 /// them at once. The async-proxy fences of the operands' writers are placed around it
-/// (placeCpAsyncWaits, buildRegisterRing, placeMmaOperandBarriers).
+/// (tile-place-async-waits, tile-pipeline-register-rings).
 struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
   WgmmaGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
@@ -628,93 +507,49 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
   }
 };
 
+/// tile.stage: a view of one stage of a ring buffer (kStageViewAttr), its byte offset the stage
+/// times the tile's size.
+struct StageView : OpRewritePattern<tile::StageOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::StageOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value stage = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), op.getIndex());
+    Value offset = arith::MulIOp::create(
+        rewriter, loc, stage,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     op.getBuffer().getType().getSizeInBytes()));
+    auto view = UnrealizedConversionCastOp::create(rewriter, loc, op.getType(),
+                                                   ValueRange{op.getBuffer(), offset});
+    view->setAttr(kStageViewAttr, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, view.getResult(0));
+    return success();
+  }
+};
+
+/// tile.async_wait: cp.async.wait_group.
+struct AsyncWait : OpRewritePattern<tile::AsyncWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::AsyncWaitOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(
+        op, rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getPending())));
+    return success();
+  }
+};
+
+/// tile.async_proxy_fence: fence.proxy.async.shared::cta.
+struct AsyncProxyFence : OpRewritePattern<tile::AsyncProxyFenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::AsyncProxyFenceOp op,
+                                PatternRewriter &rewriter) const override {
+    buildAsyncProxyFence(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tlc::populateMmaSyncPatterns(RewritePatternSet &patterns) {
-  patterns.add<CpAsyncTileCopy, MmaSyncGemm, WgmmaGemm, ReduceRows>(patterns.getContext());
-}
-
-void tlc::buildRegisterRing(scf::ForOp loop, OpBuilder &b, IRMapping &mapping) {
-  Location loc = loop.getLoc();
-  Math m{b, loc};
-  int64_t stages = loop->getAttrOfType<IntegerAttr>(tile::kStagesAttr).getInt();
-  Value lb = mapping.lookupOrDefault(loop.getLowerBound());
-  Value ub = mapping.lookupOrDefault(loop.getUpperBound());
-  Value step = mapping.lookupOrDefault(loop.getStep());
-  SmallVector<tile::CopyOp> copies;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto copy = dyn_cast<tile::CopyOp>(op))
-      copies.push_back(copy);
-  int64_t groups = static_cast<int64_t>(copies.size());
-
-  // Stage `stage` (index) of a staged buffer: the buffer and the stage's byte offset.
-  auto view = [&](Value buffer, Value stage) -> Value {
-    auto type = cast<tile::BufferType>(buffer.getType());
-    Value offset = m.mul(m.toI32(stage), type.getSizeInBytes());
-    auto castOp = UnrealizedConversionCastOp::create(b, loc, type,
-                                                     ValueRange{mapping.lookup(buffer), offset});
-    castOp->setAttr(kStageViewAttr, b.getUnitAttr());
-    return castOp.getResult(0);
-  };
-  // The copies of the iteration at `iv` into stage `stage`, one cp.async group each. Copies of
-  // iterations past the end read only inside the tensors (masked): harmless, and they keep every
-  // thread's group count in step.
-  auto issue = [&](Value iv, Value stage) {
-    IRMapping copyMapping = mapping;
-    copyMapping.map(loop.getInductionVar(), iv);
-    for (tile::CopyOp copy : copies) {
-      for (Value offset : copy.getSourceOffsets())
-        rematerialize(b, offset, copyMapping, {});
-      copyMapping.map(copy.getDest(), view(copy.getDest(), stage));
-      Operation *issued = b.clone(*copy, copyMapping);
-      // Its waits are placed here, not by placeCpAsyncWaits.
-      issued->setAttr(tile::kStagesAttr, b.getI64IntegerAttr(stages));
-    }
-  };
-  for (int64_t p = 0; p + 1 < stages; ++p)
-    issue(m.add(lb, m.mul(step, p)), m.index(p));
-
-  // At the first use of copy k's buffer in iteration i: the groups issued after copy k of
-  // iteration i (the rest of its set, then the sets of i + 1 .. i + S - 1) may be pending.
-  llvm::DenseMap<Operation *, int64_t> waits;
-  for (auto [k, copy] : llvm::enumerate(copies)) {
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<tile::CopyOp>(op) || !usesValue(&op, copy.getDest()))
-        continue;
-      int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
-      auto [it, inserted] = waits.try_emplace(&op, pending);
-      if (!inserted)
-        it->second = std::min(it->second, pending);
-      break;
-    }
-  }
-
-  // wgmma reads the tiles through the async proxy: fenced before the barrier.
-  bool fence = hasWgmmaGemm(loop);
-  auto ring = scf::ForOp::create(b, loc, lb, ub, step);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ring.getBody());
-    Value iv = ring.getInductionVar();
-    Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
-    issue(m.add(iv, m.mul(step, stages - 1)), m.rem(m.add(i, stages - 1), stages));
-    IRMapping bodyMapping = mapping;
-    bodyMapping.map(loop.getInductionVar(), iv);
-    Value stage = m.rem(i, stages);
-    for (tile::CopyOp copy : copies)
-      bodyMapping.map(copy.getDest(), view(copy.getDest(), stage));
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<tile::CopyOp>(op))
-        continue;
-      if (auto it = waits.find(&op); it != waits.end()) {
-        NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(it->second));
-        if (fence)
-          buildAsyncProxyFence(b, loc);
-        gpu::BarrierOp::create(b, loc);
-      }
-      b.clone(op, bodyMapping);
-    }
-  }
-  // No copy may still be landing when the block moves on or exits.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+  patterns.add<CpAsyncTileCopy, MmaSyncGemm, WgmmaGemm, ReduceRows, StageView, AsyncWait,
+               AsyncProxyFence>(patterns.getContext());
 }

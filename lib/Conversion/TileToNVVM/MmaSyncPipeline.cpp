@@ -284,9 +284,6 @@ LogicalResult MmaSyncBuilder::build(IRMapping &mapping) {
     }
     b.clone(op, mapping);
   }
-  // The register strategy's ops around the ring (tile-assign-mma-layouts decides per op).
-  placeCpAsyncWaits(func);
-  placeMmaOperandBarriers(func);
   return success();
 }
 

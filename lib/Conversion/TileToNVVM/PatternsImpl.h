@@ -314,29 +314,11 @@ void buildWarpgroupMmaRegA(mlir::OpBuilder &b, mlir::Location loc, mlir::Value s
                            const layout::SwizzledTile &tileB, bool transB, bool bf16,
                            mlir::Value &tile);
 
-/// The register strategy (no pipelined main loop; tile-assign-mma-layouts): places the waits of
-/// the cp.async copies in `func` (each copy one group; before the first op that uses its tile,
-/// `cp.async.wait_group` with the groups issued since, then a barrier) and a barrier before each
-/// run of copies (the tiles they overwrite may still be read). With wgmma gemms in `func`, each
-/// wait fences the thread's writes for the async proxy before the barrier.
-void placeCpAsyncWaits(mlir::gpu::GPUFuncOp func);
-
 /// `fence.proxy.async.shared::cta`: this thread's shared-memory writes, visible to wgmma.
 void buildAsyncProxyFence(mlir::OpBuilder &b, mlir::Location loc);
 
-/// A barrier after each mma.sync or wgmma gemm of `func` one of whose shared operands has
-/// writers other than cp.async copies (a `parallel`, a copy from a fragment): they do not wait
-/// for the gemm's reads by themselves. Before a wgmma gemm with such writers: an async-proxy
-/// fence, then a barrier.
-void placeMmaOperandBarriers(mlir::gpu::GPUFuncOp func);
-
-/// The register strategy's pipelined loop (`tile.pipeline = #tile.pipeline<cp_async_regs>`, a
-/// loop of the
-/// kernel's body), at the builder's position in the gpu.func: its copies issued S - 1 iterations
-/// ahead into S stages of their buffers (stage views: casts of the buffer and the stage's byte
-/// offset, marked kStageViewAttr), the waits placed before their tiles' first uses, the rest of
-/// the body cloned in place with `mapping`.
-void buildRegisterRing(mlir::scf::ForOp loop, mlir::OpBuilder &b, mlir::IRMapping &mapping);
+/// On the cast a lowered `tile.stage` becomes: a view of one stage of a ring buffer (its
+/// operands: the buffer and the stage's byte offset, i32).
 inline constexpr llvm::StringLiteral kStageViewAttr = "tlc.stage_view";
 
 /// cp.async copies, mma.sync gemms and row reductions of the register strategy.

@@ -159,7 +159,8 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       hadError = true;
   } else {
     // The generic strategy, or the register strategy (fragments with a layout live in
-    // registers; its cp.async copies get their waits).
+    // registers; tile-pipeline-register-rings and tile-place-async-waits wrote out its rings,
+    // waits and barriers).
     for (Operation &op : kernel.getBody().front().without_terminator()) {
       auto alloc = dyn_cast<tile::AllocOp>(op);
       if (alloc && alloc->hasAttr(tile::kLayoutAttr)) {
@@ -168,29 +169,6 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       }
       b.clone(op, mapping);
     }
-    // The `cp_async_regs` rings, wherever they are (in the body, in a uniform `if`, in an outer
-    // loop: a grouped GEMM's tiles, a persistent schedule): built in place, from the values
-    // around them.
-    SmallVector<scf::ForOp> nested;
-    func.walk([&](scf::ForOp loop) {
-      if (tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncRegs)
-        nested.push_back(loop);
-    });
-    for (scf::ForOp loop : nested) {
-      IRMapping around;
-      loop.getBody()->walk([&](Operation *inner) {
-        for (Value operand : inner->getOperands())
-          if (!loop->isAncestor(operand.getParentRegion()->getParentOp()))
-            around.map(operand, operand);
-      });
-      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-        around.map(bound, bound);
-      OpBuilder at(loop);
-      buildRegisterRing(loop, at, around);
-      loop.erase();
-    }
-    placeCpAsyncWaits(func);
-    placeMmaOperandBarriers(func);
   }
   gpu::ReturnOp::create(b, loc);
   return func;
@@ -217,6 +195,25 @@ static void useConsumerBarriers(gpu::GPUFuncOp func) {
                             Value());
     op.erase();
   }
+}
+
+/// Whether a wait follows the cp.async copy `op` (tile-place-async-waits, or the ring
+/// tile-pipeline-register-rings wrote out), or one that is not the kernel's to wait for: a copy
+/// of a main loop (the conversion builds its ring) or of a kernel with a producer warpgroup.
+static bool isWaitedFor(Operation *op, tile::KernelOp kernel) {
+  if (kernel->hasAttr(tile::kProducerThreadsAttr))
+    return true;
+  for (Operation *loop = op->getParentOp(); loop != kernel; loop = loop->getParentOp())
+    if (tile::getPipelineKind(loop))
+      return true;
+  // A ring's copy into a stage is waited for in its loop's body, or after the loop (the
+  // prologue's).
+  if (auto copy = dyn_cast<tile::CopyOp>(op); copy && copy.getDest().getDefiningOp<tile::StageOp>())
+    return true;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (isa<tile::AsyncWaitOp>(next))
+      return true;
+  return false;
 }
 
 /// The decisions of the tile passes that `kernel` carries are legal for `target` and complete:
@@ -258,6 +255,12 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
                op->hasAttr(tile::kLayoutAttr);
     if (std::optional<tile::PipelineKind> kind = tile::getPipelineKind(op)) {
       decided = true;
+      if (*kind == tile::PipelineKind::CpAsyncRegs) {
+        op->emitError() << "this register ring is not written out yet; hint: run "
+                        << "tile-pipeline-register-rings and tile-place-async-waits before "
+                        << "convert-tile-to-nvvm";
+        return WalkResult::interrupt();
+      }
       if (tile::hasProducer(*kind) && !op->hasAttr(tile::kBarriersAttr) &&
           failed(unplaced(op, "the mbarrier ring of this pipelined loop")))
         return WalkResult::interrupt();
@@ -270,6 +273,11 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
                         << "tile-software-pipeline";
         return WalkResult::interrupt();
       }
+    }
+    if (op->hasAttr(tile::kCpAsyncAttr) && !isWaitedFor(op, kernel)) {
+      op->emitError() << "nothing waits for this cp.async copy; hint: run "
+                      << "tile-place-async-waits before convert-tile-to-nvvm";
+      return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
@@ -287,8 +295,12 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
       continue;
     if (!alloc->hasAttr(tile::kOffsetAttr))
       return unplaced(alloc, "this buffer");
+    // A ring's copies fill stages of it (tile.stage).
     bool asyncDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-      return user->hasAttr(tile::kTmaAttr) || user->hasAttr(tile::kCpAsyncAttr);
+      auto filled = [](Operation *op) {
+        return op->hasAttr(tile::kTmaAttr) || op->hasAttr(tile::kCpAsyncAttr);
+      };
+      return filled(user) || (isa<tile::StageOp>(user) && llvm::any_of(user->getUsers(), filled));
     });
     if (asyncDest && !alloc->hasAttr(tile::kSwizzleAttr))
       return alloc.emitError() << "this buffer is filled by TMA or cp.async copies but has no "

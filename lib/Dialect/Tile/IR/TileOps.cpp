@@ -2,6 +2,7 @@
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -372,4 +373,23 @@ SmallVector<Value> tlc::tile::delinearizeIndex(OpBuilder &b, Location loc, Value
   }
   coords[0] = rest;
   return coords;
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageOp::verify() {
+  if (!getBuffer().getType().isShared())
+    return emitOpError("addresses a stage of a shared buffer, not of ") << getBuffer().getType();
+  auto alloc = getBuffer().getDefiningOp<AllocOp>();
+  auto stages = alloc ? alloc->getAttrOfType<IntegerAttr>(kStagesAttr) : IntegerAttr();
+  if (!stages || stages.getInt() < 2)
+    return emitOpError("needs a buffer allocated with 'tile.stages' of 2 or more (a pipeline "
+                       "ring; tile-software-pipeline sets them)");
+  if (auto index = getConstantIntValue(getIndex());
+      index && (*index < 0 || *index >= stages.getInt()))
+    return emitOpError("stage ") << *index << " is outside the buffer's " << stages.getInt()
+                                 << " stages";
+  return success();
 }

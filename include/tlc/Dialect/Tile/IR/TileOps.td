@@ -394,4 +394,46 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_StageOp : Tile_Op<"stage", [Pure, AllTypesMatch<["buffer", "result"]>]> {
+  let summary = "one stage of a multi-buffered shared buffer";
+  let description = [{
+    A shared buffer whose alloc carries `tile.stages = S` holds S copies of its tile (a software
+    pipeline's ring); `tile.stage %buf[%i]` is copy `%i` (0 <= %i < S), a buffer of the same type.
+    tile-pipeline-register-rings addresses the stages with it.
+    ```mlir
+    %k1 = tile.stage %ks[%s] : !tile.buffer<shared 64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_BufferType:$buffer, Index:$index);
+  let results = (outs Tile_BufferType:$result);
+  let assemblyFormat = "$buffer `[` $index `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
+  let summary = "waits until at most `pending` groups of this thread's cp.async copies are in flight";
+  let description = [{
+    Each `tile.copy` marked `tile.cp_async` is one group of asynchronous copies, issued in program
+    order; this thread waits here until at most `pending` of its most recent groups are still
+    landing (`cp.async.wait_group`). Other threads' copies are visible only after a
+    `tile.barrier` that follows. Placed by tile-place-async-waits and
+    tile-pipeline-register-rings.
+    ```mlir
+    tile.async_wait pending = 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<63>]>:$pending);
+  let assemblyFormat = "`pending` `=` $pending attr-dict";
+}
+
+def Tile_AsyncProxyFenceOp : Tile_Op<"async_proxy_fence"> {
+  let summary = "makes this thread's shared-memory writes visible to the async proxy (wgmma)";
+  let description = [{
+    wgmma reads shared memory through the async proxy: a thread's writes (`st.shared`, cp.async)
+    reach it only after `fence.proxy.async.shared::cta`, followed by a `tile.barrier` for the
+    other threads' writes.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TLC_DIALECT_TILE_TILEOPS_TD

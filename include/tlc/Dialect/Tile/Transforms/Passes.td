@@ -106,6 +106,39 @@ def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::Kerne
   }];
 }
 
+def TilePipelineRegisterRings : Pass<"tile-pipeline-register-rings", "tlc::tile::KernelOp"> {
+  let summary = "Expand the register strategy's cp.async rings into explicit stages and waits";
+  let description = [{
+    Each loop marked `tile.pipeline = #tile.pipeline<cp_async_regs>` (tile-software-pipeline)
+    becomes its ring, in the tile dialect: before the loop, the copies of iterations 0 .. S-2
+    into stages 0 .. S-2 of their buffers (`tile.stage`, one cp.async group per copy); at the top
+    of iteration i, the copies of iteration i + S - 1 into stage (i + S - 1) % S, their offsets
+    recomputed for that iteration; the rest of the body reads stage i % S, and before the first
+    op that reads copy k's tile, `tile.async_wait` for the groups issued after it (the rest of
+    the set, then S - 1 sets), an async-proxy fence when a gemm of the loop runs wgmma, and a
+    `tile.barrier`; after the loop, a wait for every group. The loop loses its `tile.pipeline`
+    and `tile.stages` marks. Runs after tile-shared-memory-layout, which may lower S to fit the
+    target: a located error otherwise.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+def TilePlaceAsyncWaits : Pass<"tile-place-async-waits", "tlc::tile::KernelOp"> {
+  let summary = "Order cp.async copies and tensor-core reads with explicit waits and barriers";
+  let description = [{
+    Outside main-loop rings (which the conversion builds) and register rings (which
+    tile-pipeline-register-rings built, waits included): each cp.async copy is one group; before
+    the first op that uses its tile, `tile.async_wait` with the groups issued since, then a
+    `tile.barrier` (at the end of its block when nothing there uses it). With wgmma gemms in the
+    kernel, a `tile.async_proxy_fence` comes before each such barrier. A `tile.barrier` goes
+    before each run of cp.async copies (the tiles they overwrite may still be read), and after
+    each mma.sync or wgmma gemm one of whose shared operands has writers other than cp.async
+    copies (a `parallel`, a copy from a fragment); before such a wgmma gemm, a fence and a
+    barrier. Kernels with a producer warpgroup are left alone. A kernel whose register rings are
+    not expanded yet is a located error.
+  }];
+}
+
 def TileExplain : Pass<"tile-explain", "tlc::tile::KernelOp"> {
   let summary = "Remark what each tile op of a kernel with gemms lowers to (tlc --explain)";
   let description = [{

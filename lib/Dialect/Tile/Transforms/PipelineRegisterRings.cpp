@@ -1,0 +1,195 @@
+//===- PipelineRegisterRings.cpp - The register strategy's cp.async rings -===//
+//
+// A loop marked `tile.pipeline = #tile.pipeline<cp_async_regs>` (tile-software-pipeline: a loop
+// of the register strategy whose cp.async copies fill buffers only it reads, from offsets
+// computable for any iteration) becomes an S-stage ring, written out in the tile dialect:
+//
+//   prologue: the copies of iterations 0 .. S-2 into `tile.stage` 0 .. S-2 of their buffers;
+//   iteration i: the copies of iteration i + S - 1 into stage (i + S - 1) % S (the stage
+//     iteration i - 1 read), offsets recomputed for that iteration; the rest of the body, softmax
+//     included, in place on stage i % S, with a `tile.async_wait` (and, for wgmma, an async-proxy
+//     fence) and a `tile.barrier` before the first op that reads each copy's tile;
+//   after the loop: a wait for every group.
+//
+// Each copy is one cp.async group. At the first use of copy k's tile in iteration i, the groups
+// issued after copy k of iteration i may still be landing: the rest of iteration i's set, then
+// the sets of iterations i + 1 .. i + S - 1. Copies past the end read inside the tensors only
+// (masked) and keep every thread's group count in step.
+//
+//===----------------------------------------------------------------------===//
+#include "tlc/Dialect/Tile/Transforms/Passes.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tlc::tile {
+#define GEN_PASS_DEF_TILEPIPELINEREGISTERRINGS
+#include "tlc/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tlc::tile
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::tile;
+
+#define DEBUG_TYPE "tile-pipeline-register-rings"
+
+/// Whether `op` or an op nested in it uses `value`.
+static bool usesValue(Operation *op, Value value) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    return llvm::is_contained(inner->getOperands(), value) ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// `value` as computed for another iteration of `loop` (its induction variable mapped in
+/// `mapping`): the ops of the loop it is computed by (pure arithmetic, sizes, block ids:
+/// isRegisterRing checked), cloned at the builder's position.
+static Value recompute(OpBuilder &b, Value value, IRMapping &mapping, scf::ForOp loop) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
+    return value;
+  Operation *def = value.getDefiningOp();
+  for (Value operand : def->getOperands())
+    recompute(b, operand, mapping, loop);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+static LogicalResult expandRing(scf::ForOp loop) {
+  int64_t stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr).getInt();
+  Location loc = loop.getLoc();
+  SmallVector<CopyOp> copies(loop.getBody()->getOps<CopyOp>());
+  for (CopyOp copy : copies) {
+    auto alloc = copy.getDest().getDefiningOp<AllocOp>();
+    auto allocStages = alloc ? alloc->getAttrOfType<IntegerAttr>(kStagesAttr) : IntegerAttr();
+    if (stages < 2 || !allocStages || allocStages.getInt() != stages)
+      return copy.emitOpError("fills a ring of ")
+             << stages << " stages whose buffer does not hold as many ('tile.stages' on its "
+             << "alloc); hint: run tile-software-pipeline and tile-shared-memory-layout first";
+  }
+  int64_t groups = static_cast<int64_t>(copies.size());
+
+  // At the first use of copy k's tile in an iteration: the groups issued after it.
+  llvm::DenseMap<Operation *, int64_t> waits;
+  for (auto [k, copy] : llvm::enumerate(copies)) {
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<CopyOp>(op) || !usesValue(&op, copy.getDest()))
+        continue;
+      int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
+      auto [it, inserted] = waits.try_emplace(&op, pending);
+      if (!inserted)
+        it->second = std::min(it->second, pending);
+      break;
+    }
+  }
+  // wgmma reads the tiles through the async proxy: fenced before the barrier.
+  WalkResult wgmma = loop.getBody()->walk([](GemmOp gemm) {
+    return getMmaKind(gemm) == MmaKind::Wgmma ? WalkResult::interrupt() : WalkResult::advance();
+  });
+
+  OpBuilder b(loop);
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value lb = loop.getLowerBound(), step = loop.getStep();
+  // The copies of the iteration at `iv` into stage `stage`, one group each.
+  auto issue = [&](Value iv, Value stage) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (CopyOp copy : copies) {
+      for (Value offset : copy.getSourceOffsets())
+        recompute(b, offset, mapping, loop);
+      mapping.map(
+          copy.getDest(),
+          StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage).getResult());
+      b.clone(*copy, mapping);
+    }
+  };
+  for (int64_t p = 0; p + 1 < stages; ++p)
+    issue(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, index(p))),
+          index(p));
+
+  Block *body = loop.getBody();
+  SmallVector<Operation *> rest;
+  for (Operation &op : body->without_terminator())
+    if (!isa<CopyOp>(op))
+      rest.push_back(&op);
+  b.setInsertionPointToStart(body);
+  Value iv = loop.getInductionVar();
+  Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
+  Value ahead = arith::AddIOp::create(b, loc, i, index(stages - 1));
+  issue(arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, index(stages - 1))),
+        arith::RemUIOp::create(b, loc, ahead, index(stages)));
+  Value stage = arith::RemUIOp::create(b, loc, i, index(stages));
+  for (CopyOp copy : copies) {
+    Value view = StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage);
+    copy.getDest().replaceUsesWithIf(view, [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return !isa<StageOp>(user) && user->getParentOp() != nullptr &&
+             llvm::any_of(rest, [&](Operation *op) { return op->isAncestor(user); });
+    });
+  }
+  for (Operation *op : rest) {
+    auto it = waits.find(op);
+    if (it == waits.end())
+      continue;
+    b.setInsertionPoint(op);
+    AsyncWaitOp::create(b, loc, it->second);
+    if (wgmma.wasInterrupted())
+      AsyncProxyFenceOp::create(b, loc);
+    BarrierOp::create(b, loc);
+  }
+  // The copies move ahead; what computed only their offsets goes with them.
+  llvm::SmallPtrSet<Operation *, 16> offsetOps;
+  SmallVector<Value> work;
+  for (CopyOp copy : copies)
+    llvm::append_range(work, copy.getSourceOffsets());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && loop->isProperAncestor(def) && offsetOps.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  for (CopyOp copy : copies)
+    copy.erase();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (offsetOps.contains(&op) && op.use_empty() && isMemoryEffectFree(&op))
+      op.erase();
+  // No copy may still be landing when the block moves on or exits.
+  b.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(b, loc, 0);
+  loop->removeAttr(kPipelineAttr);
+  loop->removeAttr(kStagesAttr);
+  return success();
+}
+
+namespace {
+struct PipelineRegisterRingsPass
+    : public tlc::tile::impl::TilePipelineRegisterRingsBase<PipelineRegisterRingsPass> {
+  using TilePipelineRegisterRingsBase::TilePipelineRegisterRingsBase;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    SmallVector<scf::ForOp> rings;
+    kernel.getBody().walk([&](scf::ForOp loop) {
+      if (getPipelineKind(loop) == PipelineKind::CpAsyncRegs)
+        rings.push_back(loop);
+    });
+    if (rings.empty())
+      return;
+    // tile-shared-memory-layout may lower a ring's stages to fit the target's shared memory.
+    if (!kernel->hasAttr(kSharedBytesAttr)) {
+      rings.front().emitOpError()
+          << "is a register ring whose shared memory is not placed yet; hint: run "
+             "tile-shared-memory-layout before tile-pipeline-register-rings (it may lower the "
+             "ring's stages)";
+      return signalPassFailure();
+    }
+    for (scf::ForOp loop : rings)
+      if (failed(expandRing(loop)))
+        return signalPassFailure();
+  }
+};
+} // namespace
