@@ -10,6 +10,9 @@
 #include "attention_bm128_bn32.h"
 #include "attention_bn32.h"
 #include "attention_bn48.h"
+#include "attention_causal_sm90.h"
+#include "attention_in_order_false.h"
+#include "attention_in_order_true.h"
 #include "attention_s3.h"
 #include "attention_w2_bm64.h"
 #include "attention_w4_bm64_bn128.h"
@@ -43,18 +46,8 @@ int main() {
     Launch launch;
   };
   bool ok = true;
-  for (Variant variant :
-       {Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch},
-        Variant{"BM=128 BN=64 8 warps (wgmma)", tlc::attention_w8_bn64::launch},
-        Variant{"BM=128 BN=64 8 warps, --codegen=mma-sync", tlc::attention_w8_bn64_mma::launch},
-        Variant{"BM=128 BN=32 4 warps (mma.sync, shipped before)",
-                tlc::attention_bm128_bn32::launch},
-        Variant{"BM=64 BN=128 4 warps (wgmma)", tlc::attention_w4_bm64_bn128::launch},
-        Variant{"BM=64 BN=32 4 warps (wgmma)", tlc::attention_bn32::launch},
-        Variant{"BM=64 BN=48 4 warps (wgmma)", tlc::attention_bn48::launch},
-        Variant{"BM=64 BN=64 4 warps, 3 stages", tlc::attention_s3::launch},
-        Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
-        Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}}) {
+  // Checks one variant's output against `want`, then times it (median of 5 after warm-up).
+  auto run = [&](const Variant &variant, double flops) {
     poison(o, gpu.stream());
     CHECK_TLC(variant.launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B, H, S));
     gpu.synchronize();
@@ -68,9 +61,43 @@ int main() {
     double ms = medianMs(gpu, 1, 5, [&] {
       CHECK_TLC(variant.launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), o.ptr(), scale, B, H, S));
     });
-    double flops = 4.0 * B * H * S * S * D;
     std::printf("BENCH attention %s B=4 H=32 S=4096 D=128 ms=%.3f TFLOPs=%.2f (max diff %.1e %s)\n",
                 variant.name, ms, flops / (ms * 1e-3) / 1e12, worst, same ? "ok" : "WRONG");
+  };
+  const double full = 4.0 * B * H * S * S * D;
+  for (Variant variant : std::initializer_list<Variant>{
+           Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch},
+           Variant{"BM=64 BN=64 4 warps, loop in source order (before)",
+                   tlc::attention_in_order_false::launch},
+           Variant{"BM=128 BN=64 8 warps (wgmma)", tlc::attention_w8_bn64::launch},
+           Variant{"BM=128 BN=64 8 warps, --codegen=mma-sync", tlc::attention_w8_bn64_mma::launch},
+           Variant{"BM=128 BN=32 4 warps (mma.sync, shipped before)",
+                   tlc::attention_bm128_bn32::launch},
+           Variant{"BM=64 BN=128 4 warps (wgmma)", tlc::attention_w4_bm64_bn128::launch},
+           Variant{"BM=64 BN=32 4 warps (wgmma)", tlc::attention_bn32::launch},
+           Variant{"BM=64 BN=48 4 warps (wgmma)", tlc::attention_bn48::launch},
+           Variant{"BM=64 BN=64 4 warps, 3 stages", tlc::attention_s3::launch},
+           Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
+           Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}})
+    run(variant, full);
+  // The shipped loop order (FlashAttention-3's: P V of the previous block runs while this
+  // block's softmax is computed) against the loop in source order, alternately, full and causal.
+  for (int round = 0; round < 3; ++round) {
+    run(Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch}, full);
+    run(Variant{"BM=64 BN=64 4 warps, loop in source order (before)",
+                tlc::attention_in_order_false::launch},
+        full);
+  }
+  CHECK_TLC(tlc::attention_causal_sm90::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), ref.ptr(),
+                                               scale, B, H, S));
+  gpu.synchronize();
+  CHECK_CU(cuMemcpyDtoH(want.data(), ref.ptr(), count * 2));
+  for (int round = 0; round < 3; ++round) {
+    run(Variant{"causal BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention_causal_sm90::launch},
+        full / 2);
+    run(Variant{"causal BM=64 BN=64 4 warps, loop in source order (before)",
+                tlc::attention_in_order_true::launch},
+        full / 2);
   }
   return ok ? 0 : 1;
 }

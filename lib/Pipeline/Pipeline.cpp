@@ -71,6 +71,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   // The register strategy's rings, waits and barriers, written out in the tile dialect.
   pm.addNestedPass<tile::KernelOp>(tile::createTilePipelineRegisterRings());
   pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceAsyncWaits());
+  pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceMmaWaits());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

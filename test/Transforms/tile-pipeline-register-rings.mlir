@@ -120,3 +120,41 @@ tile.kernel @short_buffer threads [128, 1, 1] args ["K", "O"] dims [["S", "D"], 
   } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 3 : i64}
   tile.yield
 }
+
+// -----
+
+// FlashAttention-3's order: the two gemms that read the ring's tiles are issued back to back, so
+// V's wait joins K's (pending 2: V is the later copy of the set), one fence and one barrier
+// before both.
+// CHECK-LABEL: tile.kernel @merged
+// CHECK:         scf.for
+// CHECK:           tile.async_wait pending = 2
+// CHECK-NEXT:      tile.async_proxy_fence
+// CHECK-NEXT:      tile.barrier
+// CHECK-NEXT:      tile.gemm
+// CHECK-NEXT:      tile.gemm
+// CHECK-NOT:       tile.async_wait
+// CHECK:         tile.async_wait pending = 0
+tile.kernel @merged threads [128, 1, 1] args ["K", "V"] dims [["S", "D"], ["S", "D"]] params {} attributes {tile.shared_bytes = 40960 : i64} grid {
+^bb0(%k: !tile.tensor<bf16, 2>, %v: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%k: !tile.tensor<bf16, 2>, %v: !tile.tensor<bf16, 2>):
+  %ks = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 64x32xbf16>
+  %vs = tile.alloc {tile.offset = 8192 : i64, tile.stages = 2 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 64x32xbf16>
+  %qs = tile.alloc {tile.offset = 16384 : i64, tile.swizzle = 64 : i64} : !tile.buffer<shared 64x32xbf16>
+  %s = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %p = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xbf16>
+  %o = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x32xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %k[%i, %c0] to %ks {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.copy %v[%i, %c0] to %vs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.gemm %qs, %ks, %s {clear, tile.mma = #tile.mma<wgmma>, transpose_b} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 64x32xbf16>, !tile.buffer<fragment 64x64xf32>
+    tile.gemm %p, %vs, %o {tile.mma = #tile.mma<wgmma>} : !tile.buffer<fragment 64x64xbf16>, !tile.buffer<shared 64x32xbf16>, !tile.buffer<fragment 64x32xf32>
+  } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
+  tile.yield
+}

@@ -446,9 +446,13 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
       acc32[j] = one.front();
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // An async gemm (tile-place-mma-waits) leaves the wait, and handing the registers over, to
+    // its tile.mma_wait.
+    bool async = op->hasAttr(tile::kAsyncAttr);
+    if (!async)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     for (int64_t j = 0; j < tiles; ++j) {
-      Value s = fenceAccumulators(b, loc, acc32[j]);
+      Value s = async ? acc32[j] : fenceAccumulators(b, loc, acc32[j]);
       for (int64_t r = 0; r < perTile; ++r)
         memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, s, r), accMemref,
                                 ValueRange{slot(j * perTile + r)});
@@ -536,6 +540,47 @@ struct AsyncWait : OpRewritePattern<tile::AsyncWaitOp> {
   }
 };
 
+/// tile.mma_wait: wgmma.wait_group, then the registers of the accumulators it completes pass
+/// through a register fence (fenceAccumulators), so that no use of them moves above the wait.
+struct MmaWait : OpRewritePattern<tile::MmaWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::MmaWaitOp op, PatternRewriter &rewriter) const override {
+    SmallVector<Value> memrefs;
+    for (Value buffer : op.getBuffers()) {
+      Value memref = getBufferMemref(buffer);
+      if (!memref)
+        return failure(); // its fragment is not lowered yet
+      memrefs.push_back(memref);
+    }
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getPending());
+    constexpr int64_t kChunk = 32;
+    for (Value memref : memrefs) {
+      int64_t slots = cast<MemRefType>(memref.getType()).getNumElements();
+      Type element = cast<MemRefType>(memref.getType()).getElementType();
+      for (int64_t first = 0; first < slots; first += kChunk) {
+        int64_t n = std::min(kChunk, slots - first);
+        auto structType =
+            LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(n, element));
+        Value s = LLVM::UndefOp::create(b, loc, structType);
+        for (int64_t r = 0; r < n; ++r)
+          s = LLVM::InsertValueOp::create(
+              b, loc, s,
+              memref::LoadOp::create(b, loc, memref,
+                                     ValueRange{arith::ConstantIndexOp::create(b, loc, first + r)}),
+              r);
+        s = fenceAccumulators(b, loc, s);
+        for (int64_t r = 0; r < n; ++r)
+          memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, s, r), memref,
+                                  ValueRange{arith::ConstantIndexOp::create(b, loc, first + r)});
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// tile.async_proxy_fence: fence.proxy.async.shared::cta.
 struct AsyncProxyFence : OpRewritePattern<tile::AsyncProxyFenceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -551,5 +596,5 @@ struct AsyncProxyFence : OpRewritePattern<tile::AsyncProxyFenceOp> {
 
 void tlc::populateMmaSyncPatterns(RewritePatternSet &patterns) {
   patterns.add<CpAsyncTileCopy, MmaSyncGemm, WgmmaGemm, ReduceRows, StageView, AsyncWait,
-               AsyncProxyFence>(patterns.getContext());
+               AsyncProxyFence, MmaWait>(patterns.getContext());
 }

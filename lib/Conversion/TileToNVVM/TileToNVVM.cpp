@@ -274,6 +274,13 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
         return WalkResult::interrupt();
       }
     }
+    if (op->hasAttr(tile::kAsyncAttr) &&
+        !llvm::any_of(llvm::make_range(std::next(op->getIterator()), op->getBlock()->end()),
+                      [](Operation &next) { return isa<tile::MmaWaitOp>(next); })) {
+      op->emitError() << "nothing waits for this async gemm; hint: run tile-place-mma-waits "
+                      << "before convert-tile-to-nvvm";
+      return WalkResult::interrupt();
+    }
     if (op->hasAttr(tile::kCpAsyncAttr) && !isWaitedFor(op, kernel)) {
       op->emitError() << "nothing waits for this cp.async copy; hint: run "
                       << "tile-place-async-waits before convert-tile-to-nvvm";

@@ -513,6 +513,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return failure();
     return isa<KernelOp>(op) ? success() : misplaced(op, attr, "a 'tile.kernel'");
   }
+  if (name == kAsyncAttr) {
+    if (failed(verifyUnit(op, attr)))
+      return failure();
+    return isa<GemmOp>(op) && getMmaKind(op) == MmaKind::Wgmma
+               ? success()
+               : misplaced(op, attr, "a 'tile.gemm' marked wgmma");
+  }
   if (name == kUnrollAttr) {
     if (failed(verifyUnit(op, attr)))
       return failure();

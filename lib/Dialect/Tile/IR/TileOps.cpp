@@ -393,3 +393,15 @@ LogicalResult StageOp::verify() {
                                  << " stages";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// MmaWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaWaitOp::verify() {
+  for (Value buffer : getBuffers())
+    if (!cast<BufferType>(buffer.getType()).isFragment())
+      return emitOpError("waits for the accumulators of gemms (fragments), not for ")
+             << buffer.getType();
+  return success();
+}

@@ -87,6 +87,24 @@ static LogicalResult expandRing(scf::ForOp loop) {
       break;
     }
   }
+  // A wait that only gemms separate from the one before it joins that one: its barrier would
+  // otherwise wait for the gemms before it to finish (an async wgmma must be done before a
+  // barrier, tile-place-mma-waits), while the tiles landed together anyway.
+  Operation *lastWait = nullptr;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<CopyOp>(op))
+      continue;
+    if (auto it = waits.find(&op); it != waits.end()) {
+      if (lastWait) {
+        waits[lastWait] = std::min(waits[lastWait], it->second);
+        waits.erase(it);
+      } else {
+        lastWait = &op;
+      }
+    }
+    if (!isa<GemmOp>(op) && !(isMemoryEffectFree(&op) && op.getNumRegions() == 0))
+      lastWait = nullptr;
+  }
   // wgmma reads the tiles through the async proxy: fenced before the barrier.
   WalkResult wgmma = loop.getBody()->walk([](GemmOp gemm) {
     return getMmaKind(gemm) == MmaKind::Wgmma ? WalkResult::interrupt() : WalkResult::advance();

@@ -54,6 +54,10 @@ inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
 /// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
 inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
+/// On a `tile.gemm` marked wgmma on the register strategy's accumulator: issued without
+/// waiting for it (unit attribute); the `tile.mma_wait` tile-place-mma-waits placed before the
+/// first op that needs its result completes it.
+inline constexpr llvm::StringLiteral kAsyncAttr = "tile.async";
 /// On an `scf.for` over register slots: to be unrolled completely.
 inline constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
 /// On each kernel entry convert-tile-to-nvvm emits (gpu.func, then llvm.func): what a launch of

@@ -426,6 +426,26 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let assemblyFormat = "`pending` `=` $pending attr-dict";
 }
 
+def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
+  let summary = "waits until at most `pending` of this thread's latest async wgmma gemms run";
+  let description = [{
+    A gemm marked `tile.async` (wgmma) is issued as one wgmma group and returns at once; its
+    accumulator's registers are written later. This op waits until at most `pending` of the
+    thread's most recent groups are still running (`wgmma.wait_group`: older ones are complete),
+    then hands the registers of `buffers` (the accumulators of the gemms it completes) to the
+    ops that follow. Placed by tile-place-mma-waits.
+    ```mlir
+    tile.mma_wait pending = 1, %s : !tile.buffer<fragment 64x64xf32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<63>]>:$pending,
+                       Variadic<Tile_BufferType>:$buffers);
+  let assemblyFormat = [{
+    `pending` `=` $pending (`,` $buffers^ `:` qualified(type($buffers)))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AsyncProxyFenceOp : Tile_Op<"async_proxy_fence"> {
   let summary = "makes this thread's shared-memory writes visible to the async proxy (wgmma)";
   let description = [{

@@ -139,6 +139,22 @@ def TilePlaceAsyncWaits : Pass<"tile-place-async-waits", "tlc::tile::KernelOp"> 
   }];
 }
 
+def TilePlaceMmaWaits : Pass<"tile-place-mma-waits", "tlc::tile::KernelOp"> {
+  let summary = "Issue register-strategy wgmma gemms asynchronously, waiting at first need";
+  let description = [{
+    Each gemm that runs wgmma on the register strategy's accumulator is marked `tile.async` (one
+    wgmma group, issued without waiting) and a `tile.mma_wait pending = n` goes before the first
+    later op of its block that needs it done: one that uses its accumulator, that writes or
+    stages one of its shared operands, a `tile.barrier` (a writer of another thread may follow),
+    a nested region containing any of these, or the block's end. n counts the async gemms issued
+    after it (groups complete in order); the wait names the accumulators it completes. Ops that
+    write the gemm's A fragment do not wait: the gemm took A's registers when it was issued.
+    Independent work written between a gemm and its first use (the softmax of one key block
+    between the issue and the use of the next block's scores, FlashAttention-3's order) runs
+    while the tensor cores multiply.
+  }];
+}
+
 def TileExplain : Pass<"tile-explain", "tlc::tile::KernelOp"> {
   let summary = "Remark what each tile op of a kernel with gemms lowers to (tlc --explain)";
   let description = [{
