@@ -11,8 +11,8 @@
 #include "attention_bn32.h"
 #include "attention_bn48.h"
 #include "attention_causal_sm90.h"
-#include "attention_in_order_false.h"
-#include "attention_in_order_true.h"
+#include "attention_fa3_false.h"
+#include "attention_fa3_true.h"
 #include "attention_s3.h"
 #include "attention_w2_bm64.h"
 #include "attention_w4_bm64_bn128.h"
@@ -67,8 +67,8 @@ int main() {
   const double full = 4.0 * B * H * S * S * D;
   for (Variant variant : std::initializer_list<Variant>{
            Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch},
-           Variant{"BM=64 BN=64 4 warps, loop in source order (before)",
-                   tlc::attention_in_order_false::launch},
+           Variant{"BM=64 BN=64 4 warps, FlashAttention-3 order (experiment)",
+                   tlc::attention_fa3_false::launch},
            Variant{"BM=128 BN=64 8 warps (wgmma)", tlc::attention_w8_bn64::launch},
            Variant{"BM=128 BN=64 8 warps, --codegen=mma-sync", tlc::attention_w8_bn64_mma::launch},
            Variant{"BM=128 BN=32 4 warps (mma.sync, shipped before)",
@@ -80,12 +80,12 @@ int main() {
            Variant{"BM=256 BN=32 8 warps", tlc::attention_w8_bm256::launch},
            Variant{"BM=64 BN=32 2 warps", tlc::attention_w2_bm64::launch}})
     run(variant, full);
-  // The shipped loop order (FlashAttention-3's: P V of the previous block runs while this
-  // block's softmax is computed) against the loop in source order, alternately, full and causal.
+  // The shipped loop order against FlashAttention-3's (bench/experiments: P V of the previous
+  // block runs while this block's softmax is computed), alternately, full and causal.
   for (int round = 0; round < 3; ++round) {
     run(Variant{"BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention::launch}, full);
-    run(Variant{"BM=64 BN=64 4 warps, loop in source order (before)",
-                tlc::attention_in_order_false::launch},
+    run(Variant{"BM=64 BN=64 4 warps, FlashAttention-3 order (experiment)",
+                tlc::attention_fa3_false::launch},
         full);
   }
   CHECK_TLC(tlc::attention_causal_sm90::launch(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), ref.ptr(),
@@ -95,8 +95,8 @@ int main() {
   for (int round = 0; round < 3; ++round) {
     run(Variant{"causal BM=64 BN=64 4 warps (shipped, wgmma)", tlc::attention_causal_sm90::launch},
         full / 2);
-    run(Variant{"causal BM=64 BN=64 4 warps, loop in source order (before)",
-                tlc::attention_in_order_true::launch},
+    run(Variant{"causal BM=64 BN=64 4 warps, FlashAttention-3 order (experiment)",
+                tlc::attention_fa3_true::launch},
         full / 2);
   }
   return ok ? 0 : 1;
