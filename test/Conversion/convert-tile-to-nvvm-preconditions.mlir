@@ -236,3 +236,20 @@ tile.kernel @k threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {} attrib
   tile.yield
 }
 }
+
+// -----
+
+// An async wgmma gemm nothing waits for (tile-place-mma-waits did not run): its accumulator
+// would be read while the tensor cores still write it.
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>} {
+tile.kernel @k threads [128, 1, 1] args [] dims [] params {} attributes {tile.shared_bytes = 8192 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %qs = tile.alloc {tile.offset = 0 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x64xbf16>
+  %s = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  // expected-error @+1 {{nothing waits for this async gemm; hint: run tile-place-mma-waits before convert-tile-to-nvvm}}
+  tile.gemm %qs, %qs, %s {clear, tile.async, tile.mma = #tile.mma<wgmma>, transpose_b} : !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 64x64xbf16>, !tile.buffer<fragment 64x64xf32>
+  tile.yield
+}
+}

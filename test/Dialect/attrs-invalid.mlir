@@ -549,3 +549,16 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   tile.reduce %s, %d scratch %w : !tile.buffer<shared 8x1xf32> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [128, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %qs = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %s = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  // expected-error @+1 {{'tile.async' belongs on a 'tile.gemm' marked wgmma}}
+  tile.gemm %qs, %qs, %s {clear, tile.async, tile.mma = #tile.mma<mma_sync>, transpose_b} : !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 64x64xbf16>, !tile.buffer<fragment 64x64xf32>
+  tile.yield
+}

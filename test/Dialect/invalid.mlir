@@ -466,3 +466,15 @@ tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
   tile.async_wait pending = -1
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc : !tile.buffer<shared 16x16xf32>
+  // expected-error @+1 {{'tile.mma_wait' op waits for the accumulators of gemms (fragments), not for '!tile.buffer<shared 16x16xf32>'}}
+  tile.mma_wait pending = 0, %b : !tile.buffer<shared 16x16xf32>
+  tile.yield
+}

@@ -83,6 +83,9 @@ tile.kernel @tensor_types threads [32, 1, 1] args ["A", "B", "C", "D", "p"]
 // CHECK-NEXT:    tile.async_wait pending = 3
 // CHECK-NEXT:    tile.async_proxy_fence
 // CHECK-NEXT:    tile.barrier
+// CHECK:         tile.gemm %{{.+}}, %{{.+}}, %[[ACC:.+]] {clear, tile.async, tile.mma = #tile.mma<wgmma>, transpose_b}
+// CHECK-NEXT:    tile.mma_wait pending = 1, %[[ACC]] : !tile.buffer<fragment 64x64xf32>
+// CHECK-NEXT:    tile.mma_wait pending = 0
 tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {} grid {
 ^bb0(%k: !tile.tensor<bf16, 2>):
   %c1 = arith.constant 1 : index
@@ -97,5 +100,9 @@ tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {}
   tile.async_wait pending = 3
   tile.async_proxy_fence
   tile.barrier
+  %acc = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  tile.gemm %s, %s, %acc {clear, tile.async, tile.mma = #tile.mma<wgmma>, transpose_b} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 64x32xbf16>, !tile.buffer<fragment 64x64xf32>
+  tile.mma_wait pending = 1, %acc : !tile.buffer<fragment 64x64xf32>
+  tile.mma_wait pending = 0
   tile.yield
 }
