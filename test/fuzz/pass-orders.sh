@@ -8,13 +8,13 @@
 # The sequences that crashed before the passes checked their preconditions (assign, pipeline,
 # conversion without tile-shared-memory-layout; wgmma chosen for sm_90a, converted for sm_80)
 # are always among them, and tlc's own order with the register rings and waits (rings, waits)
-# written out, out of order and twice.
+# written out and wgmma waits placed (mmawaits), out of order and twice.
 set -u -o pipefail
 tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(assign partition pipeline layout rings waits convert float8 canon cse target90 target80 target75 none)
+passes=(assign partition pipeline layout rings waits mmawaits convert float8 canon cse target90 target80 target75 none)
 step() {
   case $1 in
   assign) echo "tile.kernel(tile-assign-mma-layouts)" ;;
@@ -23,6 +23,7 @@ step() {
   layout) echo "tile.kernel(tile-shared-memory-layout)" ;;
   rings) echo "tile.kernel(tile-pipeline-register-rings)" ;;
   waits) echo "tile.kernel(tile-place-async-waits)" ;;
+  mmawaits) echo "tile.kernel(tile-place-mma-waits)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
   float8) echo "tlc-expand-float8" ;;
   canon) echo "canonicalize" ;;
@@ -37,7 +38,9 @@ fixed=("target90 assign pipeline convert" "target90 assign pipeline target80 lay
        "target80 assign pipeline convert" "assign target90 layout convert"
        "target90 assign assign" "target90 partition assign pipeline layout convert"
        "target90 assign partition pipeline layout convert"
+       "target90 assign partition pipeline layout rings waits mmawaits convert"
        "target90 assign partition pipeline layout rings waits convert"
+       "target90 assign mmawaits partition pipeline layout rings waits mmawaits convert"
        "target80 assign partition pipeline rings waits layout convert"
        "target90 assign partition pipeline layout waits rings convert"
        "target90 assign partition pipeline layout rings rings waits waits convert")
