@@ -362,9 +362,10 @@ struct MmaSyncGemm : OpRewritePattern<tile::GemmOp> {
 /// stacked along M, 16 rows each, holds every element where wgmma's D fragment does. Each
 /// warpgroup multiplies its 64 rows of A (from the shared tile's descriptor, or from a register
 /// fragment of the same layout: each warp's 16 rows, wgmma's register form) by B, in
-/// instructions of N <= 256 columns (slots [j N / 2, (j + 1) N / 2) for the j-th), and waits for
-/// them at once. The async-proxy fences of the operands' writers are placed around it
-/// (tile-place-async-waits, tile-pipeline-register-rings).
+/// instructions of N <= 256 columns (slots [j N / 2, (j + 1) N / 2) for the j-th), one wgmma
+/// group; it waits for them at once unless the gemm is `tile.async` (then its tile.mma_wait,
+/// placed by tile-place-mma-waits, does). The async-proxy fences of the operands' writers are
+/// placed around it (tile-place-async-waits, tile-pipeline-register-rings).
 struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
   WgmmaGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
