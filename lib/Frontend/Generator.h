@@ -259,6 +259,11 @@ private:
   LogicalResult genFill(const Expr &call);
   LogicalResult genGemm(const Expr &call);
   LogicalResult genReduce(const Expr &call);
+  /// reduce's `index = buf` for argmax/argmin: a buffer of `dst`'s shape and placement holding
+  /// i32 or i64 positions.
+  FailureOr<Value> genReduceIndex(const Expr &indexExpr, Value dst);
+  /// reduce's `index_offset`: an index the same for every thread of the block.
+  FailureOr<Value> genIndexOffset(const Expr &offsetExpr);
   LogicalResult genScan(const Expr &call);
   /// The compile-time `dim` keyword of `call` on a buffer of `rank` (default: the last
   /// dimension), or an error.

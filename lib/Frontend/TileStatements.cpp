@@ -301,6 +301,53 @@ FailureOr<Generator::SourceAndDest> Generator::genSourceAndDest(const Expr &call
   return SourceAndDest{*src, *dst, st, dt, *dim};
 }
 
+FailureOr<Value> Generator::genReduceIndex(const Expr &indexExpr, Value dst) {
+  auto dt = cast<tile::BufferType>(dst.getType());
+  auto v = genBufferRef(indexExpr, "'index'");
+  if (failed(v))
+    return failure();
+  auto it = cast<tile::BufferType>(v->getType());
+  Type elem = it.getElementType();
+  if (*v == dst) {
+    error(indexExpr.loc) << "'index' must be another buffer than the destination";
+    return failure();
+  }
+  if (it.getShape() != dt.getShape()) {
+    error(indexExpr.loc) << "'index' is [" << shapeText(it.getShape())
+                         << "] but must have the destination's shape [" << shapeText(dt.getShape())
+                         << "]";
+    return failure();
+  }
+  if (!elem.isSignlessInteger(32) && !elem.isSignlessInteger(64)) {
+    error(indexExpr.loc) << "'index' must hold 'i32' or 'i64' elements, found '" << typeName(elem)
+                         << "'";
+    return failure();
+  }
+  if (it.isLocal() != dt.isLocal()) {
+    error(indexExpr.loc) << (dt.isLocal() ? "'index' must be a local buffer, as the "
+                                            "destination is"
+                                          : "'index' cannot be a local buffer: the "
+                                            "destination is not");
+    return failure();
+  }
+  return *v;
+}
+
+FailureOr<Value> Generator::genIndexOffset(const Expr &offsetExpr) {
+  auto v = gen(offsetExpr);
+  if (failed(v))
+    return failure();
+  auto o = materialize(offsetExpr.loc, *v, builder.getIndexType(), "for 'index_offset'");
+  if (failed(o))
+    return failure();
+  if (dependsOnThreadId(*o)) {
+    error(offsetExpr.loc) << "'index_offset' must be the same for every thread of the block; "
+                          << "it depends on 'thread'";
+    return failure();
+  }
+  return *o;
+}
+
 LogicalResult Generator::genReduce(const Expr &call) {
   if (failed(checkKeywords(
           call, {"dim", "op", "init", "accumulate", "clear", "index", "index_offset"}, 2)))
@@ -384,48 +431,16 @@ LogicalResult Generator::genReduce(const Expr &call) {
   }
   Value index, offset;
   if (indexExpr) {
-    auto v = genBufferRef(*indexExpr, "'index'");
+    auto v = genReduceIndex(*indexExpr, dst);
     if (failed(v))
       return failure();
-    auto it = cast<tile::BufferType>(v->getType());
-    Type elem = it.getElementType();
-    if (*v == dst) {
-      error(indexExpr->loc) << "'index' must be another buffer than the destination";
-      return failure();
-    }
-    if (it.getShape() != dt.getShape()) {
-      error(indexExpr->loc) << "'index' is [" << shapeText(it.getShape())
-                            << "] but must have the destination's shape ["
-                            << shapeText(dt.getShape()) << "]";
-      return failure();
-    }
-    if (!elem.isSignlessInteger(32) && !elem.isSignlessInteger(64)) {
-      error(indexExpr->loc) << "'index' must hold 'i32' or 'i64' elements, found '"
-                            << typeName(elem) << "'";
-      return failure();
-    }
-    if (it.isLocal() != dt.isLocal()) {
-      error(indexExpr->loc) << (dt.isLocal() ? "'index' must be a local buffer, as the "
-                                               "destination is"
-                                             : "'index' cannot be a local buffer: the "
-                                               "destination is not");
-      return failure();
-    }
     index = *v;
   }
   if (offsetExpr) {
-    auto v = gen(*offsetExpr);
+    auto v = genIndexOffset(*offsetExpr);
     if (failed(v))
       return failure();
-    auto o = materialize(offsetExpr->loc, *v, builder.getIndexType(), "for 'index_offset'");
-    if (failed(o))
-      return failure();
-    if (dependsOnThreadId(*o)) {
-      error(offsetExpr->loc) << "'index_offset' must be the same for every thread of the block; "
-                             << "it depends on 'thread'";
-      return failure();
-    }
-    offset = *o;
+    offset = *v;
   }
   tile::ReduceOp::create(builder, loc(call.loc), src, dst, init, index, offset, Value(),
                          builder.getI64IntegerAttr(dim), builder.getStringAttr(kind),

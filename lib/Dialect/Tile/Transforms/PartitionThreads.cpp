@@ -134,6 +134,67 @@ static SmallVector<LoadOp> findVectorLoads(ParallelOp op) {
   return loads;
 }
 
+/// Turns the accesses at `point` (slot `slot` of `layout`) in the ops `cloned` from a
+/// `tile.parallel`'s body, nested ones included (under an `if`, in a loop), into slot accesses;
+/// so are reads of a row value at the point's row beside an mma.sync accumulator.
+static void rewriteSlotAccesses(ArrayRef<Operation *> cloned, const AccLayout &layout,
+                                ArrayRef<Value> point, Value slot) {
+  Value row = point.front();
+  SmallVector<Operation *> accesses;
+  for (Operation *top : cloned)
+    top->walk([&](Operation *inner) {
+      if (isa<ReadOp, WriteOp>(inner))
+        accesses.push_back(inner);
+    });
+  for (Operation *inner : accesses) {
+    OpBuilder at(inner);
+    if (auto read = dyn_cast<ReadOp>(inner)) {
+      std::optional<AccLayout> own = getAccLayout(read.getBuffer());
+      if (!own)
+        continue;
+      Value slotOf;
+      if (llvm::equal(read.getIndices(), point))
+        slotOf = slot;
+      else if (((layout.kind == AccLayout::Kind::MmaSync &&
+                 own->kind == AccLayout::Kind::MmaSyncRows) ||
+                (layout.kind == AccLayout::Kind::Blocked &&
+                 own->kind == AccLayout::Kind::BlockedRows)) &&
+               read.getIndices().size() == 1 && read.getIndices()[0] == row)
+        slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
+      if (!slotOf)
+        continue;
+      Value value = ReadSlotOp::create(at, read.getLoc(), read.getType(), read.getBuffer(), slotOf);
+      read.getResult().replaceAllUsesWith(value);
+      read.erase();
+    } else if (auto write = dyn_cast<WriteOp>(inner);
+               getAccLayout(write.getBuffer()) && llvm::equal(write.getIndices(), point)) {
+      WriteSlotOp::create(at, write.getLoc(), write.getValue(), write.getBuffer(), slot);
+      write.erase();
+    }
+  }
+}
+
+/// A row fragment's value is held by several threads (the four lanes of a quad, the
+/// threads_per_row threads of a blocked row): each of them runs the body for the row, so an
+/// atomic update in `loop` would be applied several times. The first of them does it.
+static void guardReplicatedAtomics(scf::ForOp loop, const AccLayout &layout, Value tid) {
+  if (!layout.isRows() || layout.rowReplicas() <= 1)
+    return;
+  SmallVector<AtomicAddOp> atomics;
+  loop.getBody()->walk([&](AtomicAddOp atomic) { atomics.push_back(atomic); });
+  for (AtomicAddOp atomic : atomics) {
+    OpBuilder guardBuilder(atomic);
+    Location at = atomic.getLoc();
+    Value lane = arith::RemUIOp::create(
+        guardBuilder, at, tid,
+        arith::ConstantIndexOp::create(guardBuilder, at, layout.rowReplicas()));
+    Value leader = arith::CmpIOp::create(guardBuilder, at, arith::CmpIPredicate::eq, lane,
+                                         arith::ConstantIndexOp::create(guardBuilder, at, 0));
+    auto guard = scf::IfOp::create(guardBuilder, at, leader, /*withElseRegion=*/false);
+    atomic->moveBefore(guard.thenBlock()->getTerminator());
+  }
+}
+
 /// Replaces a `tile.parallel` over a register-layout fragment by a loop over the calling thread's
 /// register slots (marked for complete unrolling): slot s of thread t is the point
 /// layout.coord(t, s), and accesses at the point become slot accesses. Over a #tile.blocked
@@ -204,60 +265,9 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
     for (Operation &inner : body.without_terminator())
       if (!llvm::is_contained(vectorLoads, dyn_cast<LoadOp>(&inner)))
         cloned.push_back(b.clone(inner, mapping));
-    // Accesses at the point, nested ones included (under an `if`, in a loop), become slot
-    // accesses; so do reads of a row value at the point's row beside an mma.sync accumulator.
-    SmallVector<Operation *> accesses;
-    for (Operation *top : cloned)
-      top->walk([&](Operation *inner) {
-        if (isa<ReadOp, WriteOp>(inner))
-          accesses.push_back(inner);
-      });
-    for (Operation *inner : accesses) {
-      OpBuilder at(inner);
-      if (auto read = dyn_cast<ReadOp>(inner)) {
-        std::optional<AccLayout> own = getAccLayout(read.getBuffer());
-        if (!own)
-          continue;
-        Value slotOf;
-        if (llvm::equal(read.getIndices(), point))
-          slotOf = slot;
-        else if (((layout.kind == AccLayout::Kind::MmaSync &&
-                   own->kind == AccLayout::Kind::MmaSyncRows) ||
-                  (layout.kind == AccLayout::Kind::Blocked &&
-                   own->kind == AccLayout::Kind::BlockedRows)) &&
-                 read.getIndices().size() == 1 && read.getIndices()[0] == row)
-          slotOf = buildRowSlot(at, read.getLoc(), layout, slot);
-        if (!slotOf)
-          continue;
-        Value value =
-            ReadSlotOp::create(at, read.getLoc(), read.getType(), read.getBuffer(), slotOf);
-        read.getResult().replaceAllUsesWith(value);
-        read.erase();
-      } else if (auto write = dyn_cast<WriteOp>(inner);
-                 getAccLayout(write.getBuffer()) && llvm::equal(write.getIndices(), point)) {
-        WriteSlotOp::create(at, write.getLoc(), write.getValue(), write.getBuffer(), slot);
-        write.erase();
-      }
-    }
+    rewriteSlotAccesses(cloned, layout, point, slot);
   }
-  // A row fragment's value is held by several threads (the four lanes of a quad, the
-  // threads_per_row threads of a blocked row): each of them runs the body for the row, so an
-  // atomic update would be applied several times. The first of them does it.
-  if (layout.isRows() && layout.rowReplicas() > 1) {
-    SmallVector<AtomicAddOp> atomics;
-    loop.getBody()->walk([&](AtomicAddOp atomic) { atomics.push_back(atomic); });
-    for (AtomicAddOp atomic : atomics) {
-      OpBuilder guardBuilder(atomic);
-      Location at = atomic.getLoc();
-      Value lane = arith::RemUIOp::create(
-          guardBuilder, at, tid,
-          arith::ConstantIndexOp::create(guardBuilder, at, layout.rowReplicas()));
-      Value leader = arith::CmpIOp::create(guardBuilder, at, arith::CmpIPredicate::eq, lane,
-                                           arith::ConstantIndexOp::create(guardBuilder, at, 0));
-      auto guard = scf::IfOp::create(guardBuilder, at, leader, /*withElseRegion=*/false);
-      atomic->moveBefore(guard.thenBlock()->getTerminator());
-    }
-  }
+  guardReplicatedAtomics(loop, layout, tid);
   // Registers are private, but the body may also write shared buffers (or shared-memory
   // fragments) that other threads read next: synchronize after the loop then.
   bool touchesSharedBuffers = false;

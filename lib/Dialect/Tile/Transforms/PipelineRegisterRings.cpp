@@ -36,15 +36,6 @@ using namespace tlc::tile;
 
 #define DEBUG_TYPE "tile-pipeline-register-rings"
 
-/// Whether `op` or an op nested in it uses `value`.
-static bool usesValue(Operation *op, Value value) {
-  WalkResult found = op->walk([&](Operation *inner) {
-    return llvm::is_contained(inner->getOperands(), value) ? WalkResult::interrupt()
-                                                           : WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
 /// `value` as computed for another iteration of `loop` (its induction variable mapped in
 /// `mapping`): the ops of the loop it is computed by (pure arithmetic, sizes, block ids:
 /// isRegisterRing checked), cloned at the builder's position.
@@ -60,9 +51,8 @@ static Value recompute(OpBuilder &b, Value value, IRMapping &mapping, scf::ForOp
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-static LogicalResult expandRing(scf::ForOp loop) {
-  int64_t stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr).getInt();
-  Location loc = loop.getLoc();
+/// The copies of `loop`'s body; an error unless each fills a buffer of `stages` stages.
+static FailureOr<SmallVector<CopyOp>> getRingCopies(scf::ForOp loop, int64_t stages) {
   SmallVector<CopyOp> copies(loop.getBody()->getOps<CopyOp>());
   for (CopyOp copy : copies) {
     auto alloc = copy.getDest().getDefiningOp<AllocOp>();
@@ -72,13 +62,20 @@ static LogicalResult expandRing(scf::ForOp loop) {
              << stages << " stages whose buffer does not hold as many ('tile.stages' on its "
              << "alloc); hint: run tile-software-pipeline and tile-shared-memory-layout first";
   }
-  int64_t groups = static_cast<int64_t>(copies.size());
+  return copies;
+}
 
+/// The waits of the ring: for each op of the body that first reads a copy's tile, the most
+/// groups that may still be pending before it.
+static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, ArrayRef<CopyOp> copies,
+                                                          int64_t stages) {
+  int64_t groups = static_cast<int64_t>(copies.size());
   // At the first use of copy k's tile in an iteration: the groups issued after it.
   llvm::DenseMap<Operation *, int64_t> waits;
   for (auto [k, copy] : llvm::enumerate(copies)) {
+    Value tile = CopyOp(copy).getDest();
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<CopyOp>(op) || !usesValue(&op, copy.getDest()))
+      if (isa<CopyOp>(op) || !usesValue(&op, tile))
         continue;
       int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
       auto [it, inserted] = waits.try_emplace(&op, pending);
@@ -105,6 +102,52 @@ static LogicalResult expandRing(scf::ForOp loop) {
     if (!isa<GemmOp>(op) && !(isMemoryEffectFree(&op) && op.getNumRegions() == 0))
       lastWait = nullptr;
   }
+  return waits;
+}
+
+/// Clones the copies of the iteration at `iv` into stage `stage` of their buffers at the
+/// builder's position, one group each, their offsets recomputed for that iteration.
+static void issueRingCopies(OpBuilder &b, scf::ForOp loop, ArrayRef<CopyOp> copies, Value iv,
+                            Value stage) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (CopyOp copy : copies) {
+    for (Value offset : copy.getSourceOffsets())
+      recompute(b, offset, mapping, loop);
+    mapping.map(copy.getDest(),
+                StageOp::create(b, loop.getLoc(), copy.getDest().getType(), copy.getDest(), stage)
+                    .getResult());
+    b.clone(*copy, mapping);
+  }
+}
+
+/// Erases the copies from `loop`'s body (they moved ahead) with the ops that only computed
+/// their offsets.
+static void eraseMovedCopies(scf::ForOp loop, ArrayRef<CopyOp> copies) {
+  llvm::SmallPtrSet<Operation *, 16> offsetOps;
+  SmallVector<Value> work;
+  for (CopyOp copy : copies)
+    llvm::append_range(work, copy.getSourceOffsets());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && loop->isProperAncestor(def) && offsetOps.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  for (CopyOp copy : copies)
+    copy.erase();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*loop.getBody())))
+    if (offsetOps.contains(&op) && op.use_empty() && isMemoryEffectFree(&op))
+      op.erase();
+}
+
+static LogicalResult expandRing(scf::ForOp loop) {
+  int64_t stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr).getInt();
+  Location loc = loop.getLoc();
+  FailureOr<SmallVector<CopyOp>> ringCopies = getRingCopies(loop, stages);
+  if (failed(ringCopies))
+    return failure();
+  ArrayRef<CopyOp> copies = *ringCopies;
+  llvm::DenseMap<Operation *, int64_t> waits = planRingWaits(loop, copies, stages);
   // wgmma reads the tiles through the async proxy: fenced before the barrier.
   WalkResult wgmma = loop.getBody()->walk([](GemmOp gemm) {
     return getMmaKind(gemm) == MmaKind::Wgmma ? WalkResult::interrupt() : WalkResult::advance();
@@ -113,22 +156,10 @@ static LogicalResult expandRing(scf::ForOp loop) {
   OpBuilder b(loop);
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   Value lb = loop.getLowerBound(), step = loop.getStep();
-  // The copies of the iteration at `iv` into stage `stage`, one group each.
-  auto issue = [&](Value iv, Value stage) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    for (CopyOp copy : copies) {
-      for (Value offset : copy.getSourceOffsets())
-        recompute(b, offset, mapping, loop);
-      mapping.map(
-          copy.getDest(),
-          StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage).getResult());
-      b.clone(*copy, mapping);
-    }
-  };
   for (int64_t p = 0; p + 1 < stages; ++p)
-    issue(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, index(p))),
-          index(p));
+    issueRingCopies(
+        b, loop, copies,
+        arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, index(p))), index(p));
 
   Block *body = loop.getBody();
   SmallVector<Operation *> rest;
@@ -139,8 +170,10 @@ static LogicalResult expandRing(scf::ForOp loop) {
   Value iv = loop.getInductionVar();
   Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
   Value ahead = arith::AddIOp::create(b, loc, i, index(stages - 1));
-  issue(arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, index(stages - 1))),
-        arith::RemUIOp::create(b, loc, ahead, index(stages)));
+  issueRingCopies(
+      b, loop, copies,
+      arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, index(stages - 1))),
+      arith::RemUIOp::create(b, loc, ahead, index(stages)));
   Value stage = arith::RemUIOp::create(b, loc, i, index(stages));
   for (CopyOp copy : copies) {
     Value view = StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage);
@@ -160,21 +193,7 @@ static LogicalResult expandRing(scf::ForOp loop) {
       AsyncProxyFenceOp::create(b, loc);
     BarrierOp::create(b, loc);
   }
-  // The copies move ahead; what computed only their offsets goes with them.
-  llvm::SmallPtrSet<Operation *, 16> offsetOps;
-  SmallVector<Value> work;
-  for (CopyOp copy : copies)
-    llvm::append_range(work, copy.getSourceOffsets());
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (def && loop->isProperAncestor(def) && offsetOps.insert(def).second)
-      llvm::append_range(work, def->getOperands());
-  }
-  for (CopyOp copy : copies)
-    copy.erase();
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (offsetOps.contains(&op) && op.use_empty() && isMemoryEffectFree(&op))
-      op.erase();
+  eraseMovedCopies(loop, copies);
   // No copy may still be landing when the block moves on or exits.
   b.setInsertionPointAfter(loop);
   AsyncWaitOp::create(b, loc, 0);

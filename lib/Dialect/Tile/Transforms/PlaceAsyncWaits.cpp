@@ -55,15 +55,6 @@ private:
         return true;
     return false;
   }
-  /// Whether `op` or an op nested in it (outside main loops) uses `value`.
-  bool usesValue(Operation *op, Value value) const {
-    WalkResult found = op->walk([&](Operation *inner) {
-      return llvm::is_contained(inner->getOperands(), value) && !inMainLoop(inner)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    return found.wasInterrupted();
-  }
   void placeCopyWaits(ArrayRef<CopyOp> copies, bool fence);
   void placeGemmBarriers(KernelOp kernel);
 };
@@ -83,7 +74,7 @@ void PlaceAsyncWaitsPass::placeCopyWaits(ArrayRef<CopyOp> copies, bool fence) {
     for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
       if (op->hasTrait<OpTrait::IsTerminator>())
         break;
-      if (usesValue(op, copy.getDest())) {
+      if (usesValue(op, copy.getDest(), [&](Operation *inner) { return inMainLoop(inner); })) {
         at = op;
         break;
       }

@@ -33,11 +33,125 @@ using namespace tlc::tile;
 #define DEBUG_TYPE "tile-shared-memory-layout"
 
 namespace {
+/// A shared buffer to place: bytes (all stages), alignment, the top-level ops between which it
+/// is live, and its offset once placed.
 struct Placement {
   AllocOp alloc;
   int64_t bytes, align, first, last, offset = 0;
 };
+} // namespace
 
+/// `stages` is an upper bound: a ring that does not fit `limit` bytes of shared memory gets
+/// fewer stages (down to 2) before anything is placed.
+static void fitStages(KernelOp kernel, int64_t limit) {
+  Builder b(kernel.getContext());
+  kernel.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kPipelineAttr))
+      return;
+    int64_t ring = 0, other = 0;
+    kernel.walk([&](AllocOp alloc) {
+      auto type = alloc.getBuffer().getType();
+      if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
+        return;
+      (alloc->hasAttr(kStagesAttr) ? ring : other) += type.getSizeInBytes() + 1024;
+    });
+    int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
+    int64_t fitting = stages;
+    while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
+      --fitting;
+    if (fitting == stages)
+      return;
+    loop->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
+    kernel.walk([&](AllocOp alloc) {
+      if (alloc->hasAttr(kStagesAttr))
+        alloc->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
+    });
+  });
+}
+
+/// The shared buffers of `kernel` to place, each with its size (all stages), alignment and the
+/// top-level ops of the kernel's body between which it is live; the tiles that TMA or cp.async
+/// fill or that ldmatrix/wgmma read get their swizzle.
+static SmallVector<Placement> collectPlacements(KernelOp kernel) {
+  Builder b(kernel.getContext());
+  Block &body = kernel.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t index = 0;
+  for (Operation &op : body)
+    position[&op] = index++;
+  auto topLevel = [&](Operation *op) {
+    while (op->getBlock() != &body)
+      op = op->getParentOp();
+    return position.lookup(op);
+  };
+  SmallVector<Placement> placements;
+  kernel.walk([&](AllocOp alloc) {
+    auto type = alloc.getBuffer().getType();
+    if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
+      return;
+    int64_t stages = 1;
+    if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
+      stages = attr.getInt();
+    int64_t align = 16;
+    // Tiles that TMA or cp.async fill, or that ldmatrix/wgmma read, are swizzled (any other
+    // accessor addresses the swizzled layout element by element).
+    Value buffer = alloc.getBuffer();
+    bool tmaDest = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+      if (isa<CopyOp>(user))
+        return user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
+      auto gemm = dyn_cast<GemmOp>(user);
+      return gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
+    });
+    if (tmaDest) {
+      auto shape = type.getShape();
+      int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+      if (auto swizzle = layout::chooseSwizzle(shape[0], shape[1], elemBytes)) {
+        alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(*swizzle));
+        align = 1024;
+      }
+    }
+    Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc)};
+    for (Operation *user : alloc->getUsers())
+      p.last = std::max(p.last, topLevel(user));
+    placements.push_back(p);
+  });
+  return placements;
+}
+
+/// Places the buffers first fit, biggest first, among buffers live at the same time; sets each
+/// alloc's offset and returns the bytes they take.
+static int64_t placeFirstFit(MutableArrayRef<Placement> placements) {
+  SmallVector<Placement *> order;
+  for (Placement &p : placements)
+    order.push_back(&p);
+  llvm::stable_sort(order, [](Placement *x, Placement *y) { return x->bytes > y->bytes; });
+  SmallVector<Placement *> placed;
+  int64_t total = 0;
+  for (Placement *p : order) {
+    int64_t offset = 0;
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      offset = llvm::alignTo(offset, p->align);
+      for (Placement *q : placed) {
+        bool liveTogether = p->first <= q->last && q->first <= p->last;
+        bool overlap = offset < q->offset + q->bytes && q->offset < offset + p->bytes;
+        if (liveTogether && overlap) {
+          offset = q->offset + q->bytes;
+          moved = true;
+        }
+      }
+    }
+    p->offset = offset;
+    placed.push_back(p);
+    total = std::max(total, offset + p->bytes);
+    p->alloc->setAttr(kOffsetAttr,
+                      IntegerAttr::get(IntegerType::get(p->alloc.getContext(), 64), offset));
+  }
+  return total;
+}
+
+namespace {
 struct SharedMemoryLayoutPass
     : public tlc::tile::impl::TileSharedMemoryLayoutBase<SharedMemoryLayoutPass> {
   using TileSharedMemoryLayoutBase::TileSharedMemoryLayoutBase;
@@ -56,103 +170,11 @@ struct SharedMemoryLayoutPass
     FailureOr<TargetAttr> target = requireTarget(kernel, "tile-shared-memory-layout");
     if (failed(target))
       return signalPassFailure();
-    Builder b(kernel.getContext());
-    Block &body = kernel.getBody().front();
-    llvm::DenseMap<Operation *, int64_t> position;
-    int64_t index = 0;
-    for (Operation &op : body)
-      position[&op] = index++;
-    auto topLevel = [&](Operation *op) {
-      while (op->getBlock() != &body)
-        op = op->getParentOp();
-      return position.lookup(op);
-    };
-
-    // `stages` is an upper bound: a ring that does not fit the architecture's shared memory
-    // gets fewer stages (down to 2) before anything is placed.
     int64_t limit = target->getSharedBytes();
-    kernel.walk([&](scf::ForOp loop) {
-      if (!loop->hasAttr(kPipelineAttr))
-        return;
-      int64_t ring = 0, other = 0;
-      kernel.walk([&](AllocOp alloc) {
-        auto type = alloc.getBuffer().getType();
-        if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
-          return;
-        (alloc->hasAttr(kStagesAttr) ? ring : other) += type.getSizeInBytes() + 1024;
-      });
-      int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
-      int64_t fitting = stages;
-      while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
-        --fitting;
-      if (fitting == stages)
-        return;
-      loop->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
-      kernel.walk([&](AllocOp alloc) {
-        if (alloc->hasAttr(kStagesAttr))
-          alloc->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
-      });
-    });
-
-    SmallVector<Placement> placements;
-    kernel.walk([&](AllocOp alloc) {
-      auto type = alloc.getBuffer().getType();
-      if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
-        return;
-      int64_t stages = 1;
-      if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
-        stages = attr.getInt();
-      int64_t align = 16;
-      // Tiles that TMA or cp.async fill, or that ldmatrix/wgmma read, are swizzled (any other
-      // accessor addresses the swizzled layout element by element).
-      Value buffer = alloc.getBuffer();
-      bool tmaDest = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
-        if (isa<CopyOp>(user))
-          return user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
-        auto gemm = dyn_cast<GemmOp>(user);
-        return gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
-      });
-      if (tmaDest) {
-        auto shape = type.getShape();
-        int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-        if (auto swizzle = layout::chooseSwizzle(shape[0], shape[1], elemBytes)) {
-          alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(*swizzle));
-          align = 1024;
-        }
-      }
-      Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc)};
-      for (Operation *user : alloc->getUsers())
-        p.last = std::max(p.last, topLevel(user));
-      placements.push_back(p);
-    });
-
-    // First fit, biggest first, among buffers live at the same time.
-    SmallVector<Placement *> order;
-    for (Placement &p : placements)
-      order.push_back(&p);
-    llvm::stable_sort(order, [](Placement *x, Placement *y) { return x->bytes > y->bytes; });
-    SmallVector<Placement *> placed;
-    int64_t total = 0;
-    for (Placement *p : order) {
-      int64_t offset = 0;
-      bool moved = true;
-      while (moved) {
-        moved = false;
-        offset = llvm::alignTo(offset, p->align);
-        for (Placement *q : placed) {
-          bool liveTogether = p->first <= q->last && q->first <= p->last;
-          bool overlap = offset < q->offset + q->bytes && q->offset < offset + p->bytes;
-          if (liveTogether && overlap) {
-            offset = q->offset + q->bytes;
-            moved = true;
-          }
-        }
-      }
-      p->offset = offset;
-      placed.push_back(p);
-      total = std::max(total, offset + p->bytes);
-      p->alloc->setAttr(kOffsetAttr, b.getI64IntegerAttr(offset));
-    }
+    fitStages(kernel, limit);
+    SmallVector<Placement> placements = collectPlacements(kernel);
+    int64_t total = placeFirstFit(placements);
+    Builder b(kernel.getContext());
 
     // Two mbarriers (full, empty) per stage of each pipelined loop; then a loading producer's
     // edge blocks (edgeBlocksOffset).

@@ -314,6 +314,15 @@ bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
          });
 }
 
+bool tlc::tile::usesValue(Operation *op, Value value, function_ref<bool(Operation *)> skip) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    return llvm::is_contained(inner->getOperands(), value) && !(skip && skip(inner))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 bool tlc::tile::mayWrite(Operation *op, Value buffer) {
   WalkResult found = op->walk([&](Operation *inner) {
     bool w = false;

@@ -185,6 +185,11 @@ bool fitsRegisterSlots(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// Whether `op` or an op nested in it uses `value` as an operand; ops for which `skip` holds do
+/// not count (their regions are still searched).
+bool usesValue(mlir::Operation *op, mlir::Value value,
+               llvm::function_ref<bool(mlir::Operation *)> skip = nullptr);
+
 /// An explicit layout conversion: routes the uses of register fragment `fragment` by tile-level
 /// op `at` through a copy kept in shared memory (one per fragment, `plan.mirrors`), copied in
 /// before `at` and, if `at` writes it, back after it; records it with `reason` in `plan`.
