@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Dialect/Tile/IR/TileDialect.h"
 

@@ -1,8 +1,8 @@
 //===- MarkGridConstants.cpp - Tensor maps as __grid_constant__ params ----===//
-#include "PatternsImpl.h"
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tlc/Dialect/Tile/IR/TileAttrs.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace tlc {
