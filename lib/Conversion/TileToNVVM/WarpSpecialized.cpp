@@ -166,6 +166,17 @@ private:
     Value n = arith::CeilDivSIOp::create(b, loc, span, step);
     return arith::MaxSIOp::create(b, loc, n, cstIndex(0));
   }
+  /// A producer's view of the main loop: its bounds rematerialized from the block ids, and its
+  /// trip count.
+  struct LoopBounds {
+    Value lb, ub, step, count;
+  };
+  LoopBounds producerBounds(scf::ForOp loop, IRMapping &mapping, ArrayRef<Value> blockIds) {
+    Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
+    Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
+    Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
+    return {lb, ub, step, tripCount(lb, ub, step)};
+  }
 
   tile::KernelOp kernel;
   gpu::GPUFuncOp func;
@@ -261,10 +272,7 @@ Value WarpSpecializedBuilder::waitForEmptyStage(Value iter) {
 
 Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mapping,
                                                 ArrayRef<Value> blockIds, Value base) {
-  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
-  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
-  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
-  Value count = tripCount(lb, ub, step);
+  auto [lb, ub, step, count] = producerBounds(loop, mapping, blockIds);
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
@@ -377,10 +385,7 @@ void WarpSpecializedBuilder::forEachRingCopy(
 
 Value WarpSpecializedBuilder::buildStagedProducerTile(scf::ForOp loop, IRMapping mapping,
                                                       ArrayRef<Value> blockIds, Value base) {
-  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
-  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
-  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
-  Value count = tripCount(lb, ub, step);
+  auto [lb, ub, step, count] = producerBounds(loop, mapping, blockIds);
   Value ptid = toI32(arith::SubIOp::create(b, loc, tid, cstIndex(consumerThreads)));
   // Iteration it first realigns the copies of iteration it - ahead and marks that stage full,
   // then waits for the stage of iteration it to be empty and issues its copies: `ahead` stages
@@ -441,10 +446,7 @@ Value WarpSpecializedBuilder::buildStagedProducerTile(scf::ForOp loop, IRMapping
 Value WarpSpecializedBuilder::buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping,
                                                        ArrayRef<Value> blockIds, Value base,
                                                        TileCopyMode mode) {
-  Value lb = rematerialize(b, loop.getLowerBound(), mapping, blockIds);
-  Value ub = rematerialize(b, loop.getUpperBound(), mapping, blockIds);
-  Value step = rematerialize(b, loop.getStep(), mapping, blockIds);
-  Value count = tripCount(lb, ub, step);
+  auto [lb, ub, step, count] = producerBounds(loop, mapping, blockIds);
   Value ptid = toI32(arith::SubIOp::create(b, loc, tid, cstIndex(consumerThreads)));
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
