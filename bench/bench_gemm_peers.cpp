@@ -4,12 +4,14 @@
 // element: the plain entry, the cp.async + wgmma ring with element loads). Each line: both
 // medians, TFLOP/s (2 M N K / time), the ratio, and the largest difference between the two
 // results relative to the largest |C| (both accumulate in f32; bf16 output). Roofline: 2 M N K
-// flops; (M K + K N + M N) * 2 bytes. Each shape runs the default build of gemm.tile and the
-// one with --codegen=mma-sync (build=...). Usage: bench_gemm_peers [M N K offset]...
+// flops; (M K + K N + M N) * 2 bytes. Each shape runs the default build of gemm.tile, the one
+// with --codegen=mma-sync and the one with --codegen=register (build=...).
+// Usage: bench_gemm_peers [M N K offset]...
 
 #include "GpuTest.h"
 #include "gemm.h"
 #include "gemm_mma_sync.h"
+#include "gemm_register.h"
 
 #include "CublasPeer.h"
 
@@ -84,6 +86,10 @@ int main(int argc, char **argv) {
     run("mma-sync", [&] {
       CHECK_TLC(
           tlc::gemm_mma_sync::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
+    });
+    run("register", [&] {
+      CHECK_TLC(
+          tlc::gemm_register::gemm::launch(gpu.stream(), aPtr, b.ptr(), c.ptr(), s.m, s.k, s.n));
     });
   }
   cublasDestroy(handle);

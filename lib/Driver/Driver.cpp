@@ -201,6 +201,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.tensorCoreStrategy = !options.referenceCodegen;
   pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
   pipelineOptions.producerLoads = options.producerLoads;
+  pipelineOptions.mainLoops = options.mainLoops;
   PipelineOptions plainOptions = pipelineOptions;
   plainOptions.tma = false;
   // Measured on the H200 (bench/RESULTS.md, 2026-12-03): for 2-D GEMMs whose tensors TMA cannot

@@ -52,6 +52,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     assignOptions.explain = options.explain && options.tma;
     assignOptions.tma = options.tma;
     assignOptions.cpAsyncWgmma = options.cpAsyncWgmma;
+    assignOptions.mainLoops = options.mainLoops;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
     tile::TileAssignBlockedLayoutsOptions blockedOptions;
     blockedOptions.explain = assignOptions.explain;
@@ -60,6 +61,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addNestedPass<tile::KernelOp>(tile::createTilePartitionThreads());
   tile::TileSoftwarePipelineOptions pipelineOptions;
   pipelineOptions.producerLoads = options.producerLoads;
+  pipelineOptions.mainLoops = options.mainLoops;
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline(pipelineOptions));
   pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout());
   if (options.explain && options.tensorCoreStrategy) {

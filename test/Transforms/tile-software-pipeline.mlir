@@ -3,6 +3,8 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline{producer-loads=false}))' | FileCheck %s --check-prefix=CPASYNC
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=SM80
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_75},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline))' | FileCheck %s --check-prefix=GENERIC
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{main-loops=false},tile-software-pipeline{main-loops=false}))' | FileCheck %s --check-prefix=REG90
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{main-loops=false},tile-software-pipeline{main-loops=false}))' | FileCheck %s --check-prefix=REG80
 
 // tile-software-pipeline: the pipelined TMA/wgmma loop becomes a 3-stage ring (each buffer its
 // copies fill is tripled), served by a producer warpgroup added to the kernel.
@@ -28,6 +30,19 @@
 // SM80-NOT:     tile.producer_threads
 // SM80:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
 // SM80:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 3 : i64}
+// With main-loops=false (tlc --codegen=register) the kernel takes the register strategy: its
+// accumulator on warps stacked along M where wgmma fits (sm_90a: 16 rows per warp), else the
+// squarest warp grid (sm_80), and the loop is a register ring, without a producer.
+// REG90-LABEL: tile.kernel @gemm
+// REG90-NOT:     tile.producer_threads
+// REG90:         tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 128x64xbf16>
+// REG90-NEXT:    tile.alloc {tile.stages = 3 : i64} : !tile.buffer<shared 64x128xbf16>
+// REG90-NEXT:    tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [8, 1]>} : !tile.buffer<fragment 128x128xf32>
+// REG90:         } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 3 : i64}
+// REG80-LABEL: tile.kernel @gemm
+// REG80-NOT:     tile.producer_threads
+// REG80:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 4]>} : !tile.buffer<fragment 128x128xf32>
+// REG80:         } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 3 : i64}
 // Without a tensor-core mapping (here sm_75) the loop runs in order: no ring, no producer.
 // GENERIC-LABEL: tile.kernel @gemm
 // GENERIC-NOT:     tile.producer_threads

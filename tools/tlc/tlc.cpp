@@ -71,9 +71,11 @@ int main(int argc, char **argv) {
                  "code generation: default; reference (every tile op on its generic lowering; "
                  "the oracle of the differential tests); for comparison, sm_90a's main loops TMA "
                  "cannot feed as before: cp-async-wgmma (the default, but every thread copies "
-                 "S - 1 iterations ahead instead of a producer warpgroup) or mma-sync (cp.async "
-                 "rings feeding mma.sync instead of wgmma)")
-      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma"}));
+                 "S - 1 iterations ahead instead of a producer warpgroup), mma-sync (cp.async "
+                 "rings feeding mma.sync instead of wgmma) or register (no main-loop rings: "
+                 "every kernel on the per-op register strategy, pipelined loops as register "
+                 "rings)")
+      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -102,6 +104,7 @@ int main(int argc, char **argv) {
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
   options.producerLoads = codegen == "default";
+  options.mainLoops = codegen != "register";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

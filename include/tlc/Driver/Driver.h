@@ -45,6 +45,9 @@ struct CompileOptions {
   /// Those rings get a producer warpgroup (PipelineOptions::producerLoads); false with
   /// `--codegen=cp-async-wgmma` (every thread copies, as before the producer).
   bool producerLoads = true;
+  /// Pipelined GEMM loops take main-loop rings (PipelineOptions::mainLoops); false with
+  /// `--codegen=register`.
+  bool mainLoops = true;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

@@ -30,6 +30,10 @@ struct PipelineOptions {
   /// registers at any alignment (tile-software-pipeline's producer-loads; off with
   /// `tlc --codegen=cp-async-wgmma`: every thread copies S - 1 iterations ahead).
   bool producerLoads = true;
+  /// Pipelined GEMM loops take main-loop rings (TMA or cp.async rings with a whole-kernel
+  /// accumulator layout); off (`tlc --codegen=register`), every kernel takes the per-op register
+  /// strategy and its pipelined loops register rings.
+  bool mainLoops = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

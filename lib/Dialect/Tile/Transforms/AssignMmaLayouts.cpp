@@ -185,7 +185,9 @@ struct AssignMmaLayoutsPass
     // warpgroup or by the block's own cp.async copies (the entry that serves tensors TMA cannot
     // read, tma = false, has only the latter, then the mma.sync ring); mma.sync elsewhere.
     SmallVector<std::pair<AccLayout::Kind, bool>> rings;
-    if (target.hasWgmma()) {
+    if (!mainLoops) {
+      // The register strategy for every kernel (--codegen=register): its layouts and rings.
+    } else if (target.hasWgmma()) {
       if (tma)
         rings.push_back({AccLayout::Kind::Wgmma, true});
       // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
@@ -193,7 +195,7 @@ struct AssignMmaLayoutsPass
       if (cpAsyncWgmma)
         rings.push_back({AccLayout::Kind::Wgmma, false});
     }
-    if (!target.hasWgmma() || !tma)
+    if (mainLoops && (!target.hasWgmma() || !tma))
       rings.push_back({AccLayout::Kind::MmaSync, false});
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {

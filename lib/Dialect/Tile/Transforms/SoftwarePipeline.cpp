@@ -172,7 +172,7 @@ struct SoftwarePipelinePass
     Builder b(kernel.getContext());
     SmallVector<scf::ForOp> loops;
     kernel.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kStagesAttr) && pipelineKind(loop, producerLoads))
+      if (mainLoops && loop->hasAttr(kStagesAttr) && pipelineKind(loop, producerLoads))
         loops.push_back(loop);
     });
     // One producer warpgroup serves one ring; kernels with several main loops keep the

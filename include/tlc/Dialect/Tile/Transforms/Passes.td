@@ -39,7 +39,11 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
            "Remark which strategy each kernel with gemms takes, or why not a tensor-core one">,
     Option<"cpAsyncWgmma", "cp-async-wgmma", "bool", "true",
            "sm_90a: cp.async main-loop rings feed wgmma (the entry for tensors TMA cannot "
-           "read, rank-3 tiles); off, they take mma.sync (tlc --codegen=mma-sync)">
+           "read, rank-3 tiles); off, they take mma.sync (tlc --codegen=mma-sync)">,
+    Option<"mainLoops", "main-loops", "bool", "true",
+           "Give a pipelined GEMM loop a main-loop ring (TMA or cp.async, whole-kernel "
+           "accumulator layout); off, every kernel takes the per-op register strategy, its "
+           "pipelined loops register rings (tlc --codegen=register)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
@@ -90,7 +94,10 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
   }];
   let options = [
     Option<"producerLoads", "producer-loads", "bool", "true",
-           "Rings of cp.async copies feeding wgmma get a producer warpgroup (loads_wgmma)">
+           "Rings of cp.async copies feeding wgmma get a producer warpgroup (loads_wgmma)">,
+    Option<"mainLoops", "main-loops", "bool", "true",
+           "Loops of copies and gemms may become main-loop rings; off, pipelined loops become "
+           "register rings (cp_async_regs) only (tlc --codegen=register)">
   ];
 }
 
