@@ -24,14 +24,17 @@
 // CHECK-NEXT:    nvvm.cp.async.wait.group 2
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    scf.for
-// Iteration i: K and V of iteration i + 1 into the other stage, after a barrier ...
-// CHECK:           gpu.barrier
-// CHECK:           nvvm.cp.async.commit.group
-// CHECK:           nvvm.cp.async.commit.group
-// ... K_i has landed (V_i, K_i+1, V_i+1 may be pending): S = Q K^T from a cleared accumulator,
-// per k16 step an ldmatrix.x4 of Q and one of K (two n8 tiles), two mma.sync.
-// CHECK:           nvvm.cp.async.wait.group 3
+// Iteration i: K_i has landed (V_i may be pending) ...
+// CHECK:           nvvm.cp.async.wait.group 1
 // CHECK-NEXT:      gpu.barrier
+// ... K and V of iteration i + 1 into the other stage, which every thread is done with once past
+// that barrier (no barrier of their own) ...
+// CHECK-NOT:       gpu.barrier
+// CHECK:           nvvm.cp.async.commit.group
+// CHECK-NOT:       gpu.barrier
+// CHECK:           nvvm.cp.async.commit.group
+// ... S = Q K^T from a cleared accumulator, per k16 step an ldmatrix.x4 of Q and one of K (two
+// n8 tiles), two mma.sync.
 // CHECK:           nvvm.ldmatrix {{.+}}layout = #nvvm.mma_layout<row>, num = 4 : i32
 // CHECK:           nvvm.ldmatrix {{.+}}layout = #nvvm.mma_layout<row>, num = 4 : i32
 // CHECK:           nvvm.mma.sync A[{{.+}}]  B[{{.+}}]  C[%[[ZERO:.+]], %[[ZERO]], %[[ZERO]], %[[ZERO]]]

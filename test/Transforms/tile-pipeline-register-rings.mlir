@@ -19,6 +19,17 @@
 // Iteration i: the copies of iteration i + 2 into stage (i + 2) % 3, their offsets recomputed.
 // CHECK:         scf.for %[[IV:.*]] = %[[LB:.*]] to %{{.*}} step %[[STEP:.*]] {
 // CHECK:           %[[I:.*]] = arith.divui %{{.*}}, %[[STEP]] : index
+// The body reads stage i % 3: before K's first reader, the rest of this set (V) and the next
+// set may be landing (1 + 2 = 3: iteration i + 2's set is not issued yet); wgmma in the loop:
+// fenced.
+// CHECK:           %[[ST:.*]] = arith.remui %[[I]], %c3
+// CHECK-NEXT:      %[[KS:.*]] = tile.stage %[[K]][%[[ST]]] :
+// CHECK-NEXT:      %[[VS:.*]] = tile.stage %[[V]][%[[ST]]] :
+// CHECK-NEXT:      tile.async_wait pending = 3
+// CHECK-NEXT:      tile.async_proxy_fence
+// CHECK-NEXT:      tile.barrier
+// Past that barrier every thread is done with stage (i - 1) % 3: the copies of iteration i + 2
+// refill it there, without a barrier of their own.
 // CHECK:           %[[AHEAD:.*]] = arith.addi %[[I]], %c2
 // CHECK:           %[[NS:.*]] = arith.remui %[[AHEAD]], %c3
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %{{.*}} : index
@@ -27,15 +38,8 @@
 // CHECK-NEXT:      tile.copy %arg1[%[[ROW]], %c0] to %[[KN]] {tile.cp_async}
 // CHECK:           %[[VN:.*]] = tile.stage %[[V]][%[[NS]]] :
 // CHECK-NEXT:      tile.copy %arg2[%[[ROW]], %c0] to %[[VN]] {tile.cp_async}
-// The body reads stage i % 3: before K's first reader, the rest of this set (V) and two more
-// sets may be landing (1 + 2 x 2 = 5); before V's, 4. wgmma in the loop: fenced.
-// CHECK:           %[[ST:.*]] = arith.remui %[[I]], %c3
-// CHECK-NEXT:      %[[KS:.*]] = tile.stage %[[K]][%[[ST]]] :
-// CHECK-NEXT:      %[[VS:.*]] = tile.stage %[[V]][%[[ST]]] :
-// CHECK-NEXT:      tile.async_wait pending = 5
-// CHECK-NEXT:      tile.async_proxy_fence
-// CHECK-NEXT:      tile.barrier
 // CHECK-NEXT:      tile.gemm %{{.*}}, %[[KS]], %{{.*}} {clear, tile.mma = #tile.mma<wgmma>, transpose_b}
+// Before V's first reader: iteration i + 2's set was issued since (0 + 2 x 2 = 4).
 // CHECK:           tile.fill
 // CHECK-NEXT:      tile.async_wait pending = 4
 // CHECK-NEXT:      tile.async_proxy_fence
@@ -124,13 +128,15 @@ tile.kernel @short_buffer threads [128, 1, 1] args ["K", "O"] dims [["S", "D"], 
 // -----
 
 // FlashAttention-3's order: the two gemms that read the ring's tiles are issued back to back, so
-// V's wait joins K's (pending 2: V is the later copy of the set), one fence and one barrier
-// before both.
+// V's wait joins K's (pending 0: V is the later copy of the set, and with two stages the next
+// set is issued after this first wait), one fence and one barrier before both.
 // CHECK-LABEL: tile.kernel @merged
 // CHECK:         scf.for
-// CHECK:           tile.async_wait pending = 2
+// CHECK:           tile.async_wait pending = 0
 // CHECK-NEXT:      tile.async_proxy_fence
 // CHECK-NEXT:      tile.barrier
+// CHECK:           tile.copy
+// CHECK:           tile.copy
 // CHECK-NEXT:      tile.gemm
 // CHECK-NEXT:      tile.gemm
 // CHECK-NOT:       tile.async_wait

@@ -5,16 +5,18 @@
 // computable for any iteration) becomes an S-stage ring, written out in the tile dialect:
 //
 //   prologue: the copies of iterations 0 .. S-2 into `tile.stage` 0 .. S-2 of their buffers;
-//   iteration i: the copies of iteration i + S - 1 into stage (i + S - 1) % S (the stage
-//     iteration i - 1 read), offsets recomputed for that iteration; the rest of the body, softmax
-//     included, in place on stage i % S, with a `tile.async_wait` (and, for wgmma, an async-proxy
-//     fence) and a `tile.barrier` before the first op that reads each copy's tile;
+//   iteration i: the rest of the body, softmax included, in place on stage i % S, with a
+//     `tile.async_wait` (and, for wgmma, an async-proxy fence) and a `tile.barrier` before the
+//     first op that reads each copy's tile; right after the first of these barriers, the copies
+//     of iteration i + S - 1 into stage (i + S - 1) % S (the stage iteration i - 1 read, which
+//     every thread is done with once past that barrier), offsets recomputed for that iteration;
 //   after the loop: a wait for every group.
 //
 // Each copy is one cp.async group. At the first use of copy k's tile in iteration i, the groups
 // issued after copy k of iteration i may still be landing: the rest of iteration i's set, then
-// the sets of iterations i + 1 .. i + S - 1. Copies past the end read inside the tensors only
-// (masked) and keep every thread's group count in step.
+// the sets of iterations i + 1 .. i + S - 1 (i + S - 2 at the first wait, before iteration
+// i + S - 1's set is issued). Copies past the end read inside the tensors only (masked) and keep
+// every thread's group count in step.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -169,11 +171,6 @@ static LogicalResult expandRing(scf::ForOp loop) {
   b.setInsertionPointToStart(body);
   Value iv = loop.getInductionVar();
   Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
-  Value ahead = arith::AddIOp::create(b, loc, i, index(stages - 1));
-  issueRingCopies(
-      b, loop, copies,
-      arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, index(stages - 1))),
-      arith::RemUIOp::create(b, loc, ahead, index(stages)));
   Value stage = arith::RemUIOp::create(b, loc, i, index(stages));
   for (CopyOp copy : copies) {
     Value view = StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage);
@@ -183,6 +180,17 @@ static LogicalResult expandRing(scf::ForOp loop) {
              llvm::any_of(rest, [&](Operation *op) { return op->isAncestor(user); });
     });
   }
+  // The copies S - 1 iterations ahead refill the stage the previous iteration read: they go
+  // right after the first wait's barrier, which every thread passes only once done with that
+  // iteration (a wgmma reading it included: tile-place-mma-waits waits before a barrier), so
+  // they need no barrier of their own. The first wait comes before them: one set fewer pending.
+  Operation *firstWait = nullptr;
+  for (Operation *op : rest)
+    if (waits.count(op)) {
+      firstWait = op;
+      waits[op] -= static_cast<int64_t>(copies.size());
+      break;
+    }
   for (Operation *op : rest) {
     auto it = waits.find(op);
     if (it == waits.end())
@@ -193,6 +201,15 @@ static LogicalResult expandRing(scf::ForOp loop) {
       AsyncProxyFenceOp::create(b, loc);
     BarrierOp::create(b, loc);
   }
+  if (firstWait)
+    b.setInsertionPoint(firstWait);
+  else
+    b.setInsertionPointAfter(stage.getDefiningOp());
+  Value ahead = arith::AddIOp::create(b, loc, i, index(stages - 1));
+  issueRingCopies(
+      b, loop, copies,
+      arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, index(stages - 1))),
+      arith::RemUIOp::create(b, loc, ahead, index(stages)));
   eraseMovedCopies(loop, copies);
   // No copy may still be landing when the block moves on or exits.
   b.setInsertionPointAfter(loop);

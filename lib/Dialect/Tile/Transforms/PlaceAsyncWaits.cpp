@@ -100,12 +100,13 @@ void PlaceAsyncWaitsPass::placeCopyWaits(ArrayRef<CopyOp> copies, bool fence) {
     BarrierOp::create(b, before->getLoc());
   }
   // Before a run of copies (with only pure ops, such as their offsets, between them): every
-  // thread has finished reading the tiles they overwrite.
+  // thread has finished reading the tiles they overwrite. A barrier right before the run (a
+  // register ring's copies after a wait) serves.
   for (CopyOp copy : copies) {
     Operation *prev = copy->getPrevNode();
     while (prev && !isCpAsyncCopy(prev) && isMemoryEffectFree(prev) && prev->getNumRegions() == 0)
       prev = prev->getPrevNode();
-    if (prev && isCpAsyncCopy(prev))
+    if (prev && (isCpAsyncCopy(prev) || isa<BarrierOp>(prev)))
       continue;
     OpBuilder b(copy);
     BarrierOp::create(b, copy.getLoc());
