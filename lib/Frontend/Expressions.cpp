@@ -244,22 +244,18 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
     error(expr.loc) << "division by zero";
     return failure();
   }
+  using tile::ScalarArith;
   switch (expr.op) {
   case Token::plus:
-    return TValue::typed(isFloat ? arith::AddFOp::create(builder, l, x, y).getResult()
-                                 : arith::AddIOp::create(builder, l, x, y).getResult());
+    return TValue::typed(tile::buildScalarArith(builder, l, ScalarArith::Add, x, y));
   case Token::minus:
-    return TValue::typed(isFloat ? arith::SubFOp::create(builder, l, x, y).getResult()
-                                 : arith::SubIOp::create(builder, l, x, y).getResult());
+    return TValue::typed(tile::buildScalarArith(builder, l, ScalarArith::Sub, x, y));
   case Token::star:
-    return TValue::typed(isFloat ? arith::MulFOp::create(builder, l, x, y).getResult()
-                                 : arith::MulIOp::create(builder, l, x, y).getResult());
+    return TValue::typed(tile::buildScalarArith(builder, l, ScalarArith::Mul, x, y));
   case Token::slash:
-    return TValue::typed(isFloat ? arith::DivFOp::create(builder, l, x, y).getResult()
-                                 : arith::DivSIOp::create(builder, l, x, y).getResult());
+    return TValue::typed(tile::buildScalarArith(builder, l, ScalarArith::Div, x, y));
   case Token::percent:
-    return TValue::typed(isFloat ? arith::RemFOp::create(builder, l, x, y).getResult()
-                                 : arith::RemSIOp::create(builder, l, x, y).getResult());
+    return TValue::typed(tile::buildScalarArith(builder, l, ScalarArith::Rem, x, y));
   default:
     break;
   }
@@ -548,11 +544,8 @@ FailureOr<TValue> Generator::genMinMax(const Expr &expr, ArrayRef<TValue> args) 
   Location l = loc(expr.loc);
   if (name == "cdiv")
     return TValue::typed(arith::CeilDivSIOp::create(builder, l, *x, *y));
-  if (name == "min")
-    return TValue::typed(isFloat ? arith::MinNumFOp::create(builder, l, *x, *y).getResult()
-                                 : arith::MinSIOp::create(builder, l, *x, *y).getResult());
-  return TValue::typed(isFloat ? arith::MaxNumFOp::create(builder, l, *x, *y).getResult()
-                               : arith::MaxSIOp::create(builder, l, *x, *y).getResult());
+  return TValue::typed(tile::buildScalarArith(
+      builder, l, name == "min" ? tile::ScalarArith::MinNum : tile::ScalarArith::MaxNum, *x, *y));
 }
 
 FailureOr<TValue> Generator::genAbs(const Expr &expr, ArrayRef<TValue> args) {

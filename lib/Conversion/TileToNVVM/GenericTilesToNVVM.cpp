@@ -74,15 +74,11 @@ Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool
 }
 
 Value tlc::buildReduceCombine(OpBuilder &b, Location loc, StringRef kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  if (kind == "sum")
-    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
-                   : arith::AddIOp::create(b, loc, x, y).getResult();
-  if (kind == "max")
-    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
-                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
-  return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
-                 : arith::MinSIOp::create(b, loc, x, y).getResult();
+  using tile::ScalarArith;
+  ScalarArith op = kind == "sum"   ? ScalarArith::Add
+                   : kind == "max" ? ScalarArith::Maximum
+                                   : ScalarArith::Minimum;
+  return tile::buildScalarArith(b, loc, op, x, y);
 }
 
 void tlc::buildThreadLoop(OpBuilder &b, Location loc, int64_t points,

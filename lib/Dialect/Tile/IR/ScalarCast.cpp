@@ -1,4 +1,4 @@
-//===- ScalarCast.cpp - One scalar conversion for the frontend and the conversion -===//
+//===- ScalarCast.cpp - Scalar conversion and arithmetic for frontend and conversion -===//
 #include "tlc/Dialect/Tile/IR/ScalarCast.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,4 +42,38 @@ Value tlc::tile::buildScalarCast(OpBuilder &b, Location loc, Value x, Type to, b
   else if (fromWidth > toWidth)
     r = arith::TruncIOp::create(b, loc, target, src);
   return toIndex(r);
+}
+
+Value tlc::tile::buildScalarArith(OpBuilder &b, Location loc, ScalarArith op, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (op) {
+  case ScalarArith::Add:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Sub:
+    return isFloat ? arith::SubFOp::create(b, loc, x, y).getResult()
+                   : arith::SubIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Mul:
+    return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
+                   : arith::MulIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Div:
+    return isFloat ? arith::DivFOp::create(b, loc, x, y).getResult()
+                   : arith::DivSIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Rem:
+    return isFloat ? arith::RemFOp::create(b, loc, x, y).getResult()
+                   : arith::RemSIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::MinNum:
+    return isFloat ? arith::MinNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::MaxNum:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Minimum:
+    return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  case ScalarArith::Maximum:
+    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown ScalarArith");
 }

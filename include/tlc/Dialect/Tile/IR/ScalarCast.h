@@ -1,4 +1,4 @@
-//===- ScalarCast.h - One scalar conversion for the frontend and the conversion -*- C++ -*-===//
+//===- ScalarCast.h - Scalar conversion and arithmetic for frontend and conversion -*- C++ -*-===//
 #ifndef TLC_DIALECT_TILE_IR_SCALARCAST_H
 #define TLC_DIALECT_TILE_IR_SCALARCAST_H
 
@@ -12,6 +12,15 @@ namespace tlc::tile {
 /// type is `to`.
 mlir::Value buildScalarCast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Type to,
                             bool fromUnsigned, bool toUnsigned);
+
+/// The binary arithmetic the frontend (operators, `min`, `max`) and the conversion (`reduce`'s
+/// combining) build. `MinNum`/`MaxNum` ignore a NaN operand (the language's `min`, `max`);
+/// `Minimum`/`Maximum` propagate it (`reduce`).
+enum class ScalarArith { Add, Sub, Mul, Div, Rem, MinNum, MaxNum, Minimum, Maximum };
+
+/// `op` on `x` and `y` (one type): its float form for floats, its signed integer form otherwise.
+mlir::Value buildScalarArith(mlir::OpBuilder &b, mlir::Location loc, ScalarArith op, mlir::Value x,
+                             mlir::Value y);
 } // namespace tlc::tile
 
 #endif // TLC_DIALECT_TILE_IR_SCALARCAST_H
