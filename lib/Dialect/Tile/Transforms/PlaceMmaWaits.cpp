@@ -68,6 +68,15 @@ static bool needsDone(Operation *op, GemmOp gemm) {
   return false;
 }
 
+/// The accumulators of `gemms`, each once, in order: what a wait for them completes.
+static SmallVector<Value> distinctAccumulators(ArrayRef<GemmOp> gemms) {
+  SmallVector<Value> accs;
+  for (GemmOp gemm : gemms)
+    if (!llvm::is_contained(accs, gemm.getC()))
+      accs.push_back(gemm.getC());
+  return accs;
+}
+
 /// Marks the register-strategy wgmma gemms of `block` async and places their waits; recurses
 /// into nested regions first (each block waits for its own gemms by its end).
 static void placeWaits(Block &block) {
@@ -79,11 +88,8 @@ static void placeWaits(Block &block) {
   auto waitBefore = [&](Operation *at, size_t newest) {
     // Completes running[0 .. newest]; the later ones may stay pending.
     OpBuilder b(at);
-    SmallVector<Value> accs;
-    for (size_t k = 0; k <= newest; ++k)
-      if (!llvm::is_contained(accs, running[k].getC()))
-        accs.push_back(running[k].getC());
-    MmaWaitOp::create(b, at->getLoc(), static_cast<int64_t>(running.size() - 1 - newest), accs);
+    MmaWaitOp::create(b, at->getLoc(), static_cast<int64_t>(running.size() - 1 - newest),
+                      distinctAccumulators(ArrayRef<GemmOp>(running).take_front(newest + 1)));
     running.erase(running.begin(), running.begin() + newest + 1);
   };
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -112,11 +118,7 @@ static void placeWaits(Block &block) {
   // A block without a terminator: done by its end.
   if (!running.empty()) {
     OpBuilder b = OpBuilder::atBlockEnd(&block);
-    SmallVector<Value> accs;
-    for (GemmOp gemm : running)
-      if (!llvm::is_contained(accs, gemm.getC()))
-        accs.push_back(gemm.getC());
-    MmaWaitOp::create(b, running.back().getLoc(), 0, accs);
+    MmaWaitOp::create(b, running.back().getLoc(), 0, distinctAccumulators(running));
   }
 }
 
