@@ -5,8 +5,9 @@
 //   - grouped_gemm (one launch, per-group sizes in a tensor) vs one cublasGemmEx per group;
 //   - w4a16_gemm (int4 weights dequantized into shared memory) vs the f16 GEMM of the same
 //     shape (cublasGemmEx): the weight-only-quantization speed-up;
-//   - conv2d (implicit GEMM, im2col gathered by a `parallel` body) vs cuBLAS on the GEMM of the
-//     same M, N, K (no im2col): a ceiling, not a convolution library;
+//   - conv2d (implicit GEMM by tap-wise tile copies; its 128-row build, its mma.sync build and
+//     the earlier im2col gathered by a `parallel` body, test/gpu/kernels/conv2d_gather.tile) vs
+//     cuBLAS on the GEMM of the same M, N, K (no im2col): a ceiling, not a convolution library;
 //   - linear_attention: TFLOP/s only (no peer here).
 // Roofline: flops = 2 M N K per product (linear attention: four 64^3 products per chunk of 64
 // rows, 8 * 64^3 flops); each line gives both medians, TFLOP/s and the ratio peer_ms / tlc_ms,
@@ -17,6 +18,8 @@
 #include "batched_gemm.h"
 #include "batched_gemm_mma_sync.h"
 #include "conv2d.h"
+#include "conv2d_bm128.h"
+#include "conv2d_gather.h"
 #include "conv2d_mma_sync.h"
 #include "grouped_gemm.h"
 #include "grouped_gemm_mma_sync.h"
@@ -196,27 +199,35 @@ int main() {
   struct Conv {
     int64_t nb, h, w, ci, co;
   };
-  for (Conv s :
-       {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256}}) {
+  for (Conv s : {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256},
+                 Conv{8, 112, 112, 64, 128}}) {
     int64_t m = s.nb * s.h * s.w, n = s.co, k = 9 * s.ci;
     DeviceBuffer x(m * s.ci * 2), wt(k * n * 2), y(m * n * 2), a(m * k * 2), ref(m * n * 2);
     randomBf16(x, m * s.ci, 9);
     randomBf16(wt, k * n, 10);
     randomBf16(a, m * k, 11);
-    auto tlcLaunch = [&] {
-      CHECK_TLC(tlc::conv2d::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h, s.w, s.ci,
-                                    k, n, m));
-    };
     auto peerLaunch = [&] {
       cublasRowMajorGemm(handle, m, n, k, a.ptr(), wt.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto mmaSyncLaunch = [&] {
-      CHECK_TLC(tlc::conv2d_mma_sync::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
-                                             s.w, s.ci, k, n, m));
-    };
-    for (const char *build : {"default", "mma-sync"}) {
-      auto [t, p] = build[0] == 'd' ? interleaved(gpu, 5, tlcLaunch, peerLaunch)
-                                    : interleaved(gpu, 5, mmaSyncLaunch, peerLaunch);
+    // default: tap-wise tile copies, BM 64 on one warpgroup; bm128: two warpgroups; mma-sync:
+    // the default on mma.sync; gather: the im2col by `parallel` (test/gpu/kernels).
+    for (const char *build : {"default", "bm128", "mma-sync", "gather"}) {
+      std::string which = build;
+      auto tlcLaunch = [&] {
+        if (which == "default")
+          CHECK_TLC(tlc::conv2d::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h, s.w,
+                                        s.ci, k, n));
+        else if (which == "bm128")
+          CHECK_TLC(tlc::conv2d_bm128::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
+                                              s.w, s.ci, k, n));
+        else if (which == "mma-sync")
+          CHECK_TLC(tlc::conv2d_mma_sync::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb,
+                                                 s.h, s.w, s.ci, k, n));
+        else
+          CHECK_TLC(tlc::conv2d_gather::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
+                                               s.w, s.ci, k, n, m));
+      };
+      auto [t, p] = interleaved(gpu, 5, tlcLaunch, peerLaunch);
       char what[192];
       std::snprintf(what, sizeof what,
                     "conv2d 3x3 NHWC N=%lld H=W=%lld C=%lld->%lld build=%s vs cuBLAS on the GEMM "

@@ -1,17 +1,19 @@
 // The GEMM-family kernels of kernels/ (batched_gemm, grouped_gemm, conv2d, w4a16_gemm,
-// linear_attention) against double-precision references on the host: random inputs (never
-// zero), outputs poisoned (NaN) before the run, ragged sizes (not tile multiples), an empty
-// group. Tolerance: bf16/f16 output rounding plus f32 accumulation, relative to the largest
-// reference value of the case.
+// linear_attention; conv2d_gather of test/gpu/kernels) against double-precision references on the
+// host: random inputs (never zero), outputs poisoned (NaN) before the run, ragged sizes (not tile
+// multiples), an empty group. Tolerance: bf16/f16 output rounding plus f32 accumulation, relative
+// to the largest reference value of the case.
 
 #include "GpuTest.h"
 #include "batched_gemm.h"
 #include "conv2d.h"
+#include "conv2d_gather.h"
 #include "grouped_gemm.h"
 #include "linear_attention.h"
 #include "w4a16_gemm.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 using namespace tlc::gputest;
@@ -121,33 +123,52 @@ int main() {
     check("grouped_gemm sizes {70, 0, 200, -5, 31} of 310 rows", dc.ptr(), want, false, &written);
   }
 
-  // conv2d: 2 x 9 x 11 x 24 -> 40 channels, 3x3, padding 1.
-  {
-    int64_t nb = 2, h = 9, wd = 11, ci = 24, co = 40, r = 3, pad = 1;
-    int64_t kk = r * r * ci, mm = nb * h * wd;
-    auto x = random(nb * h * wd * ci, 5), wt = random(kk * co, 6);
-    DeviceBuffer dx = upload16(x), dw = upload16(wt), dy = poisoned(mm * co);
-    CHECK_TLC(
-        tlc::conv2d::launch(gpu.stream(), dx.ptr(), dw.ptr(), dy.ptr(), nb, h, wd, ci, kk, co, mm));
+  // conv2d (tap-wise tile copies) and conv2d_gather (the im2col gathered by `parallel`), 3x3,
+  // padding 1, on the same inputs: channels that are not a multiple of BK (24: one partial
+  // block per tap; 72: a full and a partial one), rows longer than the 64-pixel tile (W = 70:
+  // two tiles per row, the second ragged), a single pixel, output channels not a multiple of
+  // the tile, 20 channels (pixel rows of 40 bytes: not 16-byte aligned).
+  struct Conv {
+    int64_t nb, h, w, ci, co;
+  };
+  for (Conv c : {Conv{2, 9, 11, 24, 40}, Conv{1, 5, 70, 72, 136}, Conv{3, 1, 1, 8, 16},
+                 Conv{2, 6, 66, 64, 128}, Conv{1, 4, 9, 20, 24}}) {
+    int64_t r = 3, pad = 1;
+    int64_t kk = r * r * c.ci, mm = c.nb * c.h * c.w;
+    auto x = random(mm * c.ci, 5), wt = random(kk * c.co, 6);
+    DeviceBuffer dx = upload16(x), dw = upload16(wt), dy = poisoned(mm * c.co),
+                 dg = poisoned(mm * c.co);
+    CHECK_TLC(tlc::conv2d::launch(gpu.stream(), dx.ptr(), dw.ptr(), dy.ptr(), c.nb, c.h, c.w, c.ci,
+                                  kk, c.co));
+    CHECK_TLC(tlc::conv2d_gather::launch(gpu.stream(), dx.ptr(), dw.ptr(), dg.ptr(), c.nb, c.h, c.w,
+                                         c.ci, kk, c.co, mm));
     gpu.synchronize();
-    std::vector<double> want(mm * co, 0.0);
-    for (int64_t b = 0; b < nb; ++b)
-      for (int64_t y = 0; y < h; ++y)
-        for (int64_t xx = 0; xx < wd; ++xx)
-          for (int64_t o = 0; o < co; ++o) {
+    std::vector<double> want(mm * c.co, 0.0);
+    for (int64_t b = 0; b < c.nb; ++b)
+      for (int64_t y = 0; y < c.h; ++y)
+        for (int64_t xx = 0; xx < c.w; ++xx)
+          for (int64_t o = 0; o < c.co; ++o) {
             double s = 0;
             for (int64_t dy2 = 0; dy2 < r; ++dy2)
               for (int64_t dx2 = 0; dx2 < r; ++dx2) {
                 int64_t sy = y + dy2 - pad, sx = xx + dx2 - pad;
-                if (sy < 0 || sy >= h || sx < 0 || sx >= wd)
+                if (sy < 0 || sy >= c.h || sx < 0 || sx >= c.w)
                   continue;
-                for (int64_t c = 0; c < ci; ++c)
-                  s += x[((b * h + sy) * wd + sx) * ci + c] *
-                       wt[((dy2 * r + dx2) * ci + c) * co + o];
+                for (int64_t ch = 0; ch < c.ci; ++ch)
+                  s += x[((b * c.h + sy) * c.w + sx) * c.ci + ch] *
+                       wt[((dy2 * r + dx2) * c.ci + ch) * c.co + o];
               }
-            want[((b * h + y) * wd + xx) * co + o] = s;
+            want[((b * c.h + y) * c.w + xx) * c.co + o] = s;
           }
-    check("conv2d 2x9x11x24 -> 40, 3x3, pad 1", dy.ptr(), want);
+    char name[96];
+    std::snprintf(name, sizeof name, "conv2d %lldx%lldx%lldx%lld -> %lld, 3x3, pad 1",
+                  (long long)c.nb, (long long)c.h, (long long)c.w, (long long)c.ci,
+                  (long long)c.co);
+    check(name, dy.ptr(), want);
+    std::snprintf(name, sizeof name, "conv2d_gather %lldx%lldx%lldx%lld -> %lld, 3x3, pad 1",
+                  (long long)c.nb, (long long)c.h, (long long)c.w, (long long)c.ci,
+                  (long long)c.co);
+    check(name, dg.ptr(), want);
   }
 
   // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200.
