@@ -224,11 +224,17 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
           *lowered, [&](OpPassManager &pm) { buildTilePasses(pm, pipelineOptions); }, tileTimer)))
     return failure();
   tileTimer.stop();
-  bool choseTma = false;
-  lowered->walk([&](Operation *op) {
-    choseTma |= op->hasAttr(tile::kTmaAttr);
-    return choseTma ? WalkResult::interrupt() : WalkResult::advance();
+  bool choseTma = false, leadingTma = false;
+  lowered->walk([&](tile::CopyOp copy) {
+    if (!copy->hasAttr(tile::kTmaAttr))
+      return;
+    choseTma = true;
+    leadingTma |= cast<tile::TensorType>(copy.getSource().getType()).getRank() > 2;
   });
+  // Main loops over tiles of rank-3 to rank-5 tensors keep the loading producer in the plain
+  // compile (its entry serves the launches TMA cannot read), as before TMA took them.
+  if (leadingTma)
+    plainOptions.producerLoads = options.producerLoads;
   FailureOr<OwningOpRef<ModuleOp>> plain = failure();
   bool plainLaunched = false;
   LogicalResult lowering = success();

@@ -155,11 +155,15 @@ Status ModuleCache::lookup(const char *kernelName, CUfunction *out, bool allowMi
   return Status::success();
 }
 
-Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
-                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
-                         CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,
-                         unsigned swizzleBytes, const char *kernel, const char *tensor) {
+Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64_t *sizes,
+                       const int64_t *strides, unsigned elementBytes, CUtensorMapDataType dataType,
+                       uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes,
+                       const char *kernel, const char *tensor) {
   std::string where = std::string("tlc: ") + kernel + ": tensor '" + tensor + "'";
+  if (rank < 2 || rank > 5)
+    return Status::error(CUDA_ERROR_INVALID_VALUE, where + " has rank " + std::to_string(rank) +
+                                                       "; TMA copies read tensors of rank 2 to 5");
+  int64_t colStride = strides[rank - 1], rowStride = strides[rank - 2];
   if (colStride != 1)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
                          where +
@@ -176,25 +180,50 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
             " elements; TMA copies need a non-negative multiple of 16 bytes (pad the "
             "leading dimension to a multiple of " +
             std::to_string(16 / elementBytes) + " elements)");
+  for (int d = 0; d + 2 < rank; ++d)
+    if (sizes[d] > 1 &&
+        (strides[d] <= 0 || (strides[d] * static_cast<int64_t>(elementBytes)) % 16 != 0))
+      return Status::error(CUDA_ERROR_INVALID_VALUE,
+                           where + " has a stride of " + std::to_string(strides[d]) +
+                               " elements in dimension " + std::to_string(d) +
+                               "; TMA copies need a positive multiple of 16 bytes there");
   CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                : swizzleBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                : swizzleBytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                                     : CU_TENSOR_MAP_SWIZZLE_NONE;
-  cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols < 1 ? 1 : cols),
-                        static_cast<cuuint64_t>(rows < 1 ? 1 : rows)};
-  cuuint64_t strides[1] = {static_cast<cuuint64_t>(rowStride) * elementBytes};
-  if (strides[0] == 0)
-    strides[0] = 16;
-  cuuint32_t box[2] = {boxCols, boxRows};
-  cuuint32_t elementStrides[2] = {1, 1};
+  // The driver's order is innermost first; sizes below 1 (an empty tensor) encode as 1, strides
+  // of 0 (a dimension of size 1 or 0) as 16 bytes.
+  cuuint64_t dims[5], byteStrides[4];
+  cuuint32_t box[5], elementStrides[5];
+  for (int i = 0; i < rank; ++i) {
+    int d = rank - 1 - i;
+    dims[i] = static_cast<cuuint64_t>(sizes[d] < 1 ? 1 : sizes[d]);
+    box[i] = i == 0 ? boxCols : i == 1 ? boxRows : 1;
+    elementStrides[i] = 1;
+    if (i > 0) {
+      byteStrides[i - 1] = static_cast<cuuint64_t>(strides[d]) * elementBytes;
+      if (byteStrides[i - 1] == 0)
+        byteStrides[i - 1] = 16;
+    }
+  }
   Status s = Status::fromCuda(
-      cuTensorMapEncodeTiled(out, dataType, 2, reinterpret_cast<void *>(base), dims, strides, box,
-                             elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+      cuTensorMapEncodeTiled(out, dataType, static_cast<cuuint32_t>(rank),
+                             reinterpret_cast<void *>(base), dims, byteStrides, box, elementStrides,
+                             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
   if (!s.ok())
     return Status::error(s.code(), s.message() + " (" + where.substr(5) + ")");
   return Status::success();
+}
+
+Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
+                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
+                         CUtensorMapDataType dataType, uint32_t boxRows, uint32_t boxCols,
+                         unsigned swizzleBytes, const char *kernel, const char *tensor) {
+  const int64_t sizes[2] = {rows, cols}, strides[2] = {rowStride, colStride};
+  return encodeTensorMap(out, base, 2, sizes, strides, elementBytes, dataType, boxRows, boxCols,
+                         swizzleBytes, kernel, tensor);
 }
 
 void ModuleCache::unload() {
@@ -340,6 +369,20 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
   int64_t bytes = 0;
   for (int i = 0; i < count; ++i) {
     const TmaOperand &op = operands[i];
+    if (op.outerDims > 0) {
+      // Rank 3 to 5: read in place or not at all (no copy of such tensors).
+      int64_t sizes[5], strides[5];
+      for (unsigned d = 0; d < op.outerDims && d < 3; ++d)
+        sizes[d] = op.outerSizes[d], strides[d] = op.outerStrides[d];
+      int rank = static_cast<int>(op.outerDims) + 2;
+      if (rank > 5)
+        return Status::success();
+      sizes[rank - 2] = op.rows, sizes[rank - 1] = op.cols;
+      strides[rank - 2] = *op.rowStride, strides[rank - 1] = *op.colStride;
+      if (!tmaCompatible(*op.base, rank, sizes, strides, op.elementBytes))
+        return Status::success();
+      continue;
+    }
     if (tmaCompatible2D(*op.base, *op.rowStride, *op.colStride, op.elementBytes))
       continue;
     // The same tensor (kernel parameter) under two maps is copied once: the later operand

@@ -953,12 +953,15 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuui
                                         CUtensorMapInterleave, CUtensorMapSwizzle swizzle,
                                         CUtensorMapL2promotion, CUtensorMapFloatOOBfill fill) {
   ++mock.tensorMap.calls;
-  if (rank != 2) return CUDA_ERROR_INVALID_VALUE;
-  mock.tensorMap.dims[0] = dims[0];
-  mock.tensorMap.dims[1] = dims[1];
+  if (rank < 2 || rank > 5) return CUDA_ERROR_INVALID_VALUE;
+  mock.tensorMap.rank = rank;
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    mock.tensorMap.dims[i] = dims[i];
+    mock.tensorMap.box[i] = box[i];
+    if (i + 1 < rank)
+      mock.tensorMap.strides[i] = strides[i];
+  }
   mock.tensorMap.stride = strides[0];
-  mock.tensorMap.box[0] = box[0];
-  mock.tensorMap.box[1] = box[1];
   mock.tensorMap.swizzle = swizzle;
   mock.tensorMap.fill = fill;
   return CUDA_SUCCESS;
@@ -1041,9 +1044,10 @@ static const char MockHeader[] = R"cpp(
 /// The last cuTensorMapEncodeTiled call.
 struct TensorMapCall {
   int calls = 0;
-  cuuint64_t dims[2] = {};
-  cuuint64_t stride = 0;
-  cuuint32_t box[2] = {};
+  cuuint32_t rank = 0;
+  cuuint64_t dims[5] = {};
+  cuuint64_t stride = 0, strides[4] = {};
+  cuuint32_t box[5] = {};
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   CUtensorMapFloatOOBfill fill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA;
 };
@@ -1301,6 +1305,41 @@ int main() {
     static_assert(!tlc::rt::tmaCompatible2D(0x10000, 300, 1, 2), "");
     static_assert(!tlc::rt::tmaCompatible2D(0x10008, 304, 1, 2), "");
     static_assert(!tlc::rt::tmaCompatible2D(0x10000, 304, 2, 2), "");
+    // Rank 4 (NHWC [2, 9, 11, 24] bf16): the driver's order is innermost first, the box one
+    // element deep in the leading dimensions.
+    static constexpr int64_t sizes[4] = {2, 9, 11, 24}, strides[4] = {9 * 11 * 24, 11 * 24, 24, 1};
+    t = tlc::rt::encodeTensorMap(&map, 0x10000, 4, sizes, strides, 2,
+                                 CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "conv2d", "X");
+    EXPECT(t.ok() && mock.tensorMap.rank == 4);
+    EXPECT(mock.tensorMap.dims[0] == 24 && mock.tensorMap.dims[1] == 11 &&
+           mock.tensorMap.dims[2] == 9 && mock.tensorMap.dims[3] == 2);
+    EXPECT(mock.tensorMap.strides[0] == 48 && mock.tensorMap.strides[1] == 11 * 48 &&
+           mock.tensorMap.strides[2] == 9 * 11 * 48);
+    EXPECT(mock.tensorMap.box[0] == 64 && mock.tensorMap.box[1] == 64 &&
+           mock.tensorMap.box[2] == 1 && mock.tensorMap.box[3] == 1);
+    before = mock.tensorMap.calls;
+    // A leading stride that is not a multiple of 16 bytes (images 440 bytes apart), one of 0
+    // over several entries, and rank 6: errors, nothing encoded.
+    static constexpr int64_t odd[4] = {9 * 24 + 4, 24, 24, 1}, sizes20[4] = {2, 9, 1, 24};
+    t = tlc::rt::encodeTensorMap(&map, 0x10000, 4, sizes20, odd, 2,
+                                 CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "k", "X");
+    EXPECT(!t.ok() && contains(t, "stride of 220 elements in dimension 0"));
+    static constexpr int64_t broadcast[4] = {0, 11 * 24, 24, 1};
+    t = tlc::rt::encodeTensorMap(&map, 0x10000, 4, sizes, broadcast, 2,
+                                 CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 64, 64, 128, "k", "X");
+    EXPECT(!t.ok() && contains(t, "positive multiple of 16 bytes"));
+    const int64_t six[6] = {1, 1, 1, 1, 8, 8};
+    t = tlc::rt::encodeTensorMap(&map, 0x10000, 6, six, six, 2,
+                                 CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 8, 8, 0, "k", "X");
+    EXPECT(!t.ok() && contains(t, "rank 6"));
+    EXPECT(mock.tensorMap.calls == before);
+    // A leading dimension of size 1 may have any stride.
+    const int64_t one[3] = {1, 8, 8}, oneStrides[3] = {3, 8, 1};
+    static_assert(tlc::rt::tmaCompatible(0x10000, 4, sizes, strides, 2), "");
+    static_assert(!tlc::rt::tmaCompatible(0x10000, 4, sizes20, odd, 2), "");
+    static_assert(!tlc::rt::tmaCompatible(0x10000, 4, sizes, broadcast, 2), "");
+    static_assert(!tlc::rt::tmaCompatible(0x10002, 4, sizes, strides, 2), "");
+    EXPECT(tlc::rt::tmaCompatible(0x10000, 3, one, oneStrides, 2));
   }
 
   // Negative sizes and empty problems query nothing and launch nothing.
@@ -1406,6 +1445,26 @@ int main() {
       EXPECT(arg<int64_t>(3) == 1 && arg<int64_t>(4) == 2 && arg<int64_t>(8) == 64);
       EXPECT(aligned == 0x20000 && strides[0] == 304 && view == mock.workspace);
       EXPECT(strides[2] == 64 && strides[3] == 1);
+    }
+    // A rank-4 tensor is read in place where TMA can, else never copied: the caller falls back.
+    {
+      CUdeviceptr x = 0x40000;
+      int64_t xStrides[2] = {24, 1};
+      const int64_t outerSizes[2] = {2, 9}, outerStrides[2] = {9 * 11 * 24, 11 * 24};
+      tlc::rt::TmaOperand x4 = {&x, 11, 24, &xStrides[0], &xStrides[1], 2, true,
+                                outerSizes, outerStrides, 2};
+      tlc::rt::Workspace workspace;
+      launches = mock.launches;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &x4, 1, stream, workspace, &useTma);
+      EXPECT(s.ok() && useTma && mock.launches == launches && x == 0x40000);
+      x = 0x40002;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &x4, 1, stream, workspace, &useTma);
+      EXPECT(s.ok() && !useTma && mock.launches == launches && x == 0x40002);
+      x = 0x40000;
+      const int64_t oddOuter[2] = {9 * 11 * 24, 11 * 24 + 4};
+      x4.outerStrides = oddOuter;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &x4, 1, stream, workspace, &useTma);
+      EXPECT(s.ok() && !useTma && mock.launches == launches);
     }
     // A tensor the kernel writes is never copied; nor without memory: the caller falls back.
     base = 0x10002;

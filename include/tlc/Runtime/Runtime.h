@@ -133,6 +133,34 @@ constexpr bool tmaCompatible2D(CUdeviceptr base, int64_t rowStride, int64_t colS
          (rowStride * static_cast<int64_t>(elementBytes)) % 16 == 0;
 }
 
+/// Whether TMA can copy tiles of a tensor of rank 2 to 5 at \p base with sizes \p sizes and
+/// strides \p strides (in elements of \p elementBytes bytes, outermost dimension first): the
+/// last two dimensions as tmaCompatible2D, and every leading dimension's stride a positive
+/// multiple of 16 bytes (or its size 1).
+constexpr bool tmaCompatible(CUdeviceptr base, int rank, const int64_t *sizes,
+                             const int64_t *strides, unsigned elementBytes) {
+  if (rank < 2 || rank > 5 ||
+      !tmaCompatible2D(base, strides[rank - 2], strides[rank - 1], elementBytes))
+    return false;
+  for (int d = 0; d + 2 < rank; ++d)
+    if (sizes[d] > 1 &&
+        (strides[d] <= 0 || (strides[d] * static_cast<int64_t>(elementBytes)) % 16 != 0))
+      return false;
+  return true;
+}
+
+/// Encodes the TMA tensor map of a tensor of rank 2 to 5 at \p base, sizes \p sizes and strides
+/// \p strides (elements of \p elementBytes bytes, outermost first), for boxes of [boxRows,
+/// boxCols] elements in its last two dimensions (one element in each leading one) with a
+/// \p swizzleBytes swizzle; out-of-bounds elements, leading coordinates outside the tensor
+/// included, read as zero. The rules of tmaCompatible apply; a breach is an error that names
+/// \p kernel and \p tensor and says what to change. Used by launchers of sm_90a kernels whose TMA
+/// copies read tiles of rank-3 to rank-5 tensors (docs/abi.md).
+Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64_t *sizes,
+                       const int64_t *strides, unsigned elementBytes, CUtensorMapDataType dataType,
+                       uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes,
+                       const char *kernel, const char *tensor);
+
 /// Encodes the TMA tensor map of a rank-2 tensor [rows, cols] at \p base (row stride
 /// \p rowStride, column stride \p colStride, in elements of \p elementBytes bytes) for boxes of
 /// [boxRows, boxCols] with a \p swizzleBytes swizzle (128, 64, 32 or 0); out-of-bounds elements
@@ -174,9 +202,9 @@ private:
 /// device, for every device that has a pool; allocations still in use are not affected.
 void trimWorkspaceMemory();
 
-/// A rank-2 tensor that a kernel's `__tma` entry reads through tensor maps, as the launcher
-/// passes it (docs/abi.md): pointers to the launcher's copies of its base address and strides,
-/// which prepareTmaOperands redirects to an aligned copy where it makes one.
+/// A tensor that a kernel's `__tma` entry reads through tensor maps, as the launcher passes it
+/// (docs/abi.md): pointers to the launcher's copies of its base address and strides, which
+/// prepareTmaOperands redirects to an aligned copy where it makes one.
 struct TmaOperand {
   CUdeviceptr *base;
   int64_t rows, cols;
@@ -184,6 +212,12 @@ struct TmaOperand {
   unsigned elementBytes;
   /// Whether the kernel only reads the tensor; a tensor it also writes is never copied.
   bool readOnly;
+  /// A tensor of rank 3 to 5 (rows and cols are then its last two sizes): its leading sizes
+  /// and strides (elements, outermost first) and their count. Such a tensor is never copied:
+  /// where it breaks tmaCompatible the launcher takes an entry that reads any tensor.
+  const int64_t *outerSizes = nullptr;
+  const int64_t *outerStrides = nullptr;
+  unsigned outerDims = 0;
 };
 
 /// The kernel that copies a rank-2 tensor of 2-byte elements at any alignment and strides into

@@ -301,8 +301,15 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
       if (param.argIndex == argIndex && param.boxRows == tile.rows &&
           param.boxCols == tile.blockCols())
         map = arg;
-    Value row = toI32(rematerialize(b, copy.getSourceOffsets()[0], mapping, blockIds));
-    Value col = toI32(rematerialize(b, copy.getSourceOffsets()[1], mapping, blockIds));
+    // The tensor's coordinates, innermost first: column, row, then the leading dimensions
+    // (boxes of one element there; outside the tensor they read as zero).
+    auto offsets = copy.getSourceOffsets();
+    int64_t rank = offsets.size();
+    Value row = toI32(rematerialize(b, offsets[rank - 2], mapping, blockIds));
+    Value col = toI32(rematerialize(b, offsets[rank - 1], mapping, blockIds));
+    SmallVector<Value> leading;
+    for (int64_t d = rank - 3; d >= 0; --d)
+      leading.push_back(toI32(rematerialize(b, offsets[d], mapping, blockIds)));
     Value stageBase =
         arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
                               arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
@@ -310,10 +317,12 @@ Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mappi
       Value dst =
           sharedPtr(arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes())));
       dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
-      Value x = arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols()));
+      SmallVector<Value> coords{arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols())),
+                                row};
+      coords.append(leading);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, dst, map, ValueRange{x, row}, full, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
+          b, loc, dst, map, coords, full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+          false, NVVM::CTAGroupKindAttr(), Value());
     }
   }
   return count;

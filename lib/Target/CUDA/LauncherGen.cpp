@@ -662,6 +662,14 @@ static void emitSizeChecks(raw_ostream &os, const KernelLaunchInfo &kernel, Stri
 
 /// The device parameters of launch(), in the order of docs/abi.md (`tlc_arg<i>`); returns
 /// their count.
+/// "tlc_arg<first>, ..., tlc_arg<first + count - 1>".
+static std::string argList(unsigned first, unsigned count) {
+  std::string list;
+  for (unsigned k = 0; k < count; ++k)
+    list += (k ? ", tlc_arg" : "tlc_arg") + std::to_string(first + k);
+  return list;
+}
+
 static unsigned emitDeviceParams(raw_ostream &os, const KernelLaunchInfo &kernel) {
   unsigned numArgs = 0;
   os << "  // Device parameters (docs/abi.md).\n";
@@ -715,13 +723,26 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
        << "    return tlc_status;\n"
        << "  tlc::rt::Workspace tlc_workspace;\n"
        << "  bool tlc_tma = false;\n"
-       << "  if (tlc_function) {\n"
-       << "    tlc::rt::TmaOperand tlc_operands[] = {";
+       << "  if (tlc_function) {\n";
+    // A tensor of rank 3 to 5: its leading sizes and strides as arrays.
     for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
-      unsigned a = firstArg[map.param];
-      os << (i ? "," : "") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + 1 << ", tlc_arg"
-         << a + 2 << ", &tlc_arg" << a + 3 << ", &tlc_arg" << a + 4 << ", 2, "
-         << (map.readOnly ? "true" : "false") << "}";
+      unsigned a = firstArg[map.param], rank = kernel.params[map.param].dims.size();
+      if (rank <= 2)
+        continue;
+      os << "    const int64_t tlc_outer_sizes" << i << "[] = {" << argList(a + 1, rank - 2)
+         << "};\n"
+         << "    const int64_t tlc_outer_strides" << i << "[] = {"
+         << argList(a + 1 + rank, rank - 2) << "};\n";
+    }
+    os << "    tlc::rt::TmaOperand tlc_operands[] = {";
+    for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
+      unsigned a = firstArg[map.param], rank = kernel.params[map.param].dims.size();
+      os << (i ? "," : "") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + rank - 1
+         << ", tlc_arg" << a + rank << ", &tlc_arg" << a + 2 * rank - 1 << ", &tlc_arg"
+         << a + 2 * rank << ", 2, " << (map.readOnly ? "true" : "false");
+      if (rank > 2)
+        os << ", tlc_outer_sizes" << i << ", tlc_outer_strides" << i << ", " << rank - 2;
+      os << "}";
     }
     os << "};\n"
        << "    const tlc::rt::RepackKernel tlc_repack = {\"" << kRepackEntry << "\", "
@@ -789,14 +810,23 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
   os << "  if (tlc_tma) {\n";
   for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
     const LaunchParam &param = kernel.params[map.param];
-    unsigned a = firstArg[map.param];
+    unsigned a = firstArg[map.param], rank = param.dims.size();
     bool bf16 = param.dtype == "bf16";
     // CUDA 13 declares CUtensorMap 128-byte aligned; a smaller alignas is ill-formed.
-    os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n"
-       << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
-       << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
-       << a + 4 << ", 2, "
-       << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16") << ", "
+    os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n";
+    if (rank == 2) {
+      os << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
+         << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
+         << a + 4 << ", 2, ";
+    } else {
+      // Rank 3 to 5: boxes of one element in each leading dimension.
+      os << "    const int64_t tlc_map_sizes" << i << "[] = {" << argList(a + 1, rank) << "};\n"
+         << "    const int64_t tlc_map_strides" << i << "[] = {" << argList(a + 1 + rank, rank)
+         << "};\n"
+         << "    tlc_status = tlc::rt::encodeTensorMap(&tlc_map" << i << ", tlc_arg" << a << ", "
+         << rank << ", tlc_map_sizes" << i << ", tlc_map_strides" << i << ", 2, ";
+    }
+    os << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16") << ", "
        << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \"" << kernel.name
        << "\", \"" << param.name << "\");\n"
        << "    if (!tlc_status.ok())\n"

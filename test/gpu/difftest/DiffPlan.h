@@ -1214,8 +1214,10 @@ struct ManifestReader {
             !boolean(m, "read_only", map.readOnly, mw))
           return false;
         if (param < 0 || param >= static_cast<int64_t>(kernel.params.size()) ||
-            !kernel.params[param].isTensor || kernel.params[param].dims.size() != 2)
-          return fail(mw, "'param' " + std::to_string(param) + " is not a rank-2 tensor parameter");
+            !kernel.params[param].isTensor || kernel.params[param].dims.size() < 2 ||
+            kernel.params[param].dims.size() > 5)
+          return fail(mw, "'param' " + std::to_string(param) +
+                              " is not a tensor parameter of rank 2 to 5");
         if (map.boxRows <= 0 || map.boxCols <= 0 || map.boxRows > 256 || map.boxCols > 256)
           return fail(mw, "bad box");
         map.param = static_cast<int>(param);

@@ -193,7 +193,7 @@ static void testManifest() {
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "plain"},
         {"name": "k__tma", "kind": "tma", "threads": 384,
          "maps": [{"param": 0, "box_rows": 64, "box_cols": 64}]}]}]})j"),
-              "is not a rank-2 tensor parameter"));
+              "is not a tensor parameter of rank 2 to 5"));
   CHECK(fails(withKernel(R"j({"name": "k", "params": [
       {"name": "A", "kind": "tensor", "dtype": "f32", "dims": ["M"], "access": "rw"}]})j"),
               "unknown access"));

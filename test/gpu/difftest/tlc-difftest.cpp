@@ -584,8 +584,12 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
       const MapInfo &map = e.maps[m];
       const TensorBuffer &t = *c.tensors[map.param];
       const TensorLayout &lay = t.layout;
-      if (!tlc::rt::tmaCompatible2D(t.base, lay.strides[0], lay.strides[1], t.type.bytes) &&
-          map.readOnly && !e.repack.entry.empty() && t.type.bytes == 2) {
+      int rank = static_cast<int>(lay.sizes.size());
+      bool compatible =
+          tlc::rt::tmaCompatible(t.base, rank, lay.sizes.data(), lay.strides.data(), t.type.bytes);
+      // Only rank-2 tensors are copied (docs/abi.md).
+      if (!compatible && rank == 2 && map.readOnly && !e.repack.entry.empty() &&
+          t.type.bytes == 2) {
         // Copied to an aligned workspace in run(), as launch() does.
         if (!l.repackFunction) {
           CUresult r = cuModuleGetFunction(&l.repackFunction, FastModule, e.repack.entry.c_str());
@@ -603,19 +607,19 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
                             e.name, t.param->name});
         continue;
       }
-      if (!tlc::rt::tmaCompatible2D(t.base, lay.strides[0], lay.strides[1], t.type.bytes)) {
+      if (!compatible) {
         char why[256];
         std::snprintf(why, sizeof(why),
-                      "tensor '%s' is not TMA-compatible (strides [%" PRId64 ", %" PRId64
-                      "] of %u-byte elements, base %% 16 = %u)",
-                      t.param->name.c_str(), lay.strides[0], lay.strides[1], t.type.bytes,
-                      static_cast<unsigned>(t.base % 16));
+                      "tensor '%s' is not TMA-compatible (last strides [%" PRId64 ", %" PRId64
+                      "] of %u-byte elements, rank %d, base %% 16 = %u)",
+                      t.param->name.c_str(), lay.strides[rank - 2], lay.strides[rank - 1],
+                      t.type.bytes, rank, static_cast<unsigned>(t.base % 16));
         skip = why;
         return false;
       }
-      tlc::rt::Status s = tlc::rt::encodeTensorMap2D(
-          &l.maps[m], t.base, lay.sizes[0], lay.sizes[1], lay.strides[0], lay.strides[1],
-          t.type.bytes, tensorMapType(t.type), static_cast<uint32_t>(map.boxRows),
+      tlc::rt::Status s = tlc::rt::encodeTensorMap(
+          &l.maps[m], t.base, rank, lay.sizes.data(), lay.strides.data(), t.type.bytes,
+          tensorMapType(t.type), static_cast<uint32_t>(map.boxRows),
           static_cast<uint32_t>(map.boxCols), static_cast<unsigned>(map.swizzle), e.name.c_str(),
           t.param->name.c_str());
       if (!s.ok()) {

@@ -47,8 +47,8 @@ static bool onlyFedBy(Value buffer, CopyOp copy, scf::ForOp loop) {
   return true;
 }
 
-/// The copy in `loop` that writes `buffer` from a rank-2 tensor (TMA boxes are 2-D; cp.async
-/// copies take the leading dimensions as offsets: any rank from 2), if it is the only one.
+/// The copy in `loop` that writes `buffer` from a tensor of rank 2 or more (TMA: at most 5, its
+/// boxes one element deep in the leading dimensions), if it is the only one.
 static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop, bool tma) {
   CopyOp found;
   for (Operation *user : buffer.getUsers()) {
@@ -58,7 +58,8 @@ static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop, bool tma) {
     if (found || copy->getParentOp() != loop)
       return {};
     auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
-    if (!tensor || tensor.getRank() < 2 || (tma && tensor.getRank() != 2) ||
+    // TMA reads tiles of tensors of rank 2 to 5 (boxes of one element in leading dimensions).
+    if (!tensor || tensor.getRank() < 2 || (tma && tensor.getRank() > 5) ||
         !isWgmmaInput(tensor.getElementType()))
       return {};
     found = copy;

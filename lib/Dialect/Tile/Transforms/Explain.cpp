@@ -87,7 +87,11 @@ static std::string describeCopy(CopyOp copy, bool producer) {
       return llvm::formatv("copy: TMA boxes of {0} x {1}{2}{3}; {4}", shape[0], shape[1],
                            swizzleOf(copy.getDest()),
                            producer ? ", issued by the producer warpgroup" : "",
-                           isWritten(copy.getSource())
+                           cast<tile::TensorType>(copy.getSource().getType()).getRank() > 2
+                               ? "a launch where the tensor is not 16-byte aligned takes the "
+                                 "entry for tensors TMA cannot read (tensors of rank 3 or more "
+                                 "are read in place)"
+                           : isWritten(copy.getSource())
                                ? "the kernel writes this tensor: a launch where it is not "
                                  "16-byte aligned takes the entry for tensors TMA cannot read"
                                : "a launch where the tensor is not 16-byte aligned copies it "
