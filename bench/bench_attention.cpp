@@ -10,6 +10,7 @@
 #include "attention_bm128_bn32.h"
 #include "attention_bn32.h"
 #include "attention_bn48.h"
+#include "attention_causal_inorder.h"
 #include "attention_causal_sm90.h"
 #include "attention_fa3_false.h"
 #include "attention_fa3_true.h"
@@ -97,6 +98,9 @@ int main() {
         full / 2);
     run(Variant{"causal BM=64 BN=64 4 warps, FlashAttention-3 order (experiment)",
                 tlc::attention_fa3_true::launch},
+        full / 2);
+    run(Variant{"causal BM=64 BN=64 4 warps, query blocks in order (before)",
+                tlc::attention_causal_inorder::launch},
         full / 2);
   }
   return ok ? 0 : 1;

@@ -19,6 +19,7 @@
 #include "batched_gemm_mma_sync.h"
 #include "conv2d.h"
 #include "conv2d_bm128.h"
+#include "conv2d_bn64.h"
 #include "conv2d_gather.h"
 #include "conv2d_mma_sync.h"
 #include "grouped_gemm.h"
@@ -209,9 +210,10 @@ int main() {
     auto peerLaunch = [&] {
       cublasRowMajorGemm(handle, m, n, k, a.ptr(), wt.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    // default: tap-wise tile copies, BM 64 on one warpgroup; bm128: two warpgroups; mma-sync:
+    // default: tap-wise tile copies, BM 64 on one warpgroup; bm128: two warpgroups; bn64: 64
+    // output channels per tile; mma-sync:
     // the default on mma.sync; gather: the im2col by `parallel` (test/gpu/kernels).
-    for (const char *build : {"default", "bm128", "mma-sync", "gather"}) {
+    for (const char *build : {"default", "bm128", "bn64", "mma-sync", "gather"}) {
       std::string which = build;
       auto tlcLaunch = [&] {
         if (which == "default")
@@ -220,6 +222,9 @@ int main() {
         else if (which == "bm128")
           CHECK_TLC(tlc::conv2d_bm128::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
                                               s.w, s.ci, k, n));
+        else if (which == "bn64")
+          CHECK_TLC(tlc::conv2d_bn64::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb, s.h,
+                                             s.w, s.ci, k, n));
         else if (which == "mma-sync")
           CHECK_TLC(tlc::conv2d_mma_sync::launch(gpu.stream(), x.ptr(), wt.ptr(), y.ptr(), s.nb,
                                                  s.h, s.w, s.ci, k, n));
