@@ -1,6 +1,7 @@
 // The C entry points of libtlc_bench_shim.so: the generated launchers of softmax, rmsnorm,
-// layernorm and fp8_cast (and the norms built with f32 tensors), and of attention, behind names
-// and argument types that bench/norms_peers.py and bench/attention_peers.py declare with ctypes.
+// layernorm and fp8_cast (and the norms built with f32 tensors), and of attention and decoding,
+// behind names and argument types that bench/norms_peers.py, bench/attention_peers.py and
+// bench/decode_peers.py declare with ctypes.
 // Every function returns a CUresult (0 on success); device pointers are CUdeviceptr values (torch's
 // data_ptr()) and the stream is a CUstream (torch's cuda_stream), so the kernels run on the
 // caller's stream.
@@ -8,6 +9,7 @@
 #include "attention.h"
 #include "attention_bm128_bn32.h"
 #include "attention_causal.h"
+#include "attention_decode.h"
 #include "fp8_cast.h"
 #include "layernorm.h"
 #include "layernorm_f32.h"
@@ -104,6 +106,21 @@ int tlc_bench_attention(int causal, int variant, void *stream, uint64_t q, uint6
     return tlc_attention_causal_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
   return variant ? tlc_attention_bm128_bn32_attention_fwd_launch(st, q, k, v, o, scale, b, h, s)
                  : tlc_attention_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
+}
+
+/// attention_decode.tile (bf16, D = 128): the split kernel over Q [B, HKV, R, D] and K, V
+/// [B, HKV, S, D] into the scratch Op [B, HKV, NS, R, D] (f32) and Lse [B, HKV, NS, R], then the
+/// combine into O [B, HKV, R, D]. `scale` is the softmax scale times log2(e).
+int tlc_bench_attention_decode(void *stream, uint64_t q, uint64_t k, uint64_t v, uint64_t op,
+                               uint64_t lse, uint64_t o, float scale, int64_t b, int64_t hkv,
+                               int64_t r, int64_t s, int64_t ns) {
+  auto st = static_cast<CUstream>(stream);
+  CUresult result = tlc_attention_decode_attention_decode_split_launch(st, q, k, v, op, lse, scale,
+                                                                       b, hkv, r, s, ns);
+  if (result != CUDA_SUCCESS)
+    return static_cast<int>(result);
+  return static_cast<int>(
+      tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
 }
 
 } // extern "C"

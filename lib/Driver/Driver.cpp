@@ -13,6 +13,7 @@
 #include "tlc/Target/CUDA/LauncherGen.h"
 #include "tlc/Target/CUDA/PtxEmitter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -421,38 +422,69 @@ static bool isExact(tile::KernelOp kernel) {
   return !found.wasInterrupted();
 }
 
+/// The float type with the fewest mantissa bits that `kernel` rounds values to (an
+/// `arith.truncf` result: `bf16(x)` in a body), empty when none is narrower than f32. A result
+/// computed through such a rounding differs between two correct code generations by an ulp of
+/// that type, whatever the type it is stored in (tlc-difftest's tolerance).
+static std::string narrowestRounding(tile::KernelOp kernel) {
+  std::string name;
+  unsigned fewest = 23;
+  kernel.getBody().walk([&](arith::TruncFOp trunc) {
+    auto type = dyn_cast<FloatType>(trunc.getType());
+    if (!type || type.getFPMantissaWidth() - 1 >= static_cast<int>(fewest))
+      return;
+    fewest = type.getFPMantissaWidth() - 1;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    name = text == "f8E4M3FN" ? "f8e4m3" : text == "f8E5M2" ? "f8e5m2" : text;
+  });
+  return name;
+}
+
+/// The manifest's `params` of a kernel: name, kind, dtype, dims, and for tensors strides and
+/// access.
+static llvm::json::Array manifestParams(const cuda::KernelLaunchInfo &info, tile::KernelOp op) {
+  llvm::json::Array params;
+  for (auto [index, p] : llvm::enumerate(info.params)) {
+    llvm::json::Array dims;
+    for (const std::string &d : p.dims)
+      dims.push_back(d);
+    bool tensor = p.kind == cuda::LaunchParam::Kind::Tensor;
+    llvm::json::Object param{{"name", p.name},
+                             {"kind", tensor ? "tensor" : "scalar"},
+                             {"dtype", p.dtype},
+                             {"dims", std::move(dims)}};
+    if (tensor) {
+      if (!p.strides.empty())
+        param["strides"] = llvm::json::Array(p.strides);
+      param["access"] = tensorAccess(op, index);
+    }
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
+/// The manifest's `constants` of a kernel: its compile-time parameters as compiled.
+static llvm::json::Object manifestConstants(tile::KernelOp op) {
+  llvm::json::Object constants;
+  for (NamedAttribute attr : op.getParams()) {
+    // BoolAttr is an IntegerAttr too: test it first.
+    if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
+      constants[attr.getName().str()] = b.getValue();
+    else if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
+      constants[attr.getName().str()] = i.getValue().getSExtValue();
+    else if (auto t = dyn_cast<TypeAttr>(attr.getValue()))
+      constants[attr.getName().str()] = dtypeName(t.getValue());
+  }
+  return constants;
+}
+
 std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &kernels,
                                   const std::vector<ArchOutput> &archs, ModuleOp module) const {
   llvm::json::Array kernelList;
   auto kernelOps = llvm::to_vector(module.getOps<tile::KernelOp>());
   for (auto [info, op] : llvm::zip(kernels, kernelOps)) {
-    llvm::json::Array params;
-    for (auto [index, p] : llvm::enumerate(info.params)) {
-      llvm::json::Array dims;
-      for (const std::string &d : p.dims)
-        dims.push_back(d);
-      bool tensor = p.kind == cuda::LaunchParam::Kind::Tensor;
-      llvm::json::Object param{{"name", p.name},
-                               {"kind", tensor ? "tensor" : "scalar"},
-                               {"dtype", p.dtype},
-                               {"dims", std::move(dims)}};
-      if (tensor) {
-        if (!p.strides.empty())
-          param["strides"] = llvm::json::Array(p.strides);
-        param["access"] = tensorAccess(op, index);
-      }
-      params.push_back(std::move(param));
-    }
-    llvm::json::Object constants;
-    for (NamedAttribute attr : op.getParams()) {
-      // BoolAttr is an IntegerAttr too: test it first.
-      if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
-        constants[attr.getName().str()] = b.getValue();
-      else if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
-        constants[attr.getName().str()] = i.getValue().getSExtValue();
-      else if (auto t = dyn_cast<TypeAttr>(attr.getValue()))
-        constants[attr.getName().str()] = dtypeName(t.getValue());
-    }
     llvm::json::Array targets;
     for (const ArchOutput &arch : archs) {
       llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
@@ -520,9 +552,11 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         {"grid", llvm::json::Array{info.grid[0], info.grid[1], info.grid[2]}},
         {"size_symbols", llvm::json::Array(info.sizeSymbols)},
         {"exact", isExact(op)},
-        {"params", std::move(params)},
-        {"constants", std::move(constants)},
+        {"params", manifestParams(info, op)},
+        {"constants", manifestConstants(op)},
         {"targets", std::move(targets)}};
+    if (std::string rounding = narrowestRounding(op); !rounding.empty())
+      entry["rounds_to"] = rounding;
     if (!info.variantOf.empty()) {
       entry["variant_of"] = info.variantOf;
       entry["variant"] = info.variant;

@@ -1059,6 +1059,8 @@ struct KernelInfo {
   /// Size arguments of the launcher: sizes, then stride names, in order of first appearance.
   std::vector<std::string> sizeSymbols;
   bool exact = false;
+  /// The narrowest float type the kernel rounds values to ("bf16"; empty: none below f32).
+  std::string roundsTo;
   std::vector<ParamInfo> params;
   /// Integer compile-time constants (tile sizes are drawn from them).
   std::map<std::string, int64_t> intConstants;
@@ -1252,6 +1254,7 @@ struct ManifestReader {
     std::string w = "kernel '" + out.name + "'";
     if (!str(k, "variant_of", out.variantOf, w, false) ||
         !integer(k, "variant", out.variant, w, false) || !boolean(k, "exact", out.exact, w) ||
+        !str(k, "rounds_to", out.roundsTo, w, false) ||
         !strings(k, "size_symbols", out.sizeSymbols, w, false))
       return false;
     if (const Json *t = k.get("threads")) {
@@ -2043,12 +2046,31 @@ struct Tolerance {
 
 /// The tolerance of an output of type \p t: exact for integers and for kernels marked `exact`;
 /// else rtol 2^-7 (bf16), 2^-9 (f16), 1e-4 (f32, f64).
-inline Tolerance toleranceFor(const DType &t, bool kernelExact) {
+/// Relative tolerance of results rounded to float type \p name: about an ulp (2^-7 for bf16,
+/// 2^-9 for f16, 2^-3 and 2^-2 for the 8-bit floats), 1e-4 for f32 and wider.
+inline double roundingTolerance(const std::string &name) {
+  if (name == "bf16")
+    return 1.0 / 128;
+  if (name == "f16")
+    return 1.0 / 512;
+  if (name == "f8e4m3")
+    return 1.0 / 8;
+  if (name == "f8e5m2")
+    return 1.0 / 4;
+  return 1e-4;
+}
+
+/// The tolerance of a tensor of type \p t: exact for integers and for kernels whose two code
+/// generations compute the same arithmetic in the same order; otherwise an ulp of the narrower
+/// of \p t and \p roundsTo, the narrowest type the kernel rounds values to on the way (an f32
+/// result computed from bf16-rounded probabilities carries their rounding).
+inline Tolerance toleranceFor(const DType &t, bool kernelExact, const std::string &roundsTo = "") {
   Tolerance tol;
   if (!t.isFloat() || kernelExact)
     return tol;
   tol.exact = false;
-  tol.rtol = t.name == "bf16" ? 1.0 / 128 : t.name == "f16" ? 1.0 / 512 : 1e-4;
+  tol.rtol =
+      std::max(roundingTolerance(t.name), roundsTo.empty() ? 0.0 : roundingTolerance(roundsTo));
   return tol;
 }
 

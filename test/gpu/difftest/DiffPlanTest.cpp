@@ -45,7 +45,7 @@ static const char *const SampleManifest = R"json({
       "threads": [256, 1, 1],
       "grid": ["tlc::rt::ceilDiv(N, 256)", "tlc::rt::ceilDiv(M, 128)", "1"],
       "size_symbols": ["M", "K", "N", "ldc"],
-      "exact": false,
+      "exact": false, "rounds_to": "bf16",
       "params": [
         {"name": "A", "kind": "tensor", "dtype": "bf16", "dims": ["M", "K"], "access": "read"},
         {"name": "B", "kind": "tensor", "dtype": "bf16", "dims": ["K", "N"], "access": "read"},
@@ -131,6 +131,8 @@ static void testManifest() {
   CHECK_EQ(g.family(), std::string("gemm"));
   CHECK_EQ(g.variant, int64_t(0));
   CHECK(!g.exact);
+  CHECK_EQ(g.roundsTo, std::string("bf16"));
+  CHECK(m.kernels[1].roundsTo.empty());
   CHECK_EQ(g.threads[0], int64_t(256));
   CHECK_EQ(g.params.size(), size_t(4));
   CHECK_EQ(g.params[2].strides.size(), size_t(2));
@@ -631,8 +633,8 @@ struct Tensor2D {
   uint8_t *at(std::vector<uint8_t> &img, int64_t r, int64_t c) {
     return img.data() + (r * layout.strides[0] + c) * type.bytes;
   }
-  TensorComparison compare(bool exact) {
-    return compareTensor(type, layout, toleranceFor(type, exact), fast.data(), ref.data(),
+  TensorComparison compare(bool exact, const std::string &roundsTo = "") {
+    return compareTensor(type, layout, toleranceFor(type, exact, roundsTo), fast.data(), ref.data(),
                          initial.data());
   }
 };
@@ -656,6 +658,16 @@ static void testComparison() {
     // Exact: any bit difference fails, including the small one.
     c = t.compare(true);
     CHECK(c.mismatches == 2);
+    // An f32 result of a kernel that rounds to bf16 on the way (rounds_to): an ulp of bf16.
+    storeFloat(t.type, t.at(t.fast, 4, 6),
+               static_cast<float>(floatValue(t.type, t.at(t.ref, 4, 6))));
+    v = static_cast<float>(floatValue(t.type, t.at(t.ref, 1, 1)));
+    storeFloat(t.type, t.at(t.fast, 1, 1), v + 0.02f); // max |ref| near 4: atol near 4 / 128
+    CHECK(!t.compare(false).pass());
+    CHECK(t.compare(false, "bf16").pass());
+    CHECK(!t.compare(false, "f16").pass());
+    CHECK(!t.compare(true, "bf16").pass());
+    CHECK(toleranceFor(t.type, false, "f8e4m3").rtol == 1.0 / 8);
   }
   {
     // NaN in both agrees; in one only is "written by one path only".

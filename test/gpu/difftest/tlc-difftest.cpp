@@ -919,9 +919,9 @@ bool Runner::testKernel(const KernelInfo &k, const KernelInfo &refK) {
         const TensorBuffer *t = c.tensors[i].get();
         if (!t || !t->param->isWritten())
           continue;
-        TensorComparison cmp = compareTensor(t->type, t->layout, toleranceFor(t->type, k.exact),
-                                             t->span(fastImages[i]), t->span(refImages[i]),
-                                             t->span(t->initial), MismatchesShown);
+        TensorComparison cmp = compareTensor(
+            t->type, t->layout, toleranceFor(t->type, k.exact, k.roundsTo), t->span(fastImages[i]),
+            t->span(refImages[i]), t->span(t->initial), MismatchesShown);
         maxAbs = std::max(maxAbs, cmp.maxAbs);
         maxRel = std::max(maxRel, cmp.maxRel);
         mismatches += cmp.mismatches;

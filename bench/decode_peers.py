@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""kernels/attention_decode.tile against torch's SDPA backends on the GPU machine, in one process
+(bench only: nothing in the build or the tests runs Python).
+Loads build/gpu-bin/libtlc_bench_shim.so (bench/bench_shim.cpp) with ctypes and times tlc's
+flash-decoding (split kernel + combine, for several split counts NS) and torch's
+scaled_dot_product_attention with each backend that accepts the shape (cuDNN, flash, efficient;
+GQA through enable_gqa) on the same bf16 tensors: q [B, H, Sq, D], k and v [B, HKV, S, D]; tlc
+reads q as [B, HKV, GROUP * Sq, D] (the same memory). Interleaved CUDA-event timing after
+warm-up (norms_peers.time_interleaved), median of the iterations; every output is checked
+against a float32 reference first. GB/s counts the K/V bytes (2 B HKV S D x 2 bytes): decoding
+is memory bound.
+Usage: python3 bench/decode_peers.py [--shim PATH] [--shapes 16x32x32x8192x1] [--iters 20]
+(shapes B x H x HKV x S x Sq, D = 128)
+"""
+import argparse
+import ctypes
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from norms_peers import DEFAULT_SHIM, Shim, load_shim, time_interleaved  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shim", default=DEFAULT_SHIM)
+    p.add_argument("--shapes", default="16x32x32x8192x1,16x32x8x8192x1")
+    p.add_argument("--splits", default="1,2,4,8,16")
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20)
+    args = p.parse_args()
+    lib = load_shim(args.shim)
+    i64, u64, f32, ptr = ctypes.c_int64, ctypes.c_uint64, ctypes.c_float, ctypes.c_void_p
+    lib.tlc_bench_attention_decode.argtypes = [ptr, u64, u64, u64, u64, u64, u64, f32, i64, i64,
+                                               i64, i64, i64]
+    lib.tlc_bench_attention_decode.restype = ctypes.c_int
+    shim = Shim(lib)
+    torch.cuda.init()
+    shim("tlc_bench_init", torch.cuda.current_device())
+    ok = True
+    d = 128
+    for shape in args.shapes.split(","):
+        b, h, hkv, s, sq = (int(x) for x in shape.split("x"))
+        group = h // hkv
+        r = group * sq
+        gen = torch.Generator(device="cuda").manual_seed(1)
+        q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+        k, v = (torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+                for _ in range(2))
+        scale = 1.0 / math.sqrt(d)
+        out = torch.full_like(q, float("nan"))
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        scratch = {}
+
+        def tlc(ns, out=out):
+            if ns not in scratch:
+                scratch[ns] = (torch.empty(b, hkv, ns, r, d, device="cuda", dtype=torch.float32),
+                               torch.empty(b, hkv, ns, r, device="cuda", dtype=torch.float32))
+            op, lse = scratch[ns]
+            shim("tlc_bench_attention_decode", stream, q.data_ptr(), k.data_ptr(), v.data_ptr(),
+                 op.data_ptr(), lse.data_ptr(), out.data_ptr(), scale * math.log2(math.e), b,
+                 hkv, r, s, ns)
+
+        def sdpa(backend):
+            with sdpa_kernel([backend]):
+                return F.scaled_dot_product_attention(q, k, v, enable_gqa=group > 1)
+
+        fns = {f"tlc NS={ns}": (lambda ns=ns: tlc(ns)) for ns in
+               (int(x) for x in args.splits.split(","))}
+        with sdpa_kernel([SDPBackend.MATH]):
+            ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                 enable_gqa=group > 1)
+        for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
+                              ("flash", SDPBackend.FLASH_ATTENTION),
+                              ("efficient", SDPBackend.EFFICIENT_ATTENTION)):
+            try:
+                sdpa(backend)
+                torch.cuda.synchronize()
+                fns[name] = lambda backend=backend: sdpa(backend)
+            except RuntimeError as e:
+                print(f"NOTE decode {shape} {name}: not run ({str(e).splitlines()[0][:100]})")
+        for name, fn in fns.items():
+            if name.startswith("tlc"):
+                out.fill_(float("nan"))
+                fn()
+                got = out
+            else:
+                got = fn()
+            err = (got.float() - ref).abs().max().item()
+            good = math.isfinite(err) and err < 2e-2
+            ok &= good
+            print(f"CHECK decode {shape} {name}: max abs err {err:.2e} "
+                  f"{'ok' if good else 'WRONG'}", flush=True)
+        times = time_interleaved(fns, args.warmup, args.iters)
+        kv_bytes = 2.0 * b * hkv * s * d * 2
+        peer = times.get("cudnn")
+        for name, ms in times.items():
+            ratio = f" x_cudnn={peer / ms:.3f}" if peer else ""
+            print(f"DECODE {shape} {name:14s} ms={ms:.4f} GB/s={kv_bytes / ms / 1e6:.0f}{ratio}",
+                  flush=True)
+    print("decode_peers:", "all outputs checked" if ok else "WRONG OUTPUTS")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
