@@ -10,6 +10,8 @@
 #include "attention_bm128_bn32.h"
 #include "attention_causal.h"
 #include "attention_decode.h"
+#include "attention_decode_bn64.h"
+#include "attention_decode_s4.h"
 #include "fp8_cast.h"
 #include "layernorm.h"
 #include "layernorm_f32.h"
@@ -110,13 +112,16 @@ int tlc_bench_attention(int causal, int variant, void *stream, uint64_t q, uint6
 
 /// attention_decode.tile (bf16, D = 128): the split kernel over Q [B, HKV, R, D] and K, V
 /// [B, HKV, S, D] into the scratch Op [B, HKV, NS, R, D] (f32) and Lse [B, HKV, NS, R], then the
-/// combine into O [B, HKV, R, D]. `scale` is the softmax scale times log2(e).
-int tlc_bench_attention_decode(void *stream, uint64_t q, uint64_t k, uint64_t v, uint64_t op,
-                               uint64_t lse, uint64_t o, float scale, int64_t b, int64_t hkv,
-                               int64_t r, int64_t s, int64_t ns) {
+/// combine into O [B, HKV, R, D]. `scale` is the softmax scale times log2(e). `variant` 1: the
+/// split kernel with 4 ring stages; 2: 64-key blocks, 2 stages (the combine is the same).
+int tlc_bench_attention_decode(int variant, void *stream, uint64_t q, uint64_t k, uint64_t v,
+                               uint64_t op, uint64_t lse, uint64_t o, float scale, int64_t b,
+                               int64_t hkv, int64_t r, int64_t s, int64_t ns) {
   auto st = static_cast<CUstream>(stream);
-  CUresult result = tlc_attention_decode_attention_decode_split_launch(st, q, k, v, op, lse, scale,
-                                                                       b, hkv, r, s, ns);
+  auto split = variant == 1   ? tlc_attention_decode_s4_attention_decode_split_launch
+               : variant == 2 ? tlc_attention_decode_bn64_attention_decode_split_launch
+                              : tlc_attention_decode_attention_decode_split_launch;
+  CUresult result = split(st, q, k, v, op, lse, scale, b, hkv, r, s, ns);
   if (result != CUDA_SUCCESS)
     return static_cast<int>(result);
   return static_cast<int>(

@@ -36,8 +36,8 @@ def main():
     args = p.parse_args()
     lib = load_shim(args.shim)
     i64, u64, f32, ptr = ctypes.c_int64, ctypes.c_uint64, ctypes.c_float, ctypes.c_void_p
-    lib.tlc_bench_attention_decode.argtypes = [ptr, u64, u64, u64, u64, u64, u64, f32, i64, i64,
-                                               i64, i64, i64]
+    lib.tlc_bench_attention_decode.argtypes = [ctypes.c_int, ptr, u64, u64, u64, u64, u64, u64,
+                                               f32, i64, i64, i64, i64, i64]
     lib.tlc_bench_attention_decode.restype = ctypes.c_int
     shim = Shim(lib)
     torch.cuda.init()
@@ -57,12 +57,12 @@ def main():
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         scratch = {}
 
-        def tlc(ns, out=out):
+        def tlc(ns, variant=0, out=out):
             if ns not in scratch:
                 scratch[ns] = (torch.empty(b, hkv, ns, r, d, device="cuda", dtype=torch.float32),
                                torch.empty(b, hkv, ns, r, device="cuda", dtype=torch.float32))
             op, lse = scratch[ns]
-            shim("tlc_bench_attention_decode", stream, q.data_ptr(), k.data_ptr(), v.data_ptr(),
+            shim("tlc_bench_attention_decode", variant, stream, q.data_ptr(), k.data_ptr(), v.data_ptr(),
                  op.data_ptr(), lse.data_ptr(), out.data_ptr(), scale * math.log2(math.e), b,
                  hkv, r, s, ns)
 
@@ -70,8 +70,11 @@ def main():
             with sdpa_kernel([backend]):
                 return F.scaled_dot_product_attention(q, k, v, enable_gqa=group > 1)
 
-        fns = {f"tlc NS={ns}": (lambda ns=ns: tlc(ns)) for ns in
-               (int(x) for x in args.splits.split(","))}
+        fns = {}
+        # variant 0: the shipped build (3 stages); 1: 4 ring stages; 2: 64-key blocks, 2 stages.
+        for variant, tag in ((0, ""), (1, " S4"), (2, " BN64")):
+            for ns in (int(x) for x in args.splits.split(",")):
+                fns[f"tlc{tag} NS={ns}"] = lambda ns=ns, variant=variant: tlc(ns, variant)
         with sdpa_kernel([SDPBackend.MATH]):
             ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
                                                  enable_gqa=group > 1)
@@ -101,7 +104,7 @@ def main():
         peer = times.get("cudnn")
         for name, ms in times.items():
             ratio = f" x_cudnn={peer / ms:.3f}" if peer else ""
-            print(f"DECODE {shape} {name:14s} ms={ms:.4f} GB/s={kv_bytes / ms / 1e6:.0f}{ratio}",
+            print(f"DECODE {shape} {name:19s} ms={ms:.4f} GB/s={kv_bytes / ms / 1e6:.0f}{ratio}",
                   flush=True)
     print("decode_peers:", "all outputs checked" if ok else "WRONG OUTPUTS")
     return 0 if ok else 1

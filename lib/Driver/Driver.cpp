@@ -428,12 +428,12 @@ static bool isExact(tile::KernelOp kernel) {
 /// that type, whatever the type it is stored in (tlc-difftest's tolerance).
 static std::string narrowestRounding(tile::KernelOp kernel) {
   std::string name;
-  unsigned fewest = 23;
+  int fewest = 24; // f32's significand bits
   kernel.getBody().walk([&](arith::TruncFOp trunc) {
     auto type = dyn_cast<FloatType>(trunc.getType());
-    if (!type || type.getFPMantissaWidth() - 1 >= static_cast<int>(fewest))
+    if (!type || static_cast<int>(type.getFPMantissaWidth()) >= fewest)
       return;
-    fewest = type.getFPMantissaWidth() - 1;
+    fewest = static_cast<int>(type.getFPMantissaWidth());
     std::string text;
     llvm::raw_string_ostream os(text);
     os << type;
