@@ -24,7 +24,8 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from norms_peers import DEFAULT_SHIM, Shim, load_shim, time_interleaved  # noqa: E402
+from norms_peers import (DEFAULT_SHIM, Shim, check_attention_outputs, load_shim,  # noqa: E402
+                         time_interleaved)
 
 
 def main():
@@ -71,18 +72,8 @@ def main():
             with sdpa_kernel([SDPBackend.MATH]):
                 ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
                                                      is_causal=causal)
-            for name, fn in fns.items():
-                if name.startswith("tlc"):
-                    out.fill_(float("nan"))
-                    fn()
-                    got = out
-                else:
-                    got = fn()
-                err = (got.float() - ref).abs().max().item()
-                good = math.isfinite(err) and err < 2e-2
-                ok &= good
-                print(f"CHECK attention {shape} {'causal' if causal else 'full'} {name}: "
-                      f"max abs err {err:.2e} {'ok' if good else 'WRONG'}", flush=True)
+            ok &= check_attention_outputs(
+                fns, out, ref, f"attention {shape} {'causal' if causal else 'full'}")
             times = time_interleaved(fns, args.warmup, args.iters)
             flops = 4.0 * b * h * s * s * d * (0.5 if causal else 1.0)
             for name, ms in times.items():

@@ -24,6 +24,7 @@ Usage: python3 bench/norms_peers.py [--shim PATH] [--shapes 32768x4096,8192x8192
 
 import argparse
 import ctypes
+import math
 import os
 import statistics
 import sys
@@ -94,6 +95,26 @@ def time_interleaved(fns, warmup, iters):
             stop.record()
     torch.cuda.synchronize()
     return {n: statistics.median(s.elapsed_time(e) for s, e in events[n]) for n in names}
+
+
+def check_attention_outputs(fns, out, ref, label):
+    """Runs each callable of `fns` once and compares its output with the float32 `ref`: tlc's
+    ("tlc..." names) write `out`, poisoned with NaN first; the others return theirs. Prints a
+    CHECK line per callable; True when every max abs error is finite and below 2e-2."""
+    ok = True
+    for name, fn in fns.items():
+        if name.startswith("tlc"):
+            out.fill_(float("nan"))
+            fn()
+            got = out
+        else:
+            got = fn()
+        err = (got.float() - ref).abs().max().item()
+        good = math.isfinite(err) and err < 2e-2
+        ok &= good
+        print(f"CHECK {label} {name}: max abs err {err:.2e} {'ok' if good else 'WRONG'}",
+              flush=True)
+    return ok
 
 
 def f32_err(got, ref):
