@@ -189,8 +189,16 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
     KernelOp kernel = getOperation();
     bool hasGemm = false;
     kernel.getBody().walk([&](GemmOp) { hasGemm = true; });
-    if (!hasGemm)
+    if (!hasGemm) {
+      // No strategy pipelines the copies of a kernel without gemms yet: say so at each
+      // `pipelined` loop rather than let it look like a ring.
+      kernel.getBody().walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kStagesAttr))
+          loop.emitRemark() << "pipelined loop: runs in order (the copies of a kernel without "
+                               "gemms are not run ahead yet)";
+      });
       return;
+    }
     FailureOr<TargetAttr> target = requireTarget(kernel, "tile-explain");
     if (failed(target))
       return signalPassFailure();
