@@ -17,9 +17,13 @@ against torch's and both against a float64 reference:
 GB/s counts the bytes each operation must move at least (inputs read once, outputs written once,
 W and B included); torch's residual form is two kernels (add, then the norm), tlc's one.
 
+With --variants, the bf16 softmax, rmsnorm and layernorm are also timed in other builds
+(bench_shim.cpp's *_variant entries: more ring stages, more row tiles per block, the kernels
+before their cp.async rings), interleaved with the rest and checked the same way.
+
 Usage: python3 bench/norms_peers.py [--shim PATH] [--shapes 32768x4096,8192x8192]
                                     [--dtypes bf16,f32] [--ops rmsnorm,...] [--warmup 10]
-                                    [--iters 50]
+                                    [--iters 50] [--variants]
 """
 
 import argparse
@@ -54,6 +58,9 @@ def load_shim(path):
         "tlc_bench_layernorm_residual": [i32, ptr, u64, u64, u64, u64, u64, u64, f32, i64,
                                          i64],
         "tlc_bench_fp8_cast": [ptr, u64, u64, f32, i64, i64],
+        "tlc_bench_softmax_variant": [i32, ptr, u64, u64, i64, i64],
+        "tlc_bench_rmsnorm_variant": [i32, ptr, u64, u64, u64, f32, i64, i64],
+        "tlc_bench_layernorm_variant": [i32, ptr, u64, u64, u64, u64, f32, i64, i64],
     }
     for name, args in signatures.items():
         fn = getattr(lib, name)
@@ -130,6 +137,14 @@ def bf16_err(got, ref):
     return (d / ulp).max().item(), int((d > ulp + 2.0 ** -12).sum().item())
 
 
+# The bf16 variants per op (bench_shim.cpp): variant number -> name.
+VARIANTS = {
+    "softmax": {1: "stages4", 2: "r16_stages4", 3: "before_rings"},
+    "rmsnorm": {1: "stages4", 2: "before_rings"},
+    "layernorm": {1: "stages4", 2: "before_rings"},
+}
+
+
 def run_shape(shim, m, n, dtype, ops, args, stream):
     f32 = 1 if dtype == torch.float32 else 0
     dname = "bf16" if dtype == torch.bfloat16 else "f32"
@@ -169,6 +184,19 @@ def run_shape(shim, m, n, dtype, ops, args, stream):
                          m, n),
             lambda: (lambda hh: (F.layer_norm(hh, (n,), w, b, LN_EPS), hh))(x + r),
             4 * mn * elem + 2 * n * elem, True)
+    variants = {}
+    if args.variants and dtype == torch.bfloat16:
+        calls = {
+            "softmax": lambda v: shim("tlc_bench_softmax_variant", v, s, xp, yp, m, n),
+            "rmsnorm": lambda v: shim("tlc_bench_rmsnorm_variant", v, s, xp, wp, yp, RMS_EPS,
+                                      m, n),
+            "layernorm": lambda v: shim("tlc_bench_layernorm_variant", v, s, xp, wp, bp, yp,
+                                        LN_EPS, m, n),
+        }
+        for op, table in VARIANTS.items():
+            if op in ops:
+                variants[op] = {name: (lambda v=v, call=calls[op]: call(v))
+                                for v, name in table.items()}
     if "softmax" in ops:
         entry = "tlc_bench_softmax_f32" if dtype == torch.float32 else "tlc_bench_softmax_bf16"
         cases["softmax"] = (
@@ -185,6 +213,11 @@ def run_shape(shim, m, n, dtype, ops, args, stream):
 
     ok = True
     for name, (ours, theirs, nbytes, residual) in cases.items():
+        # The variants write Y as tlc does: each is checked against the same reference, then
+        # the shipped build runs last, for the check below.
+        extra = variants.get(name, {})
+        for vname, fn in extra.items():
+            ok &= check_variant(name, vname, fn, theirs, y, x, w, b, n)
         # Correctness, once: tlc against torch and both against float64.
         y.fill_(float("nan"))
         h.fill_(float("nan"))
@@ -225,8 +258,8 @@ def run_shape(shim, m, n, dtype, ops, args, stream):
             ok &= good
 
         copy_fn = lambda: copy_dst.copy_(x)
-        ms = time_interleaved({"tlc": ours, "torch": theirs, "copy": copy_fn}, args.warmup,
-                              args.iters)
+        ms = time_interleaved({"tlc": ours, "torch": theirs, "copy": copy_fn, **extra},
+                              args.warmup, args.iters)
         gbps = {k: (nbytes if k != "copy" else 2 * mn * elem) / (v * 1e-3) / 1e9
                 for k, v in ms.items()}
         print(f"PEERS {name:19s} {dname:4s} {m}x{n}  tlc {ms['tlc']:.4f} ms {gbps['tlc']:7.1f} GB/s"
@@ -234,7 +267,32 @@ def run_shape(shim, m, n, dtype, ops, args, stream):
               f"  tlc/torch {ms['torch'] / ms['tlc']:.2f}x"
               f"  tlc/copy {gbps['tlc'] / gbps['copy']:.3f} torch/copy {gbps['torch'] / gbps['copy']:.3f}"
               f" (copy {gbps['copy']:.0f} GB/s)  {check}", flush=True)
+        for vname in extra:
+            print(f"VARIANT {name:17s} {dname:4s} {m}x{n}  {vname:13s} {ms[vname]:.4f} ms"
+                  f" {gbps[vname]:7.1f} GB/s  /copy {gbps[vname] / gbps['copy']:.3f}"
+                  f"  shipped/variant {ms[vname] / ms['tlc']:.3f}x", flush=True)
     return ok
+
+
+def check_variant(op, vname, fn, theirs, y, x, w, b, n):
+    """Runs variant `fn` of `op` once into the NaN-poisoned Y and checks it as the shipped build
+    is checked (bf16: within 1 ulp + 2^-12 of the float64 reference)."""
+    y.fill_(float("nan"))
+    fn()
+    torch.cuda.synchronize()
+    src = x.double()
+    if op == "rmsnorm":
+        ref64 = F.rms_norm(src, (n,), w.double(), RMS_EPS)
+    elif op == "layernorm":
+        ref64 = F.layer_norm(src, (n,), w.double(), b.double(), LN_EPS)
+    else:
+        ref64 = torch.softmax(src, dim=-1)
+    err, over = bf16_err(y, ref64)
+    good = bool(torch.isfinite(y).all()) and over == 0
+    if not good:
+        print(f"CHECK {op} {vname}: max err {err:.3g} bf16 ulp, {over} over  CHECK FAILED",
+              flush=True)
+    return good
 
 
 def main():
@@ -245,6 +303,8 @@ def main():
     p.add_argument("--ops", default=",".join(OPS))
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--variants", action="store_true",
+                   help="also time the bf16 variants of softmax, rmsnorm and layernorm")
     args = p.parse_args()
     if not torch.cuda.is_available():
         print("SKIP: no CUDA device")

@@ -34,6 +34,14 @@ std::optional<int64_t> chooseSwizzle(int64_t rows, int64_t cols, int64_t elemByt
   return std::nullopt;
 }
 
+std::optional<int64_t> chooseCopySwizzle(int64_t rows, int64_t cols, int64_t elemBytes) {
+  if (std::optional<int64_t> swizzle = chooseSwizzle(rows, cols, elemBytes))
+    return swizzle;
+  if (rows > 0 && (cols * elemBytes) % 128 == 0)
+    return 128;
+  return std::nullopt;
+}
+
 unsigned sharedWavefronts(const std::vector<int64_t> &addresses, unsigned accessBytes) {
   // Lanes are served in groups whose requests together span at most 128 bytes.
   unsigned lanesPerPass = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : 32;

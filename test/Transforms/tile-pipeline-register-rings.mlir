@@ -32,12 +32,18 @@
 // refill it there, without a barrier of their own.
 // CHECK:           %[[AHEAD:.*]] = arith.addi %[[I]], %c2
 // CHECK:           %[[NS:.*]] = arith.remui %[[AHEAD]], %c3
+// An iteration past the loop's end reads nothing: its row moves past the tensor (zero-filled).
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %{{.*}} : index
+// CHECK:           %[[IN:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : index
 // CHECK:           %[[ROW:.*]] = arith.muli %[[NEXT]], %c64
-// CHECK:           %[[KN:.*]] = tile.stage %[[K]][%[[NS]]] :
-// CHECK-NEXT:      tile.copy %arg1[%[[ROW]], %c0] to %[[KN]] {tile.cp_async}
-// CHECK:           %[[VN:.*]] = tile.stage %[[V]][%[[NS]]] :
-// CHECK-NEXT:      tile.copy %arg2[%[[ROW]], %c0] to %[[VN]] {tile.cp_async}
+// CHECK:           %[[KEND:.*]] = tile.dim %arg1[0]
+// CHECK-NEXT:      %[[KROW:.*]] = arith.select %[[IN]], %[[ROW]], %[[KEND]] : index
+// CHECK-NEXT:      %[[KN:.*]] = tile.stage %[[K]][%[[NS]]] :
+// CHECK-NEXT:      tile.copy %arg1[%[[KROW]], %c0] to %[[KN]] {tile.cp_async}
+// CHECK:           %[[VEND:.*]] = tile.dim %arg2[0]
+// CHECK-NEXT:      %[[VROW:.*]] = arith.select %[[IN]], %[[ROW]], %[[VEND]] : index
+// CHECK-NEXT:      %[[VN:.*]] = tile.stage %[[V]][%[[NS]]] :
+// CHECK-NEXT:      tile.copy %arg2[%[[VROW]], %c0] to %[[VN]] {tile.cp_async}
 // CHECK-NEXT:      tile.gemm %{{.*}}, %[[KS]], %{{.*}} {clear, tile.mma = #tile.mma<wgmma>, transpose_b}
 // Before V's first reader: iteration i + 2's set was issued since (0 + 2 x 2 = 4).
 // CHECK:           tile.fill

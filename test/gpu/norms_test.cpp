@@ -1,18 +1,23 @@
 // GPU test of kernels/rmsnorm.tile and kernels/layernorm.tile (with their fused residual
 // variants): bf16 rows of any length against double-precision host references, outputs
 // poisoned and followed by guard bytes, the residual output H bit for bit, and the in-place
-// forms (Y = X, and H = R for the residual variants).
+// forms (Y = X, and H = R for the residual variants). The "rings" builds (-D WAVE=1) run
+// several row tiles per block on the cp.async ring whatever the row count (rmsnorm: 3 tiles per
+// block, 3 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
 
 #include "GpuTest.h"
 #include "layernorm.h"
+#include "layernorm_rings.h"
 #include "rmsnorm.h"
+#include "rmsnorm_rings.h"
 
 using namespace tlc::gputest;
 
 namespace {
 
 /// The kernels of this test.
-enum class Norm { RmsNorm, RmsNormResidual, LayerNorm, LayerNormResidual };
+enum class Norm { RmsNorm, RmsNormResidual, LayerNorm, LayerNormResidual, RmsNormRings,
+                  LayerNormRings };
 
 const char *normName(Norm norm) {
   switch (norm) {
@@ -24,6 +29,10 @@ const char *normName(Norm norm) {
     return "layernorm";
   case Norm::LayerNormResidual:
     return "layernorm_residual";
+  case Norm::RmsNormRings:
+    return "rmsnorm rings";
+  case Norm::LayerNormRings:
+    return "layernorm rings";
   }
   return "?";
 }
@@ -31,7 +40,9 @@ const char *normName(Norm norm) {
 bool hasResidual(Norm norm) {
   return norm == Norm::RmsNormResidual || norm == Norm::LayerNormResidual;
 }
-bool isLayerNorm(Norm norm) { return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual; }
+bool isLayerNorm(Norm norm) {
+  return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual || norm == Norm::LayerNormRings;
+}
 
 /// \p count random bf16 values offset + scale * u, u uniform in [-1, 1] and never zero (nor is
 /// any value zero after rounding, for the offsets used here).
@@ -149,6 +160,13 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
     CHECK_TLC(tlc::layernorm::layernorm_residual::launch(s, dx.ptr(), dr.ptr(), dw.ptr(), db.ptr(),
                                                          outY.ptr(), outH.ptr(), eps, m, n));
     break;
+  case Norm::RmsNormRings:
+    CHECK_TLC(tlc::rmsnorm_rings::rmsnorm::launch(s, dx.ptr(), dw.ptr(), outY.ptr(), eps, m, n));
+    break;
+  case Norm::LayerNormRings:
+    CHECK_TLC(tlc::layernorm_rings::layernorm::launch(s, dx.ptr(), dw.ptr(), db.ptr(), outY.ptr(),
+                                                      eps, m, n));
+    break;
   }
   gpu.synchronize();
   std::vector<uint16_t> y = downloadBits(outY.ptr(), MN);
@@ -218,8 +236,8 @@ int main() {
                           {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
-  for (Norm norm :
-       {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual}) {
+  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm,
+                    Norm::LayerNormResidual, Norm::RmsNormRings, Norm::LayerNormRings}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.

@@ -1,11 +1,15 @@
 // GPU test of kernels/softmax.tile: row softmax over rows of any length, f32 tensors and, with
-// -D T=bf16 / -D T=f16 (f32 arithmetic inside), 16-bit ones.
+// -D T=bf16 / -D T=f16 (f32 arithmetic inside), 16-bit ones; and builds whose blocks run
+// several row tiles on the cp.async ring for any number of rows (-D WAVE=1, 3 or 5 tiles per
+// block, 3 or 2 stages): rings that end mid-way and copies past the end.
 
 #include "GpuTest.h"
 #include "HalfFloat.h"
 #include "softmax.h"
 #include "softmax_bf16.h"
 #include "softmax_f16.h"
+#include "softmax_rings_bf16.h"
+#include "softmax_rings_f32.h"
 
 using namespace tlc::gputest;
 
@@ -23,7 +27,9 @@ static void softmaxReference(const std::vector<float> &x, std::vector<double> &r
   }
 }
 
-static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, uint32_t seed) {
+/// `rings`: the -D WAVE=1 build (5 row tiles per block on 2 stages).
+static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, uint32_t seed,
+                    bool rings = false) {
   size_t M = m, N = n;
   std::vector<float> x(M * N);
   randomFill(x, seed);
@@ -32,23 +38,27 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
   DeviceBuffer dx(x.size() * 4), dy((x.size() + GuardElements) * 4);
   upload(dx.ptr(), x);
   poison(dy, gpu.stream());
-  CHECK_TLC(tlc::softmax::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  if (rings)
+    CHECK_TLC(tlc::softmax_rings_f32::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else
+    CHECK_TLC(tlc::softmax::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   gpu.synchronize();
   std::vector<float> y = download(dy.ptr(), x.size());
   std::vector<double> ref(x.size()), magnitude(x.size(), 0.0);
   softmaxReference(x, ref, M, N);
   Comparison cmp = compare(y, ref, magnitude, 1e-5);
   char name[96];
-  std::snprintf(name, sizeof(name), "softmax %lldx%lld scale=%g", (long long)m, (long long)n,
-                double(scale));
+  std::snprintf(name, sizeof(name), "softmax%s %lldx%lld scale=%g", rings ? " rings" : "",
+                (long long)m, (long long)n, double(scale));
   return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 4));
 }
 
 /// bf16 (`f16` false) or f16 tensors: the input rounded to the type, the reference in double
 /// from the rounded input, the output within the type's rounding (relative 2^-8 for bf16,
-/// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error.
+/// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error. `rings`
+/// (bf16): the -D WAVE=1 build (3 row tiles per block on 3 stages).
 static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, float scale,
-                        uint32_t seed) {
+                        uint32_t seed, bool rings = false) {
   size_t M = m, N = n;
   std::vector<float> x(M * N);
   randomFill(x, seed);
@@ -63,6 +73,8 @@ static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, f
   poison(dy, gpu.stream());
   if (f16)
     CHECK_TLC(tlc::softmax_f16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else if (rings)
+    CHECK_TLC(tlc::softmax_rings_bf16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   else
     CHECK_TLC(tlc::softmax_bf16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   gpu.synchronize();
@@ -78,8 +90,8 @@ static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, f
   double tolerance = (f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8)) + 4e-6;
   Comparison cmp = compare(y, ref, magnitude, tolerance);
   char name[96];
-  std::snprintf(name, sizeof(name), "softmax %s %lldx%lld scale=%g", f16 ? "f16" : "bf16",
-                (long long)m, (long long)n, double(scale));
+  std::snprintf(name, sizeof(name), "softmax %s%s %lldx%lld scale=%g", f16 ? "f16" : "bf16",
+                rings ? " rings" : "", (long long)m, (long long)n, double(scale));
   return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 2));
 }
 
@@ -101,6 +113,19 @@ int main() {
     ok &= runHalfCase(gpu, f16, 3, 9001, 6.0f, 57);
     ok &= runHalfCase(gpu, f16, 45, 256, 8.0f, 59); // the short-row tiles, ragged row counts
     ok &= runHalfCase(gpu, f16, 33, 1000, 8.0f, 61);
+  }
+  // Every tile path on the ring: 16-row tiles (N <= 256), 4-row tiles (N <= 1024), one row
+  // (N <= 4096); tile counts that leave the last block 1 to R - 1 tiles or none past M.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 7},
+                      {47, 200},
+                      {161, 256},
+                      {50, 1000},
+                      {9, 1024},
+                      {13, 4000},
+                      {31, 4096},
+                      {2, 5000}}) {
+    ok &= runCase(gpu, m, n, 8.0f, 71 + uint32_t(m), /*rings=*/true);
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), /*rings=*/true);
   }
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;

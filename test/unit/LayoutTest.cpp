@@ -45,6 +45,26 @@ TEST_CASE("swizzle choice", "[layout]") {
   REQUIRE_FALSE(chooseSwizzle(12, 64, 2).has_value());
 }
 
+// Tiles only copies read (cp.async in, a blocked layout's vectors out) take 128 B for any number
+// of rows when their rows are whole multiples of 128 bytes; the copies' chunks of one row stay
+// in that row's 128-byte blocks, and a warp's consecutive chunks are conflict-free.
+TEST_CASE("copy swizzle for tiles of few rows", "[layout]") {
+  REQUIRE(chooseCopySwizzle(1, 4096, 2) == 128);
+  REQUIRE(chooseCopySwizzle(4, 1024, 4) == 128);
+  REQUIRE(chooseCopySwizzle(64, 32, 2) == 64); // chooseSwizzle's where it has one
+  REQUIRE_FALSE(chooseCopySwizzle(1, 40, 2).has_value());
+  SwizzledTile row{4, 1024, 2, 128};
+  for (int64_t r = 0; r < 4; ++r) {
+    std::vector<int64_t> lanes;
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      int64_t offset = row.byteOffset(r, lane * 8);
+      REQUIRE(offset / row.blockBytes() == lane / 8); // the chunk's 128-byte block
+      lanes.push_back(offset);
+    }
+    REQUIRE(sharedWavefronts(lanes, 16) == 4);
+  }
+}
+
 // Eight lanes read one 16-byte chunk each from eight consecutive rows at the same logical
 // column, as ldmatrix and the wgmma core-matrix reads do: conflict-free only when swizzled.
 TEST_CASE("swizzling makes column reads of 16-byte chunks conflict-free", "[layout]") {

@@ -47,6 +47,12 @@ int64_t swizzleOffset(int64_t offset, int64_t swizzleBytes);
 /// period; nullopt when none does.
 std::optional<int64_t> chooseSwizzle(int64_t rows, int64_t cols, int64_t elemBytes);
 
+/// The swizzle of a tile that only 16-byte copies write and read (cp.async in, vectors of a
+/// blocked register layout out; no ldmatrix, wgmma or TMA): chooseSwizzle's, or for tiles of
+/// any number of rows whose rows are whole multiples of 128 bytes, 128 (each row's 16-byte
+/// chunks permuted within their 128 bytes: a warp's consecutive chunks stay conflict-free).
+std::optional<int64_t> chooseCopySwizzle(int64_t rows, int64_t cols, int64_t elemBytes);
+
 /// The number of shared-memory wavefronts (bank-conflict passes) one warp instruction needs when
 /// lane i accesses `accessBytes` (4, 8 or 16) bytes at byte address `addresses[i]`. 32 banks of 4
 /// bytes; 16-byte accesses are served a quarter-warp (8 lanes, 128 bytes) at a time, 8-byte ones a

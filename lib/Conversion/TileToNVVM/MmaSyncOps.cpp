@@ -225,13 +225,8 @@ void tlc::buildAsyncProxyFence(OpBuilder &b, Location loc) {
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }
 
-namespace {
-
-/// The swizzled tile and byte offset (i32, built at the builder's position) of a shared buffer
-/// placed by tile-shared-memory-layout (allocateBlockBuffers keeps both on the buffer's cast),
-/// or of one stage of it (a lowered `tile.stage`).
-static std::optional<std::pair<layout::SwizzledTile, Value>>
-getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
+std::optional<std::pair<layout::SwizzledTile, Value>>
+tlc::getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
   if (!castOp)
     return std::nullopt;
@@ -253,8 +248,7 @@ getSwizzledTile(OpBuilder &b, Location loc, Value buffer) {
       tile, Value(arith::ConstantIntOp::create(b, loc, b.getI32Type(), offset.getInt())));
 }
 
-/// Whether getSwizzledTile knows `buffer` (checked before a pattern builds anything).
-static bool isSwizzledTile(Value buffer) {
+bool tlc::isSwizzledTile(Value buffer) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
   if (!castOp)
     return false;
@@ -262,6 +256,8 @@ static bool isSwizzledTile(Value buffer) {
     return isSwizzledTile(castOp.getInputs()[0]);
   return castOp->hasAttr(tile::kSwizzleAttr) && castOp->hasAttr(tile::kOffsetAttr);
 }
+
+namespace {
 
 static int64_t blockThreads(Operation *op) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();

@@ -208,6 +208,15 @@ void populateRegisterFragmentPatterns(mlir::RewritePatternSet &patterns);
 mlir::Value buildSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
                                 const layout::SwizzledTile &tile, mlir::Value row, mlir::Value col);
 
+/// The swizzled tile and byte offset (i32, built at the builder's position) of a shared buffer
+/// placed by tile-shared-memory-layout (allocateBlockBuffers keeps both on the buffer's cast),
+/// or of one stage of it (a lowered `tile.stage`).
+std::optional<std::pair<layout::SwizzledTile, mlir::Value>>
+getSwizzledTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer);
+
+/// Whether getSwizzledTile knows `buffer` (checked before a pattern builds anything).
+bool isSwizzledTile(mlir::Value buffer);
+
 /// Whether cp.async can read `t` 16 bytes at a time (i1): unit last stride, 16-byte aligned base
 /// and rows.
 mlir::Value buildCpAsyncReadable(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,

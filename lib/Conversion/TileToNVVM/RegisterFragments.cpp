@@ -8,12 +8,14 @@
 // mma.sync's).
 //
 //===----------------------------------------------------------------------===//
+#include "BuilderMath.h"
 #include "PatternsImpl.h"
 
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -333,6 +335,58 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
   }
 };
 
+/// copy from a swizzled shared tile into a #tile.blocked fragment of its shape (a tile only
+/// cp.async copies fill, tile-assign-blocked-layouts): each thread loads its vectors as 16-byte
+/// shared loads (whole chunks stay contiguous under the swizzle), values converted. No barrier
+/// follows: the cp.async copies that refill the tile wait for every thread first (the barrier
+/// before their run, or a ring's wait), and nothing else writes it.
+struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
+  CopySharedToBlocked(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
+    auto layout = getRegisterLayout(op.getDest());
+    auto srcType = dyn_cast<tile::BufferType>(op.getSource().getType());
+    Value memref = getBufferMemref(op.getDest());
+    if (!layout || layout->kind != tile::AccLayout::Kind::Blocked || !srcType ||
+        !srcType.isShared() || !isSwizzledTile(op.getSource()) || !memref ||
+        srcType.getShape() != cast<tile::BufferType>(op.getDest().getType()).getShape())
+      return failure();
+    const layout::BlockedLayout &l = layout->blocked;
+    Type elem = tile::getStorageType(srcType.getElementType());
+    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
+    int64_t pieceBytes = std::min<int64_t>(16, l.vec * elemBytes);
+    if (!llvm::isPowerOf2_64(pieceBytes) || pieceBytes < 4)
+      return failure();
+    int64_t pieceElems = pieceBytes / elemBytes;
+    Location loc = op.getLoc();
+    Math m{rewriter, loc};
+    auto tile = getSwizzledTile(rewriter, loc, op.getSource());
+    Value smem = buildSharedBase(rewriter, loc, op->getParentOfType<gpu::GPUFuncOp>());
+    Type slotElem = cast<tile::BufferType>(op.getDest().getType()).getElementType();
+    bool fromUnsigned = srcType.getElementType().isUnsignedInteger();
+    auto vectorType = VectorType::get({pieceElems}, elem);
+    Value tid = linearThreadId(rewriter, loc);
+    for (int64_t first = 0; first < l.slots(); first += pieceElems) {
+      auto [row, col] = tile::buildAccCoords(rewriter, loc, *layout, tid, m.index(first));
+      Value col32 = m.toI32(col);
+      // The chunk's swizzled place, then the piece's bytes inside it.
+      Value inChunk = m.mul(m.rem(col32, 16 / elemBytes), elemBytes);
+      Value offset = m.add(
+          tile->second,
+          m.add(buildSwizzledOffset(rewriter, loc, tile->first, m.toI32(row), col32), inChunk));
+      Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, m.sharedPtr(smem, offset),
+                                          /*alignment=*/pieceBytes);
+      for (int64_t e = 0; e < pieceElems; ++e) {
+        Value value = LLVM::ExtractElementOp::create(rewriter, loc, vector, m.i32(e));
+        memref::StoreOp::create(rewriter, loc,
+                                convertElement(rewriter, loc, value, slotElem, fromUnsigned),
+                                memref, ValueRange{m.index(first + e)});
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// copy between a tensor and a #tile.blocked fragment: each thread moves its vectors (vec
 /// consecutive elements of a row) as one to four 16-byte accesses where they are in bounds,
 /// contiguous and aligned, element by element (masked) where not; values converted.
@@ -525,5 +579,6 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
 
 void tlc::populateRegisterFragmentPatterns(RewritePatternSet &patterns) {
   patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor, CopySlotsAndBuffer,
-               CopyBlockedAndTensor, CopySlotsToSlots, ReduceBlockedRows>(patterns.getContext());
+               CopySharedToBlocked, CopyBlockedAndTensor, CopySlotsToSlots, ReduceBlockedRows>(
+      patterns.getContext());
 }

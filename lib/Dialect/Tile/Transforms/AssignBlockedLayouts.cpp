@@ -18,9 +18,13 @@
 //      register strategy;
 //   4. a row reduce whose rows span several warps gets a `scratch` buffer in shared memory,
 //      where the warps' partial values meet.
+//   5. copies of tensor tiles into a shared tile that only copies into blocked fragments read
+//      take cp.async (markAsyncCopies): a `pipelined` loop of them becomes a ring
+//      (tile-software-pipeline), which keeps the next rows in flight while the block computes.
 // The lowering then moves whole vectors between tensors and registers (16-byte accesses where
-// in bounds, contiguous and aligned, checked at run time), runs `parallel` bodies on each
-// thread's slots without barriers, and reduces rows with warp shuffles.
+// in bounds, contiguous and aligned, checked at run time), and from such shared tiles (16-byte
+// shared loads), runs `parallel` bodies on each thread's slots without barriers, and reduces
+// rows with warp shuffles.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -84,6 +88,7 @@ struct BlockedPlanner {
       return;
     inferClasses();
     chooseLayouts(fragments);
+    markAsyncCopies();
     convertMisfits();
     addScratch();
     addBarriers();
@@ -175,14 +180,21 @@ struct BlockedPlanner {
       if (type.getRank() == 2) {
         cols.push_back(type.getShape()[1]);
         minBytes = std::min<int64_t>(minBytes, type.getElementType().getIntOrFloatBitWidth() / 8);
-        // The tensors it is copied from or to: 16-byte vectors of their elements.
+        // The tensors and shared tiles it is copied from or to: 16-byte vectors of their
+        // elements.
         for (Operation *user : member->getUsers())
           if (auto copy = dyn_cast<CopyOp>(user))
-            for (Value side : {copy.getSource(), copy.getDest()})
+            for (Value side : {copy.getSource(), copy.getDest()}) {
+              Type elem;
               if (auto tensor = dyn_cast<tile::TensorType>(side.getType()))
+                elem = tensor.getElementType();
+              else if (auto shared = dyn_cast<BufferType>(side.getType());
+                       shared && shared.isShared())
+                elem = shared.getElementType();
+              if (elem && elem.isIntOrFloat())
                 minBytes = std::min<int64_t>(
-                    minBytes,
-                    std::max<int64_t>(1, tensor.getElementType().getIntOrFloatBitWidth() / 8));
+                    minBytes, std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8));
+            }
       }
     }
     auto chosen = layout::BlockedLayout::choose(rows, cols, threads, 16 / minBytes);
@@ -252,6 +264,46 @@ struct BlockedPlanner {
   }
 
   static bool inRegisters(Value v) { return static_cast<bool>(getAccLayout(v)); }
+
+  /// Copies of tensor tiles into a shared tile that only copies into blocked fragments of its
+  /// shape read take cp.async (sm_80 on): 16-byte chunks that land while the block computes,
+  /// read back as 16-byte vectors (tile-place-async-waits orders them; in a `pipelined` loop
+  /// tile-software-pipeline runs them stages ahead, as a ring). The tile takes the copy swizzle
+  /// (tile-shared-memory-layout), so its rows must be whole multiples of 128 bytes or fit
+  /// chooseSwizzle.
+  void markAsyncCopies() {
+    TargetAttr target = getTarget(kernel);
+    if (!target || !target.hasMmaSync())
+      return;
+    Builder b(kernel.getContext());
+    for (auto alloc : kernel.getBody().getOps<AllocOp>()) {
+      BufferType type = alloc.getBuffer().getType();
+      Type elem = type.getElementType();
+      unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+      if (!type.isShared() || type.getRank() != 2 || (bits != 8 && bits != 16 && bits != 32) ||
+          isa<FloatTF32Type>(elem) ||
+          !layout::chooseCopySwizzle(type.getShape()[0], type.getShape()[1], bits / 8))
+        continue;
+      SmallVector<CopyOp> fills;
+      bool onlyCopies = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+        auto copy = dyn_cast<CopyOp>(user);
+        if (!copy)
+          return false;
+        if (copy.getDest() == alloc.getBuffer()) {
+          auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
+          fills.push_back(copy);
+          return tensor && tensor.getRank() >= 2 && tensor.getElementType() == elem;
+        }
+        std::optional<AccLayout> dest = getAccLayout(copy.getDest());
+        return dest && dest->kind == AccLayout::Kind::Blocked &&
+               cast<BufferType>(copy.getDest().getType()).getShape() == type.getShape();
+      });
+      if (!onlyCopies)
+        continue;
+      for (CopyOp copy : fills)
+        copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
+    }
+  }
 
   /// Why the use of `fragment` by tile-level op `at` needs a conversion, or null.
   const char *misfitReason(Operation *at, Value fragment) {

@@ -190,12 +190,18 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
     bool hasGemm = false;
     kernel.getBody().walk([&](GemmOp) { hasGemm = true; });
     if (!hasGemm) {
-      // No strategy pipelines the copies of a kernel without gemms yet: say so at each
-      // `pipelined` loop rather than let it look like a ring.
-      kernel.getBody().walk([&](scf::ForOp loop) {
-        if (loop->hasAttr(kStagesAttr))
-          loop.emitRemark() << "pipelined loop: runs in order (the copies of a kernel without "
-                               "gemms are not run ahead yet)";
+      // Kernels without gemms: what each `pipelined` loop became, and its cp.async copies.
+      kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        auto loop = dyn_cast<scf::ForOp>(op);
+        if (loop && loop->hasAttr(kStagesAttr))
+          loop.emitRemark() << (getPipelineKind(loop)
+                                    ? describeLoop(loop, kernel)
+                                    : "pipelined loop: runs in order (in a kernel without gemms, "
+                                      "a loop becomes a ring when its copies from tensors fill "
+                                      "shared tiles that only copies into registers read, and "
+                                      "its other copies fill registers or store them)");
+        if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kCpAsyncAttr))
+          copy.emitRemark() << describeCopy(copy, /*producer=*/false);
       });
       return;
     }

@@ -53,9 +53,13 @@ static Value recompute(OpBuilder &b, Value value, IRMapping &mapping, scf::ForOp
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-/// The copies of `loop`'s body; an error unless each fills a buffer of `stages` stages.
+/// The cp.async copies of `loop`'s body (its other copies, between registers and tensors, stay in
+/// place); an error unless each fills a buffer of `stages` stages.
 static FailureOr<SmallVector<CopyOp>> getRingCopies(scf::ForOp loop, int64_t stages) {
-  SmallVector<CopyOp> copies(loop.getBody()->getOps<CopyOp>());
+  SmallVector<CopyOp> copies;
+  for (CopyOp copy : loop.getBody()->getOps<CopyOp>())
+    if (copy->hasAttr(kCpAsyncAttr))
+      copies.push_back(copy);
   for (CopyOp copy : copies) {
     auto alloc = copy.getDest().getDefiningOp<AllocOp>();
     auto allocStages = alloc ? alloc->getAttrOfType<IntegerAttr>(kStagesAttr) : IntegerAttr();
@@ -72,12 +76,15 @@ static FailureOr<SmallVector<CopyOp>> getRingCopies(scf::ForOp loop, int64_t sta
 static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, ArrayRef<CopyOp> copies,
                                                           int64_t stages) {
   int64_t groups = static_cast<int64_t>(copies.size());
+  llvm::SmallPtrSet<Operation *, 8> ring;
+  for (CopyOp copy : copies)
+    ring.insert(copy);
   // At the first use of copy k's tile in an iteration: the groups issued after it.
   llvm::DenseMap<Operation *, int64_t> waits;
   for (auto [k, copy] : llvm::enumerate(copies)) {
     Value tile = CopyOp(copy).getDest();
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<CopyOp>(op) || !usesValue(&op, tile))
+      if (ring.contains(&op) || !usesValue(&op, tile))
         continue;
       int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
       auto [it, inserted] = waits.try_emplace(&op, pending);
@@ -91,7 +98,7 @@ static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, Array
   // barrier, tile-place-mma-waits), while the tiles landed together anyway.
   Operation *lastWait = nullptr;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    if (isa<CopyOp>(op))
+    if (ring.contains(&op))
       continue;
     if (auto it = waits.find(&op); it != waits.end()) {
       if (lastWait) {
@@ -108,18 +115,28 @@ static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, Array
 }
 
 /// Clones the copies of the iteration at `iv` into stage `stage` of their buffers at the
-/// builder's position, one group each, their offsets recomputed for that iteration.
+/// builder's position, one group each, their offsets recomputed for that iteration. An
+/// iteration past the loop's end reads nothing: its first offset moves past the tensor's first
+/// dimension, so its chunks are zero-filled (the group is still committed, keeping every
+/// thread's count in step) instead of reading the next block's tiles.
 static void issueRingCopies(OpBuilder &b, scf::ForOp loop, ArrayRef<CopyOp> copies, Value iv,
                             Value stage) {
+  Location loc = loop.getLoc();
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
+  Value inLoop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
   for (CopyOp copy : copies) {
     for (Value offset : copy.getSourceOffsets())
       recompute(b, offset, mapping, loop);
-    mapping.map(copy.getDest(),
-                StageOp::create(b, loop.getLoc(), copy.getDest().getType(), copy.getDest(), stage)
-                    .getResult());
-    b.clone(*copy, mapping);
+    Value first = copy.getSourceOffsets().front();
+    Value past = DimOp::create(b, loc, copy.getSource(), 0);
+    Value guarded = arith::SelectOp::create(b, loc, inLoop, mapping.lookupOrDefault(first), past);
+    IRMapping guardedMapping = mapping;
+    guardedMapping.map(first, guarded);
+    guardedMapping.map(
+        copy.getDest(),
+        StageOp::create(b, loc, copy.getDest().getType(), copy.getDest(), stage).getResult());
+    b.clone(*copy, guardedMapping);
   }
 }
 
@@ -166,7 +183,7 @@ static LogicalResult expandRing(scf::ForOp loop) {
   Block *body = loop.getBody();
   SmallVector<Operation *> rest;
   for (Operation &op : body->without_terminator())
-    if (!isa<CopyOp>(op))
+    if (llvm::none_of(copies, [&](CopyOp copy) { return copy.getOperation() == &op; }))
       rest.push_back(&op);
   b.setInsertionPointToStart(body);
   Value iv = loop.getInductionVar();

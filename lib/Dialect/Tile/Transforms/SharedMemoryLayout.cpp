@@ -4,11 +4,14 @@
 // or the mma.sync strategy's cp.async ring; or the register strategy's cp.async copies):
 //   - each shared buffer a TMA or cp.async copy fills gets the widest swizzle (128/64/32 B) whose
 //     atom the TMA box, the wgmma descriptor and ldmatrix all accept (`tile.swizzle`; XOR of
-//     16-byte chunks with the row, conflict-free for cp.async writes and ldmatrix reads);
+//     16-byte chunks with the row, conflict-free for cp.async writes and ldmatrix reads); one
+//     that no gemm reads (cp.async in, a blocked register layout's vectors out) takes 128 B for
+//     any number of rows whose rows are multiples of 128 bytes;
 //   - every shared buffer, and every fragment that is not held in registers, gets a byte offset
 //     in dynamic shared memory (`tile.offset`): 1024-byte aligned when swizzled, 16 otherwise,
 //     times its pipeline stages; buffers whose live ranges (in the kernel's top-level order)
-//     do not overlap share bytes;
+//     do not overlap share bytes, and so do buffers used only in different branches of one
+//     `if` (a kernel choosing its tile by the shapes needs the largest branch's bytes only);
 //   - the pipeline's mbarriers (two per stage) follow, and the total goes on the kernel
 //     (`tile.shared_bytes`), checked against the architecture's limit with a located error.
 // A loop's `stages` is an upper bound: when its ring does not fit the architecture (e.g. four
@@ -37,9 +40,44 @@ namespace {
 /// is live, and its offset once placed.
 struct Placement {
   AllocOp alloc;
-  int64_t bytes, align, first, last, offset = 0;
+  int64_t bytes, align, first, last;
+  /// The innermost region holding every use of the buffer.
+  Region *uses;
+  int64_t offset = 0;
 };
 } // namespace
+
+/// The innermost region that holds every user of `alloc` (through the stage views of a ring).
+static Region *usesRegion(AllocOp alloc) {
+  Region *common = nullptr;
+  SmallVector<Operation *> users(alloc->getUsers());
+  for (size_t i = 0; i < users.size(); ++i) {
+    if (isa<StageOp>(users[i]))
+      llvm::append_range(users, users[i]->getUsers());
+    Region *region = users[i]->getParentRegion();
+    if (!common) {
+      common = region;
+      continue;
+    }
+    while (!common->isAncestor(region))
+      common = common->getParentRegion();
+  }
+  return common ? common : alloc->getParentRegion();
+}
+
+/// Whether two buffers are never used in one run of the kernel: their uses lie in the two
+/// branches of one `if` (tile ops run uniformly, so a block takes one of them).
+static bool exclusive(const Placement &p, const Placement &q) {
+  for (Region *r = p.uses; r; r = r->getParentRegion()) {
+    auto branch = dyn_cast_or_null<scf::IfOp>(r->getParentOp());
+    if (!branch)
+      continue;
+    Region &other = r == &branch.getThenRegion() ? branch.getElseRegion() : branch.getThenRegion();
+    if (other.isAncestor(q.uses))
+      return true;
+  }
+  return false;
+}
 
 /// `stages` is an upper bound: a ring that does not fit `limit` bytes of shared memory gets
 /// fewer stages (down to 2) before anything is placed.
@@ -96,21 +134,28 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel) {
     // Tiles that TMA or cp.async fill, or that ldmatrix/wgmma read, are swizzled (any other
     // accessor addresses the swizzled layout element by element).
     Value buffer = alloc.getBuffer();
-    bool tmaDest = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+    bool asyncDest = false, mmaOperand = false;
+    for (Operation *user : alloc->getUsers()) {
       if (isa<CopyOp>(user))
-        return user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
+        asyncDest |= user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
       auto gemm = dyn_cast<GemmOp>(user);
-      return gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
-    });
-    if (tmaDest) {
+      mmaOperand |= gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
+    }
+    if (asyncDest || mmaOperand) {
       auto shape = type.getShape();
       int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-      if (auto swizzle = layout::chooseSwizzle(shape[0], shape[1], elemBytes)) {
+      // A tile no tensor-core instruction reads (cp.async in, 16-byte vectors out) may have
+      // fewer than 8 rows.
+      auto swizzle = mmaOperand ? layout::chooseSwizzle(shape[0], shape[1], elemBytes)
+                                : layout::chooseCopySwizzle(shape[0], shape[1], elemBytes);
+      if (swizzle) {
         alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(*swizzle));
         align = 1024;
       }
     }
-    Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc)};
+    Placement p{alloc,           type.getSizeInBytes() * stages,
+                align,           topLevel(alloc),
+                topLevel(alloc), usesRegion(alloc)};
     for (Operation *user : alloc->getUsers())
       p.last = std::max(p.last, topLevel(user));
     placements.push_back(p);
@@ -134,7 +179,7 @@ static int64_t placeFirstFit(MutableArrayRef<Placement> placements) {
       moved = false;
       offset = llvm::alignTo(offset, p->align);
       for (Placement *q : placed) {
-        bool liveTogether = p->first <= q->last && q->first <= p->last;
+        bool liveTogether = p->first <= q->last && q->first <= p->last && !exclusive(*p, *q);
         bool overlap = offset < q->offset + q->bytes && q->offset < offset + p->bytes;
         if (liveTogether && overlap) {
           offset = q->offset + q->bytes;

@@ -15,11 +15,11 @@
 // `producer-loads` option) gets the same ring, marked
 // "cp_async_mma", without a producer: every thread issues its 16-byte chunks S - 1 iterations
 // ahead in cp.async groups and waits for the oldest group before the block multiplies it.
-// In a kernel of the register strategy (attention), a pipelined loop of the kernel's body whose
+// In a kernel of the register strategy (attention), or of blocked register layouts (softmax,
+// norms: rows copied by cp.async into shared tiles, then into registers), a pipelined loop whose
 // cp.async copies feed only that loop is marked "cp_async_regs": its buffers get S stages and
-// the conversion issues each iteration's copies S - 1 iterations ahead (the rest of the body,
-// softmax included, stays in place). Other pipelined loops are left to the generic strategy,
-// which runs them in order.
+// tile-pipeline-register-rings issues each iteration's copies S - 1 iterations ahead (the rest
+// of the body, softmax included, stays in place). Other pipelined loops run in order.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -121,9 +121,19 @@ static bool computableInLoop(Value value, scf::ForOp loop) {
   return true;
 }
 
-/// A loop of the register strategy (attention: copies, products and element-wise work) whose
-/// copies can run ahead: a loop of the kernel's body whose cp.async copies write buffers used in
-/// this loop only, from offsets recomputable for a later iteration.
+/// Whether `copy` fills registers (from a tensor or a shared tile) or stores them to a tensor:
+/// it writes no shared memory.
+static bool isRegisterCopy(CopyOp copy) {
+  auto inRegisters = [](Value v) { return isa<BufferType>(v.getType()) && getAccLayout(v); };
+  return inRegisters(copy.getDest()) ||
+         (inRegisters(copy.getSource()) && isa<tile::TensorType>(copy.getDest().getType()));
+}
+
+/// A loop whose cp.async copies can run ahead: a loop of the register strategy (attention:
+/// copies, products and element-wise work) or of blocked register layouts (rows through shared
+/// memory into registers: softmax, norms) whose cp.async copies write buffers used in this loop
+/// only, from offsets recomputable for a later iteration. Its other copies fill registers or
+/// store them to tensors, in place.
 static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   // Anywhere the block runs it uniformly (tile ops are never under divergent control flow).
   if (loop.getNumResults() != 0)
@@ -133,18 +143,24 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
     auto copy = dyn_cast<CopyOp>(op);
     if (!copy)
       continue;
-    if (!copy->hasAttr(kCpAsyncAttr))
-      return false;
+    if (!copy->hasAttr(kCpAsyncAttr)) {
+      if (!isRegisterCopy(copy))
+        return false;
+      continue;
+    }
     anyCopy = true;
     // Its stages are addressed by the copies and the per-op gemms (mma.sync, or wgmma on the
-    // register strategy's accumulator) of this loop only.
+    // register strategy's accumulator) of this loop only, or copied from into registers.
     for (Operation *user : copy.getDest().getUsers()) {
       if (!loop->isProperAncestor(user))
         return false;
       auto gemm = dyn_cast<GemmOp>(user);
-      bool copyFill = isa<CopyOp>(user) && cast<CopyOp>(user).getDest() == copy.getDest() &&
-                      user->hasAttr(kCpAsyncAttr);
-      if (!copyFill && !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
+      auto other = dyn_cast<CopyOp>(user);
+      bool copyFill = other && other.getDest() == copy.getDest() && user->hasAttr(kCpAsyncAttr);
+      bool copyOut = other && other.getSource() == copy.getDest() &&
+                     isa<BufferType>(other.getDest().getType()) && getAccLayout(other.getDest());
+      if (!copyFill && !copyOut &&
+          !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
         return false;
     }
     for (Value offset : copy.getSourceOffsets())
@@ -186,7 +202,7 @@ struct SoftwarePipelinePass
         loop->setAttr(kPipelineAttr,
                       PipelineKindAttr::get(b.getContext(), PipelineKind::CpAsyncRegs));
         for (Operation &op : loop.getBody()->without_terminator())
-          if (auto copy = dyn_cast<CopyOp>(op))
+          if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kCpAsyncAttr))
             copy.getDest().getDefiningOp()->setAttr(kStagesAttr, stages);
       });
       return;
