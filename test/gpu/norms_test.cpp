@@ -3,7 +3,7 @@
 // poisoned and followed by guard bytes, the residual output H bit for bit, and the in-place
 // forms (Y = X, and H = R for the residual variants). The "rings" builds (-D WAVE=1) run
 // several row tiles per block on the cp.async ring whatever the row count (rmsnorm: 3 tiles per
-// block, 3 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
+// block, 4 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
 
 #include "GpuTest.h"
 #include "layernorm.h"
@@ -16,8 +16,14 @@ using namespace tlc::gputest;
 namespace {
 
 /// The kernels of this test.
-enum class Norm { RmsNorm, RmsNormResidual, LayerNorm, LayerNormResidual, RmsNormRings,
-                  LayerNormRings };
+enum class Norm {
+  RmsNorm,
+  RmsNormResidual,
+  LayerNorm,
+  LayerNormResidual,
+  RmsNormRings,
+  LayerNormRings
+};
 
 const char *normName(Norm norm) {
   switch (norm) {
@@ -236,8 +242,8 @@ int main() {
                           {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
-  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm,
-                    Norm::LayerNormResidual, Norm::RmsNormRings, Norm::LayerNormRings}) {
+  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
+                    Norm::RmsNormRings, Norm::LayerNormRings}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.

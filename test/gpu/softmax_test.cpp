@@ -1,7 +1,7 @@
 // GPU test of kernels/softmax.tile: row softmax over rows of any length, f32 tensors and, with
 // -D T=bf16 / -D T=f16 (f32 arithmetic inside), 16-bit ones; and builds whose blocks run
 // several row tiles on the cp.async ring for any number of rows (-D WAVE=1, 3 or 5 tiles per
-// block, 3 or 2 stages): rings that end mid-way and copies past the end.
+// block, 4 or 2 stages): rings that end mid-way and copies past the end.
 
 #include "GpuTest.h"
 #include "HalfFloat.h"
@@ -56,7 +56,7 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
 /// bf16 (`f16` false) or f16 tensors: the input rounded to the type, the reference in double
 /// from the rounded input, the output within the type's rounding (relative 2^-8 for bf16,
 /// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error. `rings`
-/// (bf16): the -D WAVE=1 build (3 row tiles per block on 3 stages).
+/// (bf16): the -D WAVE=1 build (3 row tiles per block on 4 stages).
 static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, float scale,
                         uint32_t seed, bool rings = false) {
   size_t M = m, N = n;

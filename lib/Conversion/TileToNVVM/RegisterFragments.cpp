@@ -495,6 +495,27 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t mask) {
 /// reduce(x, rows, dim = 1) of a #tile.blocked fragment into #tile.blocked_rows: per row slot,
 /// the thread's vectors of the row, then the threads of the row by xor shuffles, then, where a
 /// row spans several warps, the warps' partial values through the `scratch` buffer.
+/// Whether a row reduce over warps (a barrier between its scratch writes and reads).
+static bool reducesAcrossWarps(tile::ReduceOp reduce) {
+  auto layout = getRegisterLayout(reduce.getSource());
+  return layout && layout->kind == tile::AccLayout::Kind::Blocked &&
+         layout->blocked.threadsPerRow > 32 && reduce.getScratch();
+}
+
+/// Whether another op of `op`'s block always runs a block-wide barrier: a barrier, or a row
+/// reduce over warps (lowered or not yet).
+static bool siblingBarrier(Operation *op) {
+  for (Operation &other : *op->getBlock()) {
+    if (&other == op)
+      continue;
+    if (isa<tile::BarrierOp, gpu::BarrierOp>(other))
+      return true;
+    if (auto reduce = dyn_cast<tile::ReduceOp>(other); reduce && reducesAcrossWarps(reduce))
+      return true;
+  }
+  return false;
+}
+
 struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
   ReduceBlockedRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
@@ -507,6 +528,8 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
     bool acrossWarps = l.threadsPerRow > 32;
     if (acrossWarps && (!op.getScratch() || !getBufferMemref(op.getScratch())))
       return rewriter.notifyMatchFailure(op, "a row spans warps but the reduce has no scratch");
+    // Before this reduce's own barrier joins its block.
+    bool trailingBarrier = acrossWarps && !siblingBarrier(op);
     Location loc = op.getLoc();
     Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());
     Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
@@ -559,8 +582,11 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
         }
         partial[r] = v;
       }
-      // The next reduce may write the scratch again.
-      gpu::BarrierOp::create(rewriter, loc);
+      // This reduce may write the scratch again (its next run, in a loop) only after every
+      // thread has read it: a barrier, unless another op of its block always runs one, which
+      // lies on every path from here to the next run.
+      if (trailingBarrier)
+        gpu::BarrierOp::create(rewriter, loc);
     }
     for (int64_t r = 0; r < l.rowSlots(); ++r) {
       Value v = partial[r];
