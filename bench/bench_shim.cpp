@@ -14,20 +14,20 @@
 #include "attention_decode_s4.h"
 #include "fp8_cast.h"
 #include "layernorm.h"
+#include "layernorm_b1.h"
 #include "layernorm_f32.h"
 #include "layernorm_nt512.h"
 #include "layernorm_prev.h"
-#include "layernorm_s3.h"
 #include "rmsnorm.h"
+#include "rmsnorm_b1.h"
 #include "rmsnorm_f32.h"
 #include "rmsnorm_nt512.h"
 #include "rmsnorm_prev.h"
-#include "rmsnorm_s3.h"
 #include "softmax.h"
 #include "softmax_bf16.h"
+#include "softmax_bf16_b1.h"
 #include "softmax_bf16_nt512.h"
 #include "softmax_bf16_r16.h"
-#include "softmax_bf16_s3.h"
 #include "softmax_prev.h"
 
 #include <cuda.h>
@@ -102,31 +102,32 @@ int tlc_bench_layernorm_residual(int f32, void *stream, uint64_t x, uint64_t r, 
              : tlc_layernorm_layernorm_residual_launch(s, x, r, w, b, y, h, eps, m, n);
 }
 
-/// bf16 variants (norms_peers.py --variants): softmax 1: 3 ring stages (the kernel takes 4), 2: 16
-/// row tiles per block, 3: before the rings (bench/experiments/softmax_prev.tile), 4: 512 threads.
+/// bf16 variants (norms_peers.py --variants): softmax 1: BLOCKS = 1 (the shipped bf16 build takes
+/// 4), 2: 16 row tiles per block, 3: before the rings (bench/experiments/softmax_prev.tile), 4: 512
+/// threads.
 int tlc_bench_softmax_variant(int variant, void *stream, uint64_t x, uint64_t y, int64_t m,
                               int64_t n) {
   auto s = static_cast<CUstream>(stream);
-  auto launch = variant == 1   ? tlc_softmax_bf16_s3_softmax_launch
+  auto launch = variant == 1   ? tlc_softmax_bf16_b1_softmax_launch
                 : variant == 2 ? tlc_softmax_bf16_r16_softmax_launch
                 : variant == 4 ? tlc_softmax_bf16_nt512_softmax_launch
                                : tlc_softmax_prev_softmax_launch;
   return launch(s, x, y, m, n);
 }
 
-/// rmsnorm (bf16) 1: 3 ring stages, 2: before the rings, 3: 512 threads.
+/// rmsnorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads.
 int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t y,
                               float eps, int64_t m, int64_t n) {
-  auto launch = variant == 1   ? tlc_rmsnorm_s3_rmsnorm_launch
+  auto launch = variant == 1   ? tlc_rmsnorm_b1_rmsnorm_launch
                 : variant == 3 ? tlc_rmsnorm_nt512_rmsnorm_launch
                                : tlc_rmsnorm_prev_rmsnorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, y, eps, m, n);
 }
 
-/// layernorm (bf16) 1: 3 ring stages, 2: before the rings, 3: 512 threads.
+/// layernorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads.
 int tlc_bench_layernorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t b,
                                 uint64_t y, float eps, int64_t m, int64_t n) {
-  auto launch = variant == 1   ? tlc_layernorm_s3_layernorm_launch
+  auto launch = variant == 1   ? tlc_layernorm_b1_layernorm_launch
                 : variant == 3 ? tlc_layernorm_nt512_layernorm_launch
                                : tlc_layernorm_prev_layernorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, b, y, eps, m, n);

@@ -18,7 +18,7 @@ GB/s counts the bytes each operation must move at least (inputs read once, outpu
 W and B included); torch's residual form is two kernels (add, then the norm), tlc's one.
 
 With --variants, the bf16 softmax, rmsnorm and layernorm are also timed in other builds
-(bench_shim.cpp's *_variant entries: fewer ring stages, more row tiles per block, 512 threads per block, the kernels
+(bench_shim.cpp's *_variant entries: registers not fitted to 4 blocks, more row tiles per block, 512 threads per block, the kernels
 before their cp.async rings), interleaved with the rest and checked the same way.
 
 Usage: python3 bench/norms_peers.py [--shim PATH] [--shapes 32768x4096,8192x8192]
@@ -139,9 +139,9 @@ def bf16_err(got, ref):
 
 # The bf16 variants per op (bench_shim.cpp): variant number -> name.
 VARIANTS = {
-    "softmax": {1: "stages3", 2: "r16", 3: "before_rings", 4: "threads512"},
-    "rmsnorm": {1: "stages3", 2: "before_rings", 3: "threads512"},
-    "layernorm": {1: "stages3", 2: "before_rings", 3: "threads512"},
+    "softmax": {1: "blocks1", 2: "r16", 3: "before_rings", 4: "threads512"},
+    "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
+    "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
 }
 
 

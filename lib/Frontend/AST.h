@@ -111,6 +111,10 @@ struct KernelDecl {
   std::vector<ParamDecl> params;
   llvm::SMLoc gridLoc, threadsLoc;
   std::vector<ExprPtr> grid, threads;
+  /// `blocks_per_sm(E)` after `threads(...)`: at least E blocks resident per multiprocessor
+  /// (ptxas fits the registers to them); null when absent.
+  llvm::SMLoc blocksPerSmLoc;
+  ExprPtr blocksPerSm;
   /// `configs { (BM = 128, BN = 64), ... }`: tuning candidates, each a list of assignments.
   llvm::SMLoc configsLoc;
   std::vector<std::vector<std::pair<Name, ExprPtr>>> configs;

@@ -192,6 +192,16 @@ FailureOr<std::unique_ptr<KernelDecl>> Parser::parseKernel() {
     return (void)(emitExpected("'threads(...)' after 'grid(...)'")), failure();
   if (failed(parseLaunchList(kernel->threads, kernel->threadsLoc, "threads")))
     return failure();
+  if (tok.is(Token::identifier) && tok.getSpelling() == "blocks_per_sm") {
+    std::vector<ExprPtr> blocks;
+    if (failed(parseLaunchList(blocks, kernel->blocksPerSmLoc, "blocks_per_sm")))
+      return failure();
+    if (blocks.size() != 1)
+      return (void)(emitError(kernel->blocksPerSmLoc,
+                              "'blocks_per_sm(...)' takes one count of blocks")),
+             failure();
+    kernel->blocksPerSm = std::move(blocks.front());
+  }
   if (tok.is(Token::identifier) && tok.getSpelling() == "configs" && failed(parseConfigs(*kernel)))
     return failure();
   if (failed(parseBlock(kernel->body)))

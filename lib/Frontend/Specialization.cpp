@@ -365,6 +365,24 @@ LogicalResult Generator::genThreads(const KernelDecl &decl) {
   }
   threads.resize(3, 1);
   kernel.setThreads(threads);
+  if (!decl.blocksPerSm)
+    return success();
+  // blocks_per_sm(E): E blocks of these threads must fit a multiprocessor (2048 threads, 32
+  // blocks).
+  auto blocks = constInt(*decl.blocksPerSm, "a count of blocks per multiprocessor");
+  if (failed(blocks))
+    return failure();
+  int64_t most = std::min<int64_t>(32, 2048 / total);
+  if (*blocks < 1 || *blocks > most) {
+    auto diag = error(decl.blocksPerSm->loc)
+                << "blocks_per_sm(" << *blocks << ") asks for " << *blocks << " blocks of " << total
+                << " threads on one multiprocessor, which holds 2048 threads in at "
+                << "most 32 blocks";
+    diag.attachNote() << "hint: a count from 1 to " << most
+                      << " (the blocks ptxas fits the registers for)";
+    return failure();
+  }
+  kernel->setAttr(tile::kMinBlocksAttr, builder.getI64IntegerAttr(*blocks));
   return success();
 }
 

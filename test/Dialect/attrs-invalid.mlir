@@ -562,3 +562,28 @@ tile.kernel @k threads [128, 1, 1] args [] dims [] params {} grid {
   tile.gemm %qs, %qs, %s {clear, tile.async, tile.mma = #tile.mma<mma_sync>, transpose_b} : !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 64x64xbf16>, !tile.buffer<fragment 64x64xf32>
   tile.yield
 }
+
+// -----
+
+// expected-error @+1 {{'tile.min_blocks' = 0 is out of range [1, 32]}}
+tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} attributes {tile.min_blocks = 0 : i64} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  // expected-error @+1 {{'tile.min_blocks' belongs on a 'tile.kernel' or the function of its entry}}
+  %a = tile.alloc {tile.min_blocks = 2 : i64} : !tile.buffer<shared 64x64xbf16>
+  tile.yield
+}

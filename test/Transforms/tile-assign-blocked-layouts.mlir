@@ -220,7 +220,7 @@ tile.kernel @shared threads [256, 1, 1] args ["X", "Y"] dims [["M", "N"], ["M"]]
 ^bb0(%X: !tile.tensor<f32, 2>, %Y: !tile.tensor<f32, 1>):
   // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: the fragment is read or written element by element outside a 'parallel'
   %x = tile.alloc : !tile.buffer<fragment 8x256xf32>
-  // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: its class of fragments would take 256 registers per thread (at most 128 in all); it stays in shared memory
+  // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: its class of fragments would take 256 registers per thread (at most 128 with the fragments live beside it); it stays in shared memory
   %big = tile.alloc : !tile.buffer<fragment 8x8192xf32>
   // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: its 3 rows (and columns) do not split evenly over 256 threads in vectors (every thread must hold whole vectors of the same number of rows)
   %odd = tile.alloc : !tile.buffer<fragment 3x100xf32>
@@ -257,7 +257,7 @@ tile.kernel @budget threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} g
 ^bb0(%X: !tile.tensor<f32, 2>):
   // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment is in registers: #tile.blocked<vec = 4, threads_per_row = 32, threads = 256>
   %a = tile.alloc : !tile.buffer<fragment 8x2048xf32>
-  // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: its class of fragments would take 64 registers per thread (at most 128 in all); it stays in shared memory
+  // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment stays in shared memory: its class of fragments would take 64 registers per thread (at most 128 with the fragments live beside it); it stays in shared memory
   %b = tile.alloc : !tile.buffer<fragment 8x2048xf32>
   // EXPLAIN-DAG: :[[@LINE+1]]:{{[0-9]+}}: remark: this fragment is in registers: #tile.blocked<vec = 4, threads_per_row = 32, threads = 256>
   %c = tile.alloc : !tile.buffer<fragment 8x1024xf32>

@@ -114,13 +114,16 @@ int main() {
     ok &= runHalfCase(gpu, f16, 45, 256, 8.0f, 59); // the short-row tiles, ragged row counts
     ok &= runHalfCase(gpu, f16, 33, 1000, 8.0f, 61);
   }
-  // Every tile path on the ring: 16-row tiles (N <= 256), 4-row tiles (N <= 1024), one row
-  // (N <= 4096); tile counts that leave the last block 1 to R - 1 tiles or none past M.
+  // Every tile path on the ring: 16-row tiles (N <= 256), 4-row tiles (N <= 1024), 2-row tiles
+  // (N <= 2048), one row (N <= 4096); tile counts that leave the last block 1 to R - 1 tiles or
+  // none past M.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 7},
                       {47, 200},
                       {161, 256},
                       {50, 1000},
                       {9, 1024},
+                      {7, 1500},
+                      {21, 2048},
                       {13, 4000},
                       {31, 4096},
                       {2, 5000}}) {

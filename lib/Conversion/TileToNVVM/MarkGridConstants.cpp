@@ -28,6 +28,10 @@ struct MarkGridConstantsPass : public tlc::impl::MarkGridConstantsBase<MarkGridC
     // producer and consumers.
     if (entry.getComputeThreads())
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+    else if (auto blocks = func->getAttrOfType<IntegerAttr>(tile::kMinBlocksAttr))
+      // blocks_per_sm(E): ptxas fits the registers to E resident blocks.
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(static_cast<int32_t>(blocks.getInt())));
     auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
     for (tile::TensorMapAttr map : entry.getTensorMaps()) {
       unsigned param = map.getParam();

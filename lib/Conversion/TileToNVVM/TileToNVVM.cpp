@@ -95,6 +95,8 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     threads.push_back(static_cast<int32_t>(t));
   threads[0] += producerThreads;
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(threads));
+  if (Attribute blocks = kernel->getAttr(tile::kMinBlocksAttr))
+    func->setAttr(tile::kMinBlocksAttr, blocks);
   SmallVector<Attribute> described;
   for (auto [i, map] : llvm::enumerate(maps))
     described.push_back(tile::TensorMapAttr::get(ctx, firstMap + i, map.argIndex, map.boxRows,

@@ -513,6 +513,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return failure();
     return isa<KernelOp>(op) ? success() : misplaced(op, attr, "a 'tile.kernel'");
   }
+  if (name == kMinBlocksAttr) {
+    if (failed(verifyInteger(op, attr, 1, 32)))
+      return failure();
+    return isa<KernelOp, FunctionOpInterface>(op)
+               ? success()
+               : misplaced(op, attr, "a 'tile.kernel' or the function of its entry");
+  }
   if (name == kAsyncAttr) {
     if (failed(verifyUnit(op, attr)))
       return failure();

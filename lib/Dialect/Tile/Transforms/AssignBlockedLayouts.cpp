@@ -229,6 +229,8 @@ struct BlockedPlanner {
     struct Chosen {
       SmallVector<std::pair<AllocOp, AccLayout>> layouts;
       int64_t registers;
+      /// The innermost region holding every use of the class.
+      Region *uses;
     };
     SmallVector<Chosen> chosen;
     for (auto &[leader, list] : members) {
@@ -237,23 +239,38 @@ struct BlockedPlanner {
         plan.registerMisfits.push_back({list.front(), *why});
         continue;
       }
+      SmallVector<Value> buffers;
+      for (Operation *member : list)
+        buffers.push_back(cast<AllocOp>(member).getBuffer());
+      c.uses = usesRegion(buffers, &kernel.getBody());
       chosen.push_back(std::move(c));
     }
     // Beyond about 128 registers per thread the kernel would spill or lose occupancy: the
-    // biggest classes stay in shared memory until the rest fits.
+    // biggest classes stay in shared memory until the rest fits. Classes used only in different
+    // branches of one `if` (a kernel choosing its tile by the shapes) are never live together:
+    // the budget holds for each class with the classes it may meet.
     llvm::stable_sort(chosen,
                       [](const Chosen &x, const Chosen &y) { return x.registers < y.registers; });
-    int64_t total = 0;
-    for (const Chosen &c : chosen)
-      total += c.registers;
-    while (total > 128 && !chosen.empty()) {
-      total -= chosen.back().registers;
+    auto pressure = [&](const Chosen &c) {
+      int64_t total = 0;
+      for (const Chosen &other : chosen)
+        if (&other == &c || !inExclusiveBranches(c.uses, other.uses))
+          total += other.registers;
+      return total;
+    };
+    while (!chosen.empty()) {
+      // The biggest class among those over the budget leaves.
+      auto over =
+          llvm::find_if(llvm::reverse(chosen), [&](const Chosen &c) { return pressure(c) > 128; });
+      if (over == llvm::reverse(chosen).end())
+        break;
       plan.registerMisfits.push_back(
-          {chosen.back().layouts.front().first,
-           ("its class of fragments would take " + Twine(chosen.back().registers) +
-            " registers per thread (at most 128 in all); it stays in shared memory")
+          {over->layouts.front().first,
+           ("its class of fragments would take " + Twine(over->registers) +
+            " registers per thread (at most 128 with the fragments live beside it); it stays "
+            "in shared memory")
                .str()});
-      chosen.pop_back();
+      chosen.erase(std::next(over).base());
     }
     MLIRContext *ctx = kernel.getContext();
     for (const Chosen &c : chosen)

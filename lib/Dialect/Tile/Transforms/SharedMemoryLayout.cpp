@@ -47,50 +47,26 @@ struct Placement {
 };
 } // namespace
 
-/// The innermost region that holds every user of `alloc` (through the stage views of a ring).
-static Region *usesRegion(AllocOp alloc) {
-  Region *common = nullptr;
-  SmallVector<Operation *> users(alloc->getUsers());
-  for (size_t i = 0; i < users.size(); ++i) {
-    if (isa<StageOp>(users[i]))
-      llvm::append_range(users, users[i]->getUsers());
-    Region *region = users[i]->getParentRegion();
-    if (!common) {
-      common = region;
-      continue;
-    }
-    while (!common->isAncestor(region))
-      common = common->getParentRegion();
-  }
-  return common ? common : alloc->getParentRegion();
-}
-
-/// Whether two buffers are never used in one run of the kernel: their uses lie in the two
-/// branches of one `if` (tile ops run uniformly, so a block takes one of them).
-static bool exclusive(const Placement &p, const Placement &q) {
-  for (Region *r = p.uses; r; r = r->getParentRegion()) {
-    auto branch = dyn_cast_or_null<scf::IfOp>(r->getParentOp());
-    if (!branch)
-      continue;
-    Region &other = r == &branch.getThenRegion() ? branch.getElseRegion() : branch.getThenRegion();
-    if (other.isAncestor(q.uses))
-      return true;
-  }
-  return false;
-}
-
 /// `stages` is an upper bound: a ring that does not fit `limit` bytes of shared memory gets
-/// fewer stages (down to 2) before anything is placed.
+/// fewer stages (down to 2) before anything is placed. Buffers used only in another branch of an
+/// `if` than the loop do not count (they share bytes with the ring, collectPlacements).
 static void fitStages(KernelOp kernel, int64_t limit) {
   Builder b(kernel.getContext());
   kernel.walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kPipelineAttr))
       return;
     int64_t ring = 0, other = 0;
+    SmallVector<AllocOp> ringAllocs;
     kernel.walk([&](AllocOp alloc) {
       auto type = alloc.getBuffer().getType();
       if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
         return;
+      Region *uses = usesRegion({alloc.getBuffer()}, alloc->getParentRegion());
+      if (inExclusiveBranches(uses, &loop.getRegion()))
+        return;
+      bool inRing = alloc->hasAttr(kStagesAttr) && loop->isAncestor(uses->getParentOp());
+      if (inRing)
+        ringAllocs.push_back(alloc);
       (alloc->hasAttr(kStagesAttr) ? ring : other) += type.getSizeInBytes() + 1024;
     });
     int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
@@ -100,10 +76,8 @@ static void fitStages(KernelOp kernel, int64_t limit) {
     if (fitting == stages)
       return;
     loop->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
-    kernel.walk([&](AllocOp alloc) {
-      if (alloc->hasAttr(kStagesAttr))
-        alloc->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
-    });
+    for (AllocOp alloc : ringAllocs)
+      alloc->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
   });
 }
 
@@ -153,9 +127,9 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel) {
         align = 1024;
       }
     }
-    Placement p{alloc,           type.getSizeInBytes() * stages,
-                align,           topLevel(alloc),
-                topLevel(alloc), usesRegion(alloc)};
+    Region *uses = usesRegion({alloc.getBuffer()}, alloc->getParentRegion());
+    Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc),
+                uses};
     for (Operation *user : alloc->getUsers())
       p.last = std::max(p.last, topLevel(user));
     placements.push_back(p);
@@ -179,7 +153,8 @@ static int64_t placeFirstFit(MutableArrayRef<Placement> placements) {
       moved = false;
       offset = llvm::alignTo(offset, p->align);
       for (Placement *q : placed) {
-        bool liveTogether = p->first <= q->last && q->first <= p->last && !exclusive(*p, *q);
+        bool liveTogether =
+            p->first <= q->last && q->first <= p->last && !inExclusiveBranches(p->uses, q->uses);
         bool overlap = offset < q->offset + q->bytes && q->offset < offset + p->bytes;
         if (liveTogether && overlap) {
           offset = q->offset + q->bytes;

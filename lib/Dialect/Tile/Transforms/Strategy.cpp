@@ -314,6 +314,37 @@ bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
          });
 }
 
+Region *tlc::tile::usesRegion(ArrayRef<Value> values, Region *fallback) {
+  Region *common = nullptr;
+  SmallVector<Operation *> users;
+  for (Value value : values)
+    llvm::append_range(users, value.getUsers());
+  for (size_t i = 0; i < users.size(); ++i) {
+    if (isa<StageOp>(users[i]))
+      llvm::append_range(users, users[i]->getUsers());
+    Region *region = users[i]->getParentRegion();
+    if (!common) {
+      common = region;
+      continue;
+    }
+    while (!common->isAncestor(region))
+      common = common->getParentRegion();
+  }
+  return common ? common : fallback;
+}
+
+bool tlc::tile::inExclusiveBranches(Region *a, Region *b) {
+  for (Region *r = a; r; r = r->getParentRegion()) {
+    auto branch = dyn_cast_or_null<scf::IfOp>(r->getParentOp());
+    if (!branch)
+      continue;
+    Region &other = r == &branch.getThenRegion() ? branch.getElseRegion() : branch.getThenRegion();
+    if (other.isAncestor(b))
+      return true;
+  }
+  return false;
+}
+
 bool tlc::tile::usesValue(Operation *op, Value value, function_ref<bool(Operation *)> skip) {
   WalkResult found = op->walk([&](Operation *inner) {
     return llvm::is_contained(inner->getOperands(), value) && !(skip && skip(inner))

@@ -54,6 +54,10 @@ inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
 /// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
 inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
+/// On a `tile.kernel` (`blocks_per_sm(E)`), and on the entries convert-tile-to-nvvm emits for it:
+/// at least E blocks resident per multiprocessor (tlc-mark-grid-constants makes it
+/// `nvvm.minctasm`, PTX `.minnctapersm`: ptxas fits the registers to them).
+inline constexpr llvm::StringLiteral kMinBlocksAttr = "tile.min_blocks";
 /// On a `tile.gemm` marked wgmma on the register strategy's accumulator: issued without
 /// waiting for it (unit attribute); the `tile.mma_wait` tile-place-mma-waits placed before the
 /// first op that needs its result completes it.

@@ -185,6 +185,14 @@ bool fitsRegisterSlots(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// The innermost region holding every user of `values` (looking through the `tile.stage` views
+/// of a ring); `fallback` when they have none.
+mlir::Region *usesRegion(llvm::ArrayRef<mlir::Value> values, mlir::Region *fallback);
+
+/// Whether regions `a` and `b` lie in the two branches of one `scf.if`: tile ops run uniformly,
+/// so a block runs the ops of one of them only (their buffers are never live together).
+bool inExclusiveBranches(mlir::Region *a, mlir::Region *b);
+
 /// Whether `op` or an op nested in it uses `value` as an operand; ops for which `skip` holds do
 /// not count (their regions are still searched).
 bool usesValue(mlir::Operation *op, mlir::Value value,
