@@ -492,9 +492,6 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t mask) {
   return arith::TruncIOp::create(b, loc, type, other);
 }
 
-/// reduce(x, rows, dim = 1) of a #tile.blocked fragment into #tile.blocked_rows: per row slot,
-/// the thread's vectors of the row, then the threads of the row by xor shuffles, then, where a
-/// row spans several warps, the warps' partial values through the `scratch` buffer.
 /// Whether a row reduce over warps (a barrier between its scratch writes and reads).
 static bool reducesAcrossWarps(tile::ReduceOp reduce) {
   auto layout = getRegisterLayout(reduce.getSource());
@@ -516,6 +513,9 @@ static bool siblingBarrier(Operation *op) {
   return false;
 }
 
+/// reduce(x, rows, dim = 1) of a #tile.blocked fragment into #tile.blocked_rows: per row slot,
+/// the thread's vectors of the row, then the threads of the row by xor shuffles, then, where a
+/// row spans several warps, the warps' partial values through the `scratch` buffer.
 struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
   ReduceBlockedRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {

@@ -296,10 +296,9 @@ struct BlockedPlanner {
     for (auto alloc : kernel.getBody().getOps<AllocOp>()) {
       BufferType type = alloc.getBuffer().getType();
       Type elem = type.getElementType();
-      unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
-      if (!type.isShared() || type.getRank() != 2 || (bits != 8 && bits != 16 && bits != 32) ||
-          isa<FloatTF32Type>(elem) ||
-          !layout::chooseCopySwizzle(type.getShape()[0], type.getShape()[1], bits / 8))
+      int64_t elemBytes = cpAsyncElementBytes(type);
+      if (!elemBytes ||
+          !layout::chooseCopySwizzle(type.getShape()[0], type.getShape()[1], elemBytes))
         continue;
       SmallVector<CopyOp> fills;
       bool onlyCopies = llvm::all_of(alloc->getUsers(), [&](Operation *user) {

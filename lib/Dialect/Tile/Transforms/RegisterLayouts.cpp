@@ -394,15 +394,11 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
   kernel.walk([&](CopyOp copy) {
     auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
     auto dest = dyn_cast<BufferType>(copy.getDest().getType());
-    if (!tensor || !dest || !dest.isShared() || copy->hasAttr(kCpAsyncAttr) ||
-        tensor.getRank() < 2 || dest.getRank() != 2 ||
+    int64_t elemBytes = dest ? cpAsyncElementBytes(dest) : 0;
+    if (!tensor || !elemBytes || copy->hasAttr(kCpAsyncAttr) || tensor.getRank() < 2 ||
         tensor.getElementType() != dest.getElementType())
       return;
-    Type elem = dest.getElementType();
-    unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
-    if ((bits != 8 && bits != 16 && bits != 32) || isa<FloatTF32Type>(elem))
-      return;
-    if (layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], bits / 8))
+    if (layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
       copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
   });
 }

@@ -314,6 +314,15 @@ bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
          });
 }
 
+int64_t tlc::tile::cpAsyncElementBytes(BufferType tile) {
+  Type elem = tile.getElementType();
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  if (!tile.isShared() || tile.getRank() != 2 || (bits != 8 && bits != 16 && bits != 32) ||
+      isa<FloatTF32Type>(elem))
+    return 0;
+  return bits / 8;
+}
+
 Region *tlc::tile::usesRegion(ArrayRef<Value> values, Region *fallback) {
   Region *common = nullptr;
   SmallVector<Operation *> users;

@@ -185,6 +185,10 @@ bool fitsRegisterSlots(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// The element width in bytes (1, 2 or 4) of a rank-2 shared tile whose elements cp.async can
+/// copy in 16-byte chunks (8-, 16- or 32-bit, not tf32), or 0.
+int64_t cpAsyncElementBytes(BufferType tile);
+
 /// The innermost region holding every user of `values` (looking through the `tile.stage` views
 /// of a ring); `fallback` when they have none.
 mlir::Region *usesRegion(llvm::ArrayRef<mlir::Value> values, mlir::Region *fallback);
