@@ -116,7 +116,8 @@ int main() {
   }
   // Every tile path on the ring: 16-row tiles (N <= 256), 4-row tiles (N <= 1024), 2-row tiles
   // (N <= 2048), one row (N <= 4096); tile counts that leave the last block 1 to R - 1 tiles or
-  // none past M.
+  // none past M; long rows (two sweeps in one ring: fewer tiles than stages, a last tile of one
+  // column, whole tiles).
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 7},
                       {47, 200},
                       {161, 256},
@@ -126,7 +127,10 @@ int main() {
                       {21, 2048},
                       {13, 4000},
                       {31, 4096},
-                      {2, 5000}}) {
+                      {2, 5000},
+                      {3, 4097},
+                      {2, 8192},
+                      {2, 20001}}) {
     ok &= runCase(gpu, m, n, 8.0f, 71 + uint32_t(m), /*rings=*/true);
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), /*rings=*/true);
   }

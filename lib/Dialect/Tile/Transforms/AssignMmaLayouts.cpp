@@ -185,10 +185,10 @@ struct AssignMmaLayoutsPass
     // The main-loop rings to try, in order: on sm_90a wgmma, fed by TMA from a producer
     // warpgroup or by the block's own cp.async copies (the entry that serves tensors TMA cannot
     // read, tma = false, has only the latter, then the mma.sync ring); mma.sync elsewhere.
+    // Without main loops (--codegen=register) there are none: every kernel takes the register
+    // strategy's layouts and rings.
     SmallVector<std::pair<AccLayout::Kind, bool>> rings;
-    if (!mainLoops) {
-      // The register strategy for every kernel (--codegen=register): its layouts and rings.
-    } else if (target.hasWgmma()) {
+    if (mainLoops && target.hasWgmma()) {
       if (tma)
         rings.push_back({AccLayout::Kind::Wgmma, true});
       // A loop TMA cannot serve (tiles of rank-3 tensors: a batched GEMM) is a cp.async ring
