@@ -150,8 +150,9 @@ tile.kernel @softmax threads [256, 1, 1] args ["X", "Y"] dims [["M", "N"], ["M",
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    memref.store %[[SUM]], %[[ROW]][%c0] : memref<1xf32>
 // CHECK-NOT:     gpu.barrier
-// The copy out: f32 to bf16, 16-byte stores of 8 bf16.
-// CHECK:         arith.truncf %{{.+}} : f32 to bf16
+// The copy out: f32 to bf16 two at a time (the low element second), 16-byte stores of 8 bf16.
+// CHECK:         nvvm.convert.f32x2.to.bf16x2 %[[HI:.+]], %[[LO:.+]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NOT:     arith.truncf %{{.+}} : f32 to bf16
 // CHECK:         llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
 // CHECK:         llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
 // CHECK:         gpu.return

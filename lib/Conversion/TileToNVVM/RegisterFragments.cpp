@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -387,6 +388,37 @@ struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
   }
 };
 
+/// `values` converted to `to`: two at a time where f32 values become bf16 or f16 and `paired`
+/// (sm_80 on: one cvt.rn.bf16x2.f32 or cvt.rn.f16x2.f32 per pair instead of two roundings and
+/// a pack), one by one otherwise.
+static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                                          Type to, bool fromUnsigned, bool paired) {
+  SmallVector<Value> converted;
+  bool pairs =
+      paired && !values.empty() && values.front().getType().isF32() && (to.isBF16() || to.isF16());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!pairs || i + 1 == values.size()) {
+      converted.push_back(convertElement(b, loc, values[i], to, fromUnsigned));
+      continue;
+    }
+    auto index = [&](int64_t k) {
+      return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(k));
+    };
+    auto type = VectorType::get({2}, to);
+    Value narrow =
+        to.isBF16() ? NVVM::ConvertF32x2ToBF16x2Op::create(b, loc, type, values[i + 1], values[i],
+                                                           Value(), NVVM::FPRoundingMode::RN)
+                          .getResult()
+                    : NVVM::ConvertF32x2ToF16x2Op::create(b, loc, type, values[i + 1], values[i],
+                                                          Value(), NVVM::FPRoundingMode::RN)
+                          .getResult();
+    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(0)));
+    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(1)));
+    ++i;
+  }
+  return converted;
+}
+
 /// copy between a tensor and a #tile.blocked fragment: each thread moves its vectors (vec
 /// consecutive elements of a row) as one to four 16-byte accesses where they are in bounds,
 /// contiguous and aligned, element by element (masked) where not; values converted.
@@ -415,6 +447,8 @@ struct CopyBlockedAndTensor : OpRewritePattern<tile::CopyOp> {
     size_t lead = offsets.size() - 2;
     Value tid = linearThreadId(rewriter, loc);
     auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    tile::TargetAttr target = tile::getTarget(op);
+    bool pairedConversions = target && target.hasMmaSync();
     for (int64_t first = 0; first < l.slots(); first += l.vec) {
       auto [row, col] = tile::buildAccCoords(rewriter, loc, layout, tid, cst(first));
       SmallVector<Value> indices(offsets);
@@ -430,13 +464,14 @@ struct CopyBlockedAndTensor : OpRewritePattern<tile::CopyOp> {
               memref, ValueRange{cst(first + e)});
         continue;
       }
-      SmallVector<Value> stored;
+      SmallVector<Value> slotValues;
       for (int64_t e = 0; e < l.vec; ++e)
-        stored.push_back(convertElement(
-            rewriter, loc,
-            memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(first + e)}), tensorElem,
-            slotElem.isUnsignedInteger()));
-      buildMaskedStoreVector(rewriter, loc, *values, stored, indices);
+        slotValues.push_back(
+            memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(first + e)}));
+      buildMaskedStoreVector(rewriter, loc, *values,
+                             convertElements(rewriter, loc, slotValues, tensorElem,
+                                             slotElem.isUnsignedInteger(), pairedConversions),
+                             indices);
     }
     rewriter.eraseOp(op);
     return success();
