@@ -15,6 +15,7 @@
 #include "fp8_cast.h"
 #include "layernorm.h"
 #include "layernorm_b1.h"
+#include "layernorm_dev.h"
 #include "layernorm_f32.h"
 #include "layernorm_nt512.h"
 #include "layernorm_prev.h"
@@ -124,11 +125,13 @@ int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w,
   return launch(static_cast<CUstream>(stream), x, w, y, eps, m, n);
 }
 
-/// layernorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads.
+/// layernorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: deviations kept in
+/// registers (bench/experiments/layernorm_dev.tile).
 int tlc_bench_layernorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t b,
                                 uint64_t y, float eps, int64_t m, int64_t n) {
   auto launch = variant == 1   ? tlc_layernorm_b1_layernorm_launch
                 : variant == 3 ? tlc_layernorm_nt512_layernorm_launch
+                : variant == 4 ? tlc_layernorm_dev_layernorm_launch
                                : tlc_layernorm_prev_layernorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, b, y, eps, m, n);
 }

@@ -141,7 +141,7 @@ def bf16_err(got, ref):
 VARIANTS = {
     "softmax": {1: "blocks1", 2: "r16", 3: "before_rings", 4: "threads512"},
     "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
-    "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
+    "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "dev_regs"},
 }
 
 
