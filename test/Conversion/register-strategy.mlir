@@ -43,7 +43,7 @@
 // CHECK:           arith.maximumf
 // CHECK:           gpu.shuffle  xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // CHECK:           gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32 : f32
-// CHECK:           math.exp2
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // Row sum, accumulated.
 // CHECK:           gpu.shuffle  xor
 // CHECK:           arith.addf

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
@@ -30,6 +31,21 @@ struct BlockIdLowering : OpRewritePattern<tile::BlockIdOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::BlockIdOp op, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<gpu::BlockIdOp>(op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+/// exp2 of an f32 is the hardware approximation with results below 2^-126 flushed to zero:
+/// ex2.approx.ftz.f32, one MUFU.EX2 (docs/language.md). Without .ftz, as libdevice's __nv_exp2f
+/// gives it, ptxas wraps each in a range test and two conditional multiplies.
+struct Exp2F32Lowering : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Exp2Op op, PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, op.getType(), rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+        ValueRange{op.getOperand()});
     return success();
   }
 };
@@ -363,7 +379,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     }
 
     RewritePatternSet patterns(&getContext());
-    patterns.add<BlockIdLowering, ThreadIdLowering>(&getContext());
+    patterns.add<BlockIdLowering, ThreadIdLowering, Exp2F32Lowering>(&getContext());
     populateMemoryOpsToNVVMPatterns(patterns);
     populateLocalBufferToNVVMPatterns(patterns);
     populateGenericTilesToNVVMPatterns(patterns);
