@@ -71,23 +71,20 @@ static FailureOr<SmallVector<CopyOp>> getRingCopies(scf::ForOp loop, int64_t sta
   return copies;
 }
 
-/// The waits of the ring: for each op of the body that first reads a copy's tile, the most
-/// groups that may still be pending before it.
-static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, ArrayRef<CopyOp> copies,
-                                                          int64_t stages) {
+/// The waits of the ring: for each op of `rest` (the body's ops but its ring copies, in order)
+/// that first reads a copy's tile, the most groups that may still be pending before it.
+static llvm::DenseMap<Operation *, int64_t> planRingWaits(ArrayRef<Operation *> rest,
+                                                          ArrayRef<CopyOp> copies, int64_t stages) {
   int64_t groups = static_cast<int64_t>(copies.size());
-  llvm::SmallPtrSet<Operation *, 8> ring;
-  for (CopyOp copy : copies)
-    ring.insert(copy);
   // At the first use of copy k's tile in an iteration: the groups issued after it.
   llvm::DenseMap<Operation *, int64_t> waits;
   for (auto [k, copy] : llvm::enumerate(copies)) {
     Value tile = CopyOp(copy).getDest();
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (ring.contains(&op) || !usesValue(&op, tile))
+    for (Operation *op : rest) {
+      if (!usesValue(op, tile))
         continue;
       int64_t pending = (groups - 1 - static_cast<int64_t>(k)) + (stages - 1) * groups;
-      auto [it, inserted] = waits.try_emplace(&op, pending);
+      auto [it, inserted] = waits.try_emplace(op, pending);
       if (!inserted)
         it->second = std::min(it->second, pending);
       break;
@@ -97,18 +94,16 @@ static llvm::DenseMap<Operation *, int64_t> planRingWaits(scf::ForOp loop, Array
   // otherwise wait for the gemms before it to finish (an async wgmma must be done before a
   // barrier, tile-place-mma-waits), while the tiles landed together anyway.
   Operation *lastWait = nullptr;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (ring.contains(&op))
-      continue;
-    if (auto it = waits.find(&op); it != waits.end()) {
+  for (Operation *op : rest) {
+    if (auto it = waits.find(op); it != waits.end()) {
       if (lastWait) {
         waits[lastWait] = std::min(waits[lastWait], it->second);
         waits.erase(it);
       } else {
-        lastWait = &op;
+        lastWait = op;
       }
     }
-    if (!isa<GemmOp>(op) && !(isMemoryEffectFree(&op) && op.getNumRegions() == 0))
+    if (!isa<GemmOp>(op) && !(isMemoryEffectFree(op) && op->getNumRegions() == 0))
       lastWait = nullptr;
   }
   return waits;
@@ -166,7 +161,16 @@ static LogicalResult expandRing(scf::ForOp loop) {
   if (failed(ringCopies))
     return failure();
   ArrayRef<CopyOp> copies = *ringCopies;
-  llvm::DenseMap<Operation *, int64_t> waits = planRingWaits(loop, copies, stages);
+  // The body's ops but the ring copies, which move ahead.
+  llvm::SmallPtrSet<Operation *, 8> ring;
+  for (CopyOp copy : copies)
+    ring.insert(copy);
+  Block *body = loop.getBody();
+  SmallVector<Operation *> rest;
+  for (Operation &op : body->without_terminator())
+    if (!ring.contains(&op))
+      rest.push_back(&op);
+  llvm::DenseMap<Operation *, int64_t> waits = planRingWaits(rest, copies, stages);
   // wgmma reads the tiles through the async proxy: fenced before the barrier.
   WalkResult wgmma = loop.getBody()->walk([](GemmOp gemm) {
     return getMmaKind(gemm) == MmaKind::Wgmma ? WalkResult::interrupt() : WalkResult::advance();
@@ -180,11 +184,6 @@ static LogicalResult expandRing(scf::ForOp loop) {
         b, loop, copies,
         arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, index(p))), index(p));
 
-  Block *body = loop.getBody();
-  SmallVector<Operation *> rest;
-  for (Operation &op : body->without_terminator())
-    if (llvm::none_of(copies, [&](CopyOp copy) { return copy.getOperation() == &op; }))
-      rest.push_back(&op);
   b.setInsertionPointToStart(body);
   Value iv = loop.getInductionVar();
   Value i = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb), step);

@@ -47,28 +47,42 @@ struct Placement {
 };
 } // namespace
 
+/// A shared buffer to place, with the innermost region holding every use of it.
+struct SharedAlloc {
+  AllocOp alloc;
+  Region *uses;
+};
+
+/// The shared buffers of `kernel` that tile-shared-memory-layout places (not local ones, not
+/// fragments kept in registers), in walk order.
+static SmallVector<SharedAlloc> sharedAllocs(KernelOp kernel) {
+  SmallVector<SharedAlloc> allocs;
+  kernel.walk([&](AllocOp alloc) {
+    if (alloc.getBuffer().getType().isLocal() || alloc->hasAttr(kLayoutAttr))
+      return;
+    allocs.push_back({alloc, usesRegion({alloc.getBuffer()}, alloc->getParentRegion())});
+  });
+  return allocs;
+}
+
 /// `stages` is an upper bound: a ring that does not fit `limit` bytes of shared memory gets
 /// fewer stages (down to 2) before anything is placed. Buffers used only in another branch of an
 /// `if` than the loop do not count (they share bytes with the ring, collectPlacements).
-static void fitStages(KernelOp kernel, int64_t limit) {
+static void fitStages(KernelOp kernel, ArrayRef<SharedAlloc> allocs, int64_t limit) {
   Builder b(kernel.getContext());
   kernel.walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kPipelineAttr))
       return;
     int64_t ring = 0, other = 0;
     SmallVector<AllocOp> ringAllocs;
-    kernel.walk([&](AllocOp alloc) {
-      auto type = alloc.getBuffer().getType();
-      if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
-        return;
-      Region *uses = usesRegion({alloc.getBuffer()}, alloc->getParentRegion());
-      if (inExclusiveBranches(uses, &loop.getRegion()))
-        return;
-      bool inRing = alloc->hasAttr(kStagesAttr) && loop->isAncestor(uses->getParentOp());
-      if (inRing)
-        ringAllocs.push_back(alloc);
-      (alloc->hasAttr(kStagesAttr) ? ring : other) += type.getSizeInBytes() + 1024;
-    });
+    for (SharedAlloc a : allocs) {
+      if (inExclusiveBranches(a.uses, &loop.getRegion()))
+        continue;
+      bool staged = a.alloc->hasAttr(kStagesAttr);
+      if (staged && loop->isAncestor(a.uses->getParentOp()))
+        ringAllocs.push_back(a.alloc);
+      (staged ? ring : other) += a.alloc.getBuffer().getType().getSizeInBytes() + 1024;
+    }
     int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
     int64_t fitting = stages;
     while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
@@ -84,7 +98,7 @@ static void fitStages(KernelOp kernel, int64_t limit) {
 /// The shared buffers of `kernel` to place, each with its size (all stages), alignment and the
 /// top-level ops of the kernel's body between which it is live; the tiles that TMA or cp.async
 /// fill or that ldmatrix/wgmma read get their swizzle.
-static SmallVector<Placement> collectPlacements(KernelOp kernel) {
+static SmallVector<Placement> collectPlacements(KernelOp kernel, ArrayRef<SharedAlloc> allocs) {
   Builder b(kernel.getContext());
   Block &body = kernel.getBody().front();
   llvm::DenseMap<Operation *, int64_t> position;
@@ -97,10 +111,8 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel) {
     return position.lookup(op);
   };
   SmallVector<Placement> placements;
-  kernel.walk([&](AllocOp alloc) {
+  for (auto [alloc, uses] : allocs) {
     auto type = alloc.getBuffer().getType();
-    if (type.isLocal() || alloc->hasAttr(kLayoutAttr))
-      return;
     int64_t stages = 1;
     if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
       stages = attr.getInt();
@@ -127,13 +139,12 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel) {
         align = 1024;
       }
     }
-    Region *uses = usesRegion({alloc.getBuffer()}, alloc->getParentRegion());
     Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc),
                 uses};
     for (Operation *user : alloc->getUsers())
       p.last = std::max(p.last, topLevel(user));
     placements.push_back(p);
-  });
+  }
   return placements;
 }
 
@@ -191,8 +202,9 @@ struct SharedMemoryLayoutPass
     if (failed(target))
       return signalPassFailure();
     int64_t limit = target->getSharedBytes();
-    fitStages(kernel, limit);
-    SmallVector<Placement> placements = collectPlacements(kernel);
+    SmallVector<SharedAlloc> allocs = sharedAllocs(kernel);
+    fitStages(kernel, allocs, limit);
+    SmallVector<Placement> placements = collectPlacements(kernel, allocs);
     int64_t total = placeFirstFit(placements);
     Builder b(kernel.getContext());
 
