@@ -181,8 +181,7 @@ Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64
             "leading dimension to a multiple of " +
             std::to_string(16 / elementBytes) + " elements)");
   for (int d = 0; d + 2 < rank; ++d)
-    if (sizes[d] > 1 &&
-        (strides[d] <= 0 || (strides[d] * static_cast<int64_t>(elementBytes)) % 16 != 0))
+    if (!tmaLeadingStrideOk(sizes[d], strides[d], elementBytes))
       return Status::error(CUDA_ERROR_INVALID_VALUE,
                            where + " has a stride of " + std::to_string(strides[d]) +
                                " elements in dimension " + std::to_string(d) +

@@ -1305,6 +1305,12 @@ int main() {
     static_assert(!tlc::rt::tmaCompatible2D(0x10000, 300, 1, 2), "");
     static_assert(!tlc::rt::tmaCompatible2D(0x10008, 304, 1, 2), "");
     static_assert(!tlc::rt::tmaCompatible2D(0x10000, 304, 2, 2), "");
+    // Leading dimensions: a positive multiple of 16 bytes, or a size of at most 1.
+    static_assert(tlc::rt::tmaLeadingStrideOk(9, 264, 2), "");
+    static_assert(!tlc::rt::tmaLeadingStrideOk(9, 260, 2), "");
+    static_assert(!tlc::rt::tmaLeadingStrideOk(9, 0, 2) && !tlc::rt::tmaLeadingStrideOk(9, -8, 2),
+                  "");
+    static_assert(tlc::rt::tmaLeadingStrideOk(1, 3, 2) && tlc::rt::tmaLeadingStrideOk(0, -1, 2), "");
     // Rank 4 (NHWC [2, 9, 11, 24] bf16): the driver's order is innermost first, the box one
     // element deep in the leading dimensions.
     static constexpr int64_t sizes[4] = {2, 9, 11, 24}, strides[4] = {9 * 11 * 24, 11 * 24, 24, 1};

@@ -133,6 +133,12 @@ constexpr bool tmaCompatible2D(CUdeviceptr base, int64_t rowStride, int64_t colS
          (rowStride * static_cast<int64_t>(elementBytes)) % 16 == 0;
 }
 
+/// Whether TMA can step over a leading dimension (not one of the last two) of \p size elements
+/// with this \p stride: a positive multiple of 16 bytes, or a size of at most 1.
+constexpr bool tmaLeadingStrideOk(int64_t size, int64_t stride, unsigned elementBytes) {
+  return size <= 1 || (stride > 0 && (stride * static_cast<int64_t>(elementBytes)) % 16 == 0);
+}
+
 /// Whether TMA can copy tiles of a tensor of rank 2 to 5 at \p base with sizes \p sizes and
 /// strides \p strides (in elements of \p elementBytes bytes, outermost dimension first): the
 /// last two dimensions as tmaCompatible2D, and every leading dimension's stride a positive
@@ -143,8 +149,7 @@ constexpr bool tmaCompatible(CUdeviceptr base, int rank, const int64_t *sizes,
       !tmaCompatible2D(base, strides[rank - 2], strides[rank - 1], elementBytes))
     return false;
   for (int d = 0; d + 2 < rank; ++d)
-    if (sizes[d] > 1 &&
-        (strides[d] <= 0 || (strides[d] * static_cast<int64_t>(elementBytes)) % 16 != 0))
+    if (!tmaLeadingStrideOk(sizes[d], strides[d], elementBytes))
       return false;
   return true;
 }
