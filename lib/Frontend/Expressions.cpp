@@ -440,6 +440,8 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
   }
   if (name == "bitcast")
     return genBitcast(expr);
+  if (name == "bits")
+    return genBits(expr);
   // Casts: a type name called like a function.
   std::optional<Type> castType = builtinType(name);
   if (!castType) {
@@ -458,7 +460,7 @@ FailureOr<TValue> Generator::genCall(const Expr &expr) {
   const BuiltinFunction *function = lookupFunction(name);
   if (!function) {
     error(expr.loc) << "unknown function '" << name << "'; available: " << functionList()
-                    << ", bitcast<T>(x) and casts such as f32(x)";
+                    << ", bitcast<T>(x), bits(T) and casts such as f32(x)";
     return failure();
   }
   auto args = genCallArgs(expr, function->arity);
@@ -513,6 +515,31 @@ FailureOr<TValue> Generator::genBitcast(const Expr &expr) {
   if (from == *to)
     return arg;
   return TValue::typed(arith::BitcastOp::create(builder, loc(expr.loc), *to, arg.value));
+}
+
+/// `bits(T)`: the width in bits of the type T (a type name or a `type` parameter), a
+/// compile-time integer: 64 for `int`, 1 for `bool`, 32 for `tf32`.
+FailureOr<TValue> Generator::genBits(const Expr &expr) {
+  const Expr *arg = expr.operands.size() == 1 ? expr.operands[0].get() : nullptr;
+  auto hint = [&](SMLoc l) {
+    return error(l) << "'bits' takes a type, as in 'bits(T)' or 'bits(f32)'";
+  };
+  if (!arg || arg->kind != Expr::Ref) {
+    hint(arg ? arg->loc : expr.loc);
+    return failure();
+  }
+  std::optional<Type> type = builtinType(arg->name);
+  if (!type)
+    if (const Symbol *symbol = lookup(arg->name); symbol && symbol->kind == Symbol::TypeConst)
+      type = symbol->type;
+  if (!type) {
+    hint(arg->loc) << "; '" << arg->name << "' is "
+                   << (lookup(arg->name) ? "not a type" : "not a known name");
+    return failure();
+  }
+  if (type->isIndex())
+    return TValue::intConst(64);
+  return TValue::intConst(type->getIntOrFloatBitWidth());
 }
 
 FailureOr<TValue> Generator::genMinMax(const Expr &expr, ArrayRef<TValue> args) {

@@ -204,6 +204,7 @@ private:
   FailureOr<TValue> genBitwise(const Expr &expr, Value x, Value y, Type type);
   /// `bitcast<T>(x)`: the bits of `x` read as a `T` of the same width.
   FailureOr<TValue> genBitcast(const Expr &expr);
+  FailureOr<TValue> genBits(const Expr &expr);
   FailureOr<TValue> genLoad(const Expr &expr);
   FailureOr<SmallVector<Value>> genIndices(const std::vector<ExprPtr> &exprs);
   /// The value of an element just read: u8 elements are zero-extended to i32.
