@@ -396,15 +396,15 @@ static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<V
   SmallVector<Value> converted;
   bool pairs =
       paired && !values.empty() && values.front().getType().isF32() && (to.isBF16() || to.isF16());
+  auto index = [&](int64_t k) {
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(k));
+  };
+  auto type = VectorType::get({2}, to);
   for (size_t i = 0; i < values.size(); ++i) {
     if (!pairs || i + 1 == values.size()) {
       converted.push_back(convertElement(b, loc, values[i], to, fromUnsigned));
       continue;
     }
-    auto index = [&](int64_t k) {
-      return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(k));
-    };
-    auto type = VectorType::get({2}, to);
     Value narrow =
         to.isBF16() ? NVVM::ConvertF32x2ToBF16x2Op::create(b, loc, type, values[i + 1], values[i],
                                                            Value(), NVVM::FPRoundingMode::RN)
