@@ -434,10 +434,7 @@ static std::string narrowestRounding(tile::KernelOp kernel) {
     if (!type || static_cast<int>(type.getFPMantissaWidth()) >= fewest)
       return;
     fewest = static_cast<int>(type.getFPMantissaWidth());
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << type;
-    name = text == "f8E4M3FN" ? "f8e4m3" : text == "f8E5M2" ? "f8e5m2" : text;
+    name = dtypeName(type);
   });
   return name;
 }

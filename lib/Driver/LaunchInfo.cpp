@@ -17,6 +17,11 @@ std::string tlc::dtypeName(Type type) {
     return "bool";
   if (type.isUnsignedInteger(8))
     return "u8";
+  // The language's names of the 8-bit floats (MLIR prints f8E4M3FN, f8E5M2).
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;

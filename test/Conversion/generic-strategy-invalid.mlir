@@ -1,8 +1,8 @@
 // RUN: tlc-opt %s --split-input-file --tile-set-target --convert-tile-to-nvvm --verify-diagnostics
 // RUN: not tlc-opt %s --split-input-file --tile-set-target="arch=sm_80" --convert-tile-to-nvvm 2>&1 | FileCheck %s --check-prefix=SM80
 
-// What the generic strategy cannot compile: buffers of tf32, and f8e4m3/f8e5m2 buffers that
-// feed a gemm (tensor-core types without a strategy yet; other f8 buffers hold data), located at the buffer and naming the architecture; and kernels
+// What the generic strategy cannot compile: buffers of tf32 (a tensor-core type without a
+// strategy yet), located at the buffer and naming the architecture; and kernels
 // whose shared and fragment buffers (fragments live in shared memory too), with each buffer's
 // offset aligned to 16 bytes, need more than 227 KiB.
 
@@ -15,22 +15,6 @@ tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
   %ok = tile.alloc : !tile.buffer<shared 16x8xf32>
   // expected-error @+1 {{buffers of 'tf32' are not supported yet for 'sm_90a': tlc has no tensor-core strategy for this type yet}}
   %a = tile.alloc : !tile.buffer<shared 16x8xtf32>
-  tile.yield
-}
-
-// -----
-
-tile.kernel @k threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
-^bb0(%x: !tile.tensor<f32, 1>):
-  %c1 = arith.constant 1 : index
-  tile.yield %c1, %c1, %c1 : index, index, index
-} body {
-^bb0(%x: !tile.tensor<f32, 1>):
-  // expected-error @+1 {{buffers of 'f8E4M3FN' are not supported yet for 'sm_90a' as gemm operands: tlc has no tensor-core strategy for this type yet}}
-  %a = tile.alloc : !tile.buffer<shared 16x32xf8E4M3FN>
-  %b = tile.alloc : !tile.buffer<shared 32x8xf8E4M3FN>
-  %c = tile.alloc : !tile.buffer<fragment 16x8xf32>
-  tile.gemm %a, %b, %c : !tile.buffer<shared 16x32xf8E4M3FN>, !tile.buffer<shared 32x8xf8E4M3FN>, !tile.buffer<fragment 16x8xf32>
   tile.yield
 }
 
@@ -68,5 +52,4 @@ tile.kernel @aligned threads [32, 1, 1] args ["X"] dims [["N"]] params {} grid {
 
 // The error names the architecture the pass targets.
 // SM80: generic-strategy-invalid.mlir:{{[0-9]+}}:8: error: buffers of 'tf32' are not supported yet for 'sm_80'
-// SM80: error: buffers of 'f8E4M3FN' are not supported yet for 'sm_80' as gemm operands
 // SM80: error: kernel 'fragments' needs 262144 bytes

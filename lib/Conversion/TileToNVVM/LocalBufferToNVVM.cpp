@@ -71,22 +71,13 @@ void tlc::populateLocalBufferToNVVMPatterns(RewritePatternSet &patterns) {
 }
 
 LogicalResult tlc::checkSupported(Operation *root, StringRef arch) {
+  // tf32 is a tensor-core input format only.
   WalkResult result = root->walk([&](tile::AllocOp op) {
-    // 8-bit float buffers hold data (element access and copies, through tlc-expand-float8), but
-    // no gemm strategy takes them yet; tf32 is a tensor-core input format only.
     Type type = op.getBuffer().getType().getElementType();
-    bool float8 = isa<Float8E4M3FNType, Float8E5M2Type>(type);
-    if (!type.isTF32() && !float8)
+    if (!type.isTF32())
       return WalkResult::advance();
-    if (float8 && llvm::none_of(op.getBuffer().getUsers(),
-                                [](Operation *user) { return isa<tile::GemmOp>(user); }))
-      return WalkResult::advance();
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << type;
-    op->emitError() << "buffers of '" << name << "' are not supported yet for '" << arch << "'"
-                    << (float8 ? " as gemm operands" : "")
-                    << ": tlc has no tensor-core strategy for this type yet";
+    op->emitError() << "buffers of 'tf32' are not supported yet for '" << arch
+                    << "': tlc has no tensor-core strategy for this type yet";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

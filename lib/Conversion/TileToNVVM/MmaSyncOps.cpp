@@ -439,7 +439,8 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
       auto aTile = getSwizzledTile(b, loc, op.getA());
       SmallVector<Value> one{acc32[j]};
       buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second, aTile->first,
-                        bTile->second, bTile->first, op.getTransposeB(), bf16, one);
+                        bTile->second, bTile->first, op.getTransposeB(),
+                        op.getB().getType().getElementType(), one);
       acc32[j] = one.front();
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);

@@ -151,10 +151,9 @@ void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smemBase);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (tile::GemmOp gemm : gemms) {
-    bool bf16 = cast<tile::BufferType>(gemm.getA().getType()).getElementType().isBF16();
     buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, stageBase(gemm.getA(), stage),
                       tileOf(gemm.getA()), stageBase(gemm.getB(), stage), tileOf(gemm.getB()),
-                      gemm.getTransposeB(), bf16, tiles);
+                      gemm.getTransposeB(), gemm.getA().getType().getElementType(), tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   overlapped();

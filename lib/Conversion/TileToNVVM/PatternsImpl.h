@@ -301,16 +301,21 @@ llvm::SmallVector<mlir::Value> loadWgmmaTiles(mlir::OpBuilder &b, mlir::Location
 void storeWgmmaTiles(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> tiles,
                      mlir::Value accMemref, const layout::WgmmaAccLayout &layout);
 
-/// One warpgroup's share of c += A * op(B) on wgmma for accumulator layout `layout`: per 16-wide
-/// k step and 64-row tile, `wgmma.mma_async` m64nNk16 from shared-memory descriptors of the
-/// swizzled tiles A (K-major, at byte `aStage` of dynamic shared memory, whose shared address is
-/// `smemAddr`; i32) and B (MN-major, or K-major with `transB`, at `bStage`), for the warpgroup at
-/// (`wgM`, `wgN`) (i32). `tiles` holds the accumulator of each 64-row tile as the instruction's
-/// register struct, updated. No fence, commit or wait: the caller places them.
+/// The k depth of one wgmma instruction on operands of `elem`: 32 bytes of each row (k16 for
+/// bf16/f16, k32 for f8e4m3/f8e5m2).
+int64_t wgmmaK(mlir::Type elem);
+
+/// One warpgroup's share of c += A * op(B) on wgmma for accumulator layout `layout`: per k step
+/// (wgmmaK(elem) wide) and 64-row tile, `wgmma.mma_async` m64nNkK from shared-memory descriptors
+/// of the swizzled tiles A (K-major, at byte `aStage` of dynamic shared memory, whose shared
+/// address is `smemAddr`; i32) and B (MN-major, or K-major with `transB`, at `bStage`), for the
+/// warpgroup at (`wgM`, `wgN`) (i32); `elem` is both operands' element type (bf16, f16, f8e4m3,
+/// f8e5m2; 8-bit ones K-major only). `tiles` holds the accumulator of each 64-row tile as the
+/// instruction's register struct, updated. No fence, commit or wait: the caller places them.
 void buildWarpgroupMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemAddr,
                        mlir::Value wgM, mlir::Value wgN, const layout::WgmmaAccLayout &layout,
                        mlir::Value aStage, const layout::SwizzledTile &tileA, mlir::Value bStage,
-                       const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                       const layout::SwizzledTile &tileB, bool transB, mlir::Type elem,
                        llvm::SmallVectorImpl<mlir::Value> &tiles);
 
 /// The same with A from registers (wgmma's register form, as PTX: MLIR's op reads A from shared

@@ -596,6 +596,9 @@ static TileCopy makeTileCopy(OpBuilder &b, Location loc, Value smemBase, Value t
   Value row0 = m.toI64(offsets[rank - 2]), col0 = m.toI64(offsets[rank - 1]);
   Value rows = t.sizes[rank - 2], cols = t.sizes[rank - 1];
   Value rowStride = t.strides[rank - 2], colStride = t.strides[rank - 1];
+  // A copy moves bits: 8-bit floats (which LLVM cannot load) as bytes.
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elemType))
+    elemType = b.getI8Type();
   return TileCopy{b,    loc,      smemBase, tid32,     threads,   t,
                   tile, destBase, elemType, lead,      leadIn,    row0,
                   col0, rows,     cols,     rowStride, colStride, chunksInFlight};

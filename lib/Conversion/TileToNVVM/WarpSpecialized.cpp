@@ -540,7 +540,8 @@ struct WgmmaOperands {
   Value bDescriptor(Value base, const layout::SwizzledTile &tileB, bool transB, int64_t k0) {
     int64_t sw = tileB.swizzleBytes;
     if (transB) {
-      int64_t delta = (k0 / tileB.blockCols()) * tileB.blockBytes() + (k0 % tileB.blockCols()) * 2;
+      int64_t delta = (k0 / tileB.blockCols()) * tileB.blockBytes() +
+                      (k0 % tileB.blockCols()) * tileB.elemBytes;
       return descriptor(arith::AddIOp::create(b, loc, base, cst32(delta)), 16, 8 * sw, sw);
     }
     // MN-major: 16 k rows further; 64-column blocks apart by the leading byte offset, 8-row
@@ -551,14 +552,16 @@ struct WgmmaOperands {
 };
 } // namespace
 
+int64_t tlc::wgmmaK(Type elem) { return 256 / elem.getIntOrFloatBitWidth(); }
+
 void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wgM, Value wgN,
                             const layout::WgmmaAccLayout &layout, Value aStage,
                             const layout::SwizzledTile &tileA, Value bStage,
-                            const layout::SwizzledTile &tileB, bool transB, bool bf16,
+                            const layout::SwizzledTile &tileB, bool transB, Type elemType,
                             SmallVectorImpl<Value> &tiles) {
   MLIRContext *ctx = b.getContext();
   WgmmaOperands ops{b, loc, smemAddr};
-  int64_t bk = tileA.cols;
+  int64_t bk = tileA.cols, kStep = wgmmaK(elemType);
   int64_t swA = tileA.swizzleBytes;
   auto structType = tiles.front().getType();
   // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
@@ -566,12 +569,17 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
   Value aRows = arith::MulIOp::create(b, loc, wgM, ops.cst32(layout.warpgroupRows() * swA));
   Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
   Value bBase = ops.bBase(bStage, tileB, transB, wgN, layout.instrN());
-  auto elem = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), 16);
-  for (int64_t kk = 0; kk < bk / 16; ++kk) {
-    int64_t k0 = kk * 16;
-    // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) * 2.
-    int64_t aDelta = (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * 2;
+  auto elem = elemType.isBF16()                 ? NVVM::WGMMATypes::bf16
+              : elemType.isF16()                ? NVVM::WGMMATypes::f16
+              : isa<Float8E4M3FNType>(elemType) ? NVVM::WGMMATypes::e4m3
+                                                : NVVM::WGMMATypes::e5m2;
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, layout.instrN(), kStep);
+  for (int64_t kk = 0; kk < bk / kStep; ++kk) {
+    int64_t k0 = kk * kStep;
+    // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) *
+    // elemBytes (32 bytes further per step, whatever the element).
+    int64_t aDelta =
+        (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * tileA.elemBytes;
     Value bDesc = ops.bDescriptor(bBase, tileB, transB, k0);
     for (int64_t m = 0; m < layout.mTiles(); ++m) {
       Value aDesc = ops.descriptor(
@@ -683,15 +691,18 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     Value a = gemm.getA(), bOp = gemm.getB();
     auto aType = cast<tile::BufferType>(a.getType());
     auto bType = cast<tile::BufferType>(bOp.getType());
-    layout::SwizzledTile tileA{aType.getShape()[0], aType.getShape()[1], 2, bufferSwizzle(a)};
-    layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], 2, bufferSwizzle(bOp)};
+    int64_t elemBytes = aType.getElementType().getIntOrFloatBitWidth() / 8;
+    layout::SwizzledTile tileA{aType.getShape()[0], aType.getShape()[1], elemBytes,
+                               bufferSwizzle(a)};
+    layout::SwizzledTile tileB{bType.getShape()[0], bType.getShape()[1], elemBytes,
+                               bufferSwizzle(bOp)};
     Value aStage = arith::AddIOp::create(
         b, loc, cst32(bufferOffset(a)), arith::MulIOp::create(b, loc, stage, cst32(stageBytes(a))));
     Value bStage =
         arith::AddIOp::create(b, loc, cst32(bufferOffset(bOp)),
                               arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
     buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aStage, tileA, bStage, tileB,
-                      gemm.getTransposeB(), aType.getElementType().isBF16(), tiles);
+                      gemm.getTransposeB(), aType.getElementType(), tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // Wait for this iteration's multiplies, then free the stage at once: the producer refills it

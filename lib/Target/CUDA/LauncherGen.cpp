@@ -709,6 +709,11 @@ static unsigned emitDeviceParams(raw_ostream &os, const KernelLaunchInfo &kernel
   return numArgs;
 }
 
+/// The element size of a tensor TMA reads: 2 (bf16, f16) or 1 (f8e4m3, f8e5m2, read as bytes).
+static unsigned tmaElementBytes(const LaunchParam &param) {
+  return param.dtype == "f8e4m3" || param.dtype == "f8e5m2" ? 1 : 2;
+}
+
 /// Looks up the entry to launch: the `__tma` entry where the driver loaded that cubin and TMA can
 /// address the tensors, otherwise the generic entry (docs/abi.md).
 static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
@@ -739,7 +744,8 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
       unsigned a = firstArg[map.param], rank = kernel.params[map.param].dims.size();
       os << (i ? "," : "") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + rank - 1
          << ", tlc_arg" << a + rank << ", &tlc_arg" << a + 2 * rank - 1 << ", &tlc_arg"
-         << a + 2 * rank << ", 2, " << (map.readOnly ? "true" : "false");
+         << a + 2 * rank << ", " << tmaElementBytes(kernel.params[map.param]) << ", "
+         << (map.readOnly ? "true" : "false");
       if (rank > 2)
         os << ", tlc_outer_sizes" << i << ", tlc_outer_strides" << i << ", " << rank - 2;
       os << "}";
@@ -811,24 +817,28 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
   for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
     const LaunchParam &param = kernel.params[map.param];
     unsigned a = firstArg[map.param], rank = param.dims.size();
-    bool bf16 = param.dtype == "bf16";
+    // 16-bit operands as themselves; 8-bit floats as bytes (TMA does not interpret them).
+    unsigned elementBytes = tmaElementBytes(param);
+    StringRef dataType = elementBytes == 1       ? "CU_TENSOR_MAP_DATA_TYPE_UINT8"
+                         : param.dtype == "bf16" ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+                                                 : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
     // CUDA 13 declares CUtensorMap 128-byte aligned; a smaller alignas is ill-formed.
     os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n";
     if (rank == 2) {
       os << "    tlc_status = tlc::rt::encodeTensorMap2D(&tlc_map" << i << ", tlc_arg" << a
          << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
-         << a + 4 << ", 2, ";
+         << a + 4 << ", " << elementBytes << ", ";
     } else {
       // Rank 3 to 5: boxes of one element in each leading dimension.
       os << "    const int64_t tlc_map_sizes" << i << "[] = {" << argList(a + 1, rank) << "};\n"
          << "    const int64_t tlc_map_strides" << i << "[] = {" << argList(a + 1 + rank, rank)
          << "};\n"
          << "    tlc_status = tlc::rt::encodeTensorMap(&tlc_map" << i << ", tlc_arg" << a << ", "
-         << rank << ", tlc_map_sizes" << i << ", tlc_map_strides" << i << ", 2, ";
+         << rank << ", tlc_map_sizes" << i << ", tlc_map_strides" << i << ", " << elementBytes
+         << ", ";
     }
-    os << (bf16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16") << ", "
-       << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \"" << kernel.name
-       << "\", \"" << param.name << "\");\n"
+    os << dataType << ", " << map.boxRows << ", " << map.boxCols << ", " << map.swizzle << ", \""
+       << kernel.name << "\", \"" << param.name << "\");\n"
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n";
   }

@@ -3,7 +3,8 @@
 // The tiling decision of the tensor-core strategies. For the first software-pipelined main loop
 // whose body only copies tensor tiles into shared buffers and multiplies them, it
 //   - maps the accumulator [BM, BN] onto the kernel's warpgroups and the wgmma m64nNk16
-//     instruction (sm_90a), or onto its warps and mma.sync m16n8k16 (sm_80 and later),
+//     instruction (m64nNk32 for f8 operands, B K-major; sm_90a), or onto its warps and mma.sync
+//     m16n8k16 (bf16/f16; sm_80 and later),
 //     recording the register layout on the fragment's alloc (`tile.layout`);
 //   - marks the gemms `tile.mma = #tile.mma<wgmma>` / `<mma_sync>` and the copies `tile.tma`
 //     (TMA boxes)
@@ -34,6 +35,8 @@ using namespace tlc::tile;
 #define DEBUG_TYPE "tile-assign-mma-layouts"
 
 static bool isWgmmaInput(Type type) { return type.isBF16() || type.isF16(); }
+/// 8-bit floats multiply on wgmma only (m64nNk32), both operands K-major.
+static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
 
 /// Shared buffer `buffer` is written only by `copy` and read only by wgmma gemms in `loop`.
 static bool onlyFedBy(Value buffer, CopyOp copy, scf::ForOp loop) {
@@ -60,7 +63,7 @@ static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop, bool tma) {
     auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
     // TMA reads tiles of tensors of rank 2 to 5 (boxes of one element in leading dimensions).
     if (!tensor || tensor.getRank() < 2 || (tma && tensor.getRank() > 5) ||
-        !isWgmmaInput(tensor.getElementType()))
+        !(isWgmmaInput(tensor.getElementType()) || isFloat8(tensor.getElementType())))
       return {};
     found = copy;
   }
@@ -274,21 +277,23 @@ struct AssignMmaLayoutsPass
       auto aType = gemm.getA().getType();
       auto bType = gemm.getB().getType();
       auto cType = gemm.getC().getType();
+      Type elem = aType.getElementType();
+      // f8: wgmma's k32 instruction, with B K-major ([N, K], transpose_b).
+      bool f8 = isFloat8(elem) && wgmma && gemm.getTransposeB();
       if (!aType.isShared() || !bType.isShared() || !cType.isFragment() || gemm.getTransposeA() ||
-          gemm.getClear() || !cType.getElementType().isF32() ||
-          aType.getElementType() != bType.getElementType() ||
-          !isWgmmaInput(aType.getElementType()) || !gemm.getC().getDefiningOp<AllocOp>())
+          gemm.getClear() || !cType.getElementType().isF32() || elem != bType.getElementType() ||
+          !(isWgmmaInput(elem) || f8) || !gemm.getC().getDefiningOp<AllocOp>())
         return false;
       if (acc && acc != gemm.getC())
         return false;
       acc = gemm.getC();
       auto a = aType.getShape(), b = bType.getShape();
-      int64_t bm = a[0], bk = a[1];
+      int64_t bm = a[0], bk = a[1], elemBytes = f8 ? 1 : 2;
       int64_t bn = gemm.getTransposeB() ? b[0] : b[1];
-      if (bk % 16 != 0 || !layout::chooseSwizzle(bm, bk, 2))
+      if ((bk * elemBytes) % 32 != 0 || !layout::chooseSwizzle(bm, bk, elemBytes))
         return false;
       if (gemm.getTransposeB()) {
-        if (!layout::chooseSwizzle(bn, bk, 2))
+        if (!layout::chooseSwizzle(bn, bk, elemBytes))
           return false;
       } else if (wgmma ? (bn * 2) % 128 != 0 : !layout::chooseSwizzle(bk, bn, 2)) {
         // Row-major B: wgmma reads it MN-major in 64-column blocks of 128 bytes; ldmatrix.trans

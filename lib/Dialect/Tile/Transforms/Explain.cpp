@@ -42,12 +42,18 @@ static std::string describeGemm(GemmOp gemm) {
                  swizzleOf(gemm.getB()))
           .str();
   }
-  if (kind == MmaKind::Wgmma && acc)
-    return llvm::formatv("gemm: wgmma m64n{0}k16 on {1} x {2} warpgroups, A and B from shared "
-                         "memory{3}",
-                         acc->wgmma.instrN(), acc->wgmma.warpgroupsM, acc->wgmma.warpgroupsN,
-                         swizzleOf(gemm.getB()))
+  if (kind == MmaKind::Wgmma && acc) {
+    // 32 bytes of each operand row per instruction: k16 (bf16, f16), k32 (f8).
+    Type elem = gemm.getA().getType().getElementType();
+    return llvm::formatv("gemm: wgmma m64n{0}k{1}{2} on {3} x {4} warpgroups, A and B from "
+                         "shared memory{5}",
+                         acc->wgmma.instrN(), 256 / elem.getIntOrFloatBitWidth(),
+                         isa<Float8E4M3FNType>(elem) ? " (f8e4m3)"
+                         : isa<Float8E5M2Type>(elem) ? " (f8e5m2)"
+                                                     : "",
+                         acc->wgmma.warpgroupsM, acc->wgmma.warpgroupsN, swizzleOf(gemm.getB()))
         .str();
+  }
   if (kind == MmaKind::MmaSync && acc)
     return llvm::formatv("gemm: ldmatrix + mma.sync m16n8k16 on {0} x {1} warps, A from {2}, B "
                          "from shared memory",
@@ -82,8 +88,8 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   if (!source && dest && dest.isShared()) {
     auto shape = dest.getShape();
     if (copy->hasAttr(kTmaAttr))
-      // launch() copies a tensor TMA cannot read in place to an aligned workspace, unless the
-      // kernel writes it (docs/abi.md).
+      // launch() copies a tensor of 16-bit elements TMA cannot read in place to an aligned
+      // workspace, unless the kernel writes it (docs/abi.md).
       return llvm::formatv("copy: TMA boxes of {0} x {1}{2}{3}; {4}", shape[0], shape[1],
                            swizzleOf(copy.getDest()),
                            producer ? ", issued by the producer warpgroup" : "",
@@ -94,6 +100,10 @@ static std::string describeCopy(CopyOp copy, bool producer) {
                            : isWritten(copy.getSource())
                                ? "the kernel writes this tensor: a launch where it is not "
                                  "16-byte aligned takes the entry for tensors TMA cannot read"
+                           : dest.getElementType().getIntOrFloatBitWidth() != 16
+                               ? "a launch where the tensor is not 16-byte aligned takes the "
+                                 "entry for tensors TMA cannot read (only 16-bit tensors are "
+                                 "copied to an aligned workspace)"
                                : "a launch where the tensor is not 16-byte aligned copies it "
                                  "to an aligned workspace first")
           .str();

@@ -55,6 +55,9 @@ static std::string mmaSyncMisfit(GemmOp gemm) {
   Type elem = bType.getElementType();
   if (!cType.isFragment() || !cType.getElementType().isF32() || !fragmentAlloc(gemm.getC()))
     return "mma.sync accumulates into an f32 fragment";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+    return "f8 operands multiply on sm_90a's wgmma only, in a `pipelined` main loop of copies "
+           "and gemms whose B is K-major ([N, K] with transpose_b)";
   if (!isMmaInput(elem) || aType.getElementType() != elem)
     return "mma.sync multiplies bf16 or f16 operands of one type";
   if (!bType.isShared())
