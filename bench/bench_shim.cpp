@@ -1,7 +1,8 @@
 // The C entry points of libtlc_bench_shim.so: the generated launchers of softmax, rmsnorm,
-// layernorm and fp8_cast (and the norms built with f32 tensors), and of attention and decoding,
-// behind names and argument types that bench/norms_peers.py, bench/attention_peers.py and
-// bench/decode_peers.py declare with ctypes.
+// layernorm and fp8_cast (and the norms built with f32 tensors), of attention and decoding, and
+// of fp8_gemm, behind names and argument types that bench/norms_peers.py,
+// bench/attention_peers.py, bench/decode_peers.py and bench/fp8_gemm_peers.py declare with
+// ctypes.
 // Every function returns a CUresult (0 on success); device pointers are CUdeviceptr values (torch's
 // data_ptr()) and the stream is a CUstream (torch's cuda_stream), so the kernels run on the
 // caller's stream.
@@ -13,6 +14,7 @@
 #include "attention_decode_bn64.h"
 #include "attention_decode_s4.h"
 #include "fp8_cast.h"
+#include "fp8_gemm.h"
 #include "layernorm.h"
 #include "layernorm_b1.h"
 #include "layernorm_dev.h"
@@ -170,6 +172,19 @@ int tlc_bench_attention_decode(int variant, void *stream, uint64_t q, uint64_t k
     return static_cast<int>(result);
   return static_cast<int>(
       tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
+}
+
+/// fp8_gemm.tile (f8e4m3 A [M, K] and B [N, K], scales SA and SB of one f32 each, bf16 C): the
+/// launcher's choice of configuration (`variant` -1) or configuration 0, 1 or 2 of its
+/// `configs` (128 x 256, 128 x 128, 64 x 128 tiles).
+int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb,
+                       uint64_t c, int64_t m, int64_t k, int64_t n) {
+  namespace g = tlc::fp8_gemm::fp8_gemm;
+  auto launch = variant == 0   ? g::variant0::launch
+                : variant == 1 ? g::variant1::launch
+                : variant == 2 ? g::variant2::launch
+                               : g::launch;
+  return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
 } // extern "C"

@@ -10,6 +10,7 @@
 #ifndef TLC_TEST_GPU_DIFFTEST_DIFFPLAN_H
 #define TLC_TEST_GPU_DIFFTEST_DIFFPLAN_H
 
+#include "../Float8Reference.h"
 #include "../HalfFloat.h"
 
 #include <algorithm>
@@ -384,9 +385,9 @@ struct DType {
   bool isFloat() const { return cls == Class::Float; }
 };
 
-/// The element types tlc-difftest can generate and compare: f32 f64 f16 bf16 i8 i16 i32 i64 u8
-/// bool (and "int", the 64-bit integer a scalar `int` travels as). Nothing for others (f8e4m3,
-/// f8e5m2, ...): kernels using them are skipped.
+/// The element types tlc-difftest can generate and compare: f32 f64 f16 bf16 f8e4m3 f8e5m2 i8
+/// i16 i32 i64 u8 bool (and "int", the 64-bit integer a scalar `int` travels as). Nothing for
+/// others: kernels using them are skipped.
 inline std::optional<DType> lookupDType(const std::string &name) {
   using C = DType::Class;
   static const struct {
@@ -396,7 +397,8 @@ inline std::optional<DType> lookupDType(const std::string &name) {
   } table[] = {{"f32", 4, C::Float},   {"f64", 8, C::Float},  {"f16", 2, C::Float},
                {"bf16", 2, C::Float},  {"i8", 1, C::Signed},  {"i16", 2, C::Signed},
                {"i32", 4, C::Signed},  {"i64", 8, C::Signed}, {"int", 8, C::Signed},
-               {"u8", 1, C::Unsigned}, {"bool", 1, C::Bool}};
+               {"u8", 1, C::Unsigned}, {"bool", 1, C::Bool},  {"f8e4m3", 1, C::Float},
+               {"f8e5m2", 1, C::Float}};
   for (const auto &t : table)
     if (name == t.name)
       return DType{t.name, t.bytes, t.cls};
@@ -427,6 +429,8 @@ inline double floatValue(const DType &t, const uint8_t *p) {
     std::memcpy(&f, p, 4);
     return f;
   }
+  if (t.bytes == 1)
+    return gputest::decodeFloat8(t.name == "f8e4m3", *p);
   uint16_t h;
   std::memcpy(&h, p, 2);
   return t.name == "bf16" ? bf16ToFloat(h) : f16ToFloat(h);
@@ -463,6 +467,8 @@ inline void storeFloat(const DType &t, uint8_t *p, double v) {
   } else if (t.name == "f32") {
     float f = static_cast<float>(v);
     std::memcpy(p, &f, 4);
+  } else if (t.bytes == 1) {
+    *p = gputest::encodeFloat8(t.name == "f8e4m3", static_cast<float>(v));
   } else {
     uint16_t h =
         t.name == "bf16" ? floatToBf16(static_cast<float>(v)) : floatToF16(static_cast<float>(v));

@@ -79,7 +79,7 @@ static const char *const SampleManifest = R"json({
                     "entries": [ {"name": "rows", "kind": "plain", "threads": 128,
                                   "dynamic_shared_bytes": 0} ] } ] },
     { "name": "fp8", "threads": [128, 1, 1], "grid": ["1", "1", "1"], "size_symbols": ["N"],
-      "params": [ {"name": "X", "kind": "tensor", "dtype": "f8e4m3", "dims": ["N"],
+      "params": [ {"name": "X", "kind": "tensor", "dtype": "f4e2m1", "dims": ["N"],
                    "access": "read"} ],
       "targets": [] } ] })json";
 
@@ -158,7 +158,7 @@ static void testManifest() {
   CHECK(g.targets[0].entries[0].repack.entry.empty());
   CHECK_EQ(g.targets[0].plainEntry()->name, std::string("gemm__0"));
   CHECK(unsupportedReason(g).empty());
-  CHECK(unsupportedReason(m.kernels[2]).find("f8e4m3") != std::string::npos);
+  CHECK(unsupportedReason(m.kernels[2]).find("f4e2m1") != std::string::npos);
   CHECK(m.find("rows") == &m.kernels[1]);
   CHECK(m.find("nope") == nullptr);
   CHECK(abiMismatch(g, g).empty());
@@ -549,11 +549,21 @@ static void testElements() {
   DType bf16 = *lookupDType("bf16"), f16 = *lookupDType("f16"), f32 = *lookupDType("f32");
   DType i8 = *lookupDType("i8"), u8 = *lookupDType("u8"), i64 = *lookupDType("i64");
   DType b = *lookupDType("bool"), f64 = *lookupDType("f64");
-  CHECK(!lookupDType("f8e5m2"));
+  DType e4m3 = *lookupDType("f8e4m3"), e5m2 = *lookupDType("f8e5m2");
+  CHECK(!lookupDType("f4e2m1"));
   CHECK_EQ(lookupDType("int")->bytes, 8u);
+  CHECK_EQ(e4m3.bytes, 1u);
+  // 8-bit floats: their codes, rounded to nearest and saturated.
+  uint8_t code = 0;
+  storeFloat(e4m3, &code, 1.0);
+  CHECK_EQ(code, uint8_t(0x38));
+  storeFloat(e4m3, &code, -1000.0);
+  CHECK_EQ(floatValue(e4m3, &code), -448.0);
+  storeFloat(e5m2, &code, 0.3);
+  CHECK_EQ(floatValue(e5m2, &code), 0.3125);
 
   Rng rng(5);
-  for (const DType &t : {bf16, f16, f32, f64}) {
+  for (const DType &t : {bf16, f16, f32, f64, e4m3, e5m2}) {
     std::vector<uint8_t> buf(1000 * t.bytes);
     fillRandom(t, buf.data(), 1000, rng);
     double lo = 1, hi = -1;

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""kernels/fp8_gemm.tile against torch._scaled_mm (cuBLASLt's fp8 GEMM) on the GPU machine, in
+one process (bench only: nothing in the build or the tests runs Python).
+
+Loads build/gpu-bin/libtlc_bench_shim.so (bench/bench_shim.cpp) with ctypes and times tlc's
+fp8_gemm (the launcher's choice of configuration, and each configuration alone) and
+torch._scaled_mm on the same f8e4m3 tensors: A [M, K] row-major, B [N, K] row-major (passed to
+_scaled_mm as B.t(), the column-major operand it wants), per-tensor f32 scales, bf16 output. The
+bf16 GEMM of the same shape (torch.matmul, cuBLAS) is timed beside them for reference. Interleaved
+CUDA events after warm-up on torch's current stream (norms_peers.time_interleaved), median of the
+iterations. Before timing, each output is checked against a float32 reference computed from the
+decoded fp8 values. TFLOP/s counts 2 M N K.
+
+Usage: python3 bench/fp8_gemm_peers.py [--shim PATH] [--shapes 4096x4096x4096,...] [--iters 20]
+"""
+
+import argparse
+import ctypes
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from norms_peers import DEFAULT_SHIM, Shim, load_shim, time_interleaved  # noqa: E402
+
+DEFAULT_SHAPES = ("8192x8192x8192,4096x4096x4096,2048x2048x2048,8192x8192x1024,"
+                  "4096x8192x512,64x8192x8192,16x8192x8192,4000x3000x4000")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shim", default=DEFAULT_SHIM)
+    p.add_argument("--shapes", default=DEFAULT_SHAPES, help="MxNxK,...")
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--variants", action="store_true", help="also each configuration alone")
+    args = p.parse_args()
+    lib = load_shim(args.shim)
+    i64, u64, ptr, i32 = ctypes.c_int64, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_int
+    lib.tlc_bench_fp8_gemm.argtypes = [i32, ptr, u64, u64, u64, u64, u64, i64, i64, i64]
+    lib.tlc_bench_fp8_gemm.restype = ctypes.c_int
+    shim = Shim(lib)
+    torch.cuda.init()
+    shim("tlc_bench_init", torch.cuda.current_device())
+    ok = True
+    for shape in args.shapes.split(","):
+        m, n, k = (int(x) for x in shape.split("x"))
+        gen = torch.Generator(device="cuda").manual_seed(1)
+        a32 = torch.randn(m, k, device="cuda", generator=gen)
+        b32 = torch.randn(n, k, device="cuda", generator=gen)
+        a = a32.to(torch.float8_e4m3fn)
+        b = b32.to(torch.float8_e4m3fn)
+        sa = torch.tensor([0.5], device="cuda")
+        sb = torch.tensor([0.25], device="cuda")
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        a16, b16 = a.to(torch.bfloat16), b.to(torch.bfloat16)
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        def tlc(variant, c=c, a=a, b=b, sa=sa, sb=sb, m=m, n=n, k=k, stream=stream):
+            shim("tlc_bench_fp8_gemm", variant, stream, a.data_ptr(), b.data_ptr(),
+                 sa.data_ptr(), sb.data_ptr(), c.data_ptr(), m, k, n)
+            return c
+
+        fns = {"tlc": lambda: tlc(-1)}
+        if args.variants:
+            for v in range(3):
+                fns[f"tlc config {v}"] = lambda v=v: tlc(v)
+        fns["torch._scaled_mm"] = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
+                                                           out_dtype=torch.bfloat16)
+        fns["bf16 matmul (cuBLAS)"] = lambda: torch.matmul(a16, b16.t())
+        # Correctness first: every fp8 output against float32 on the decoded values.
+        ref = (a.float() @ b.float().t()) * (sa * sb)
+        scale = ref.abs().max().item()
+        for name, fn in fns.items():
+            if name.startswith("bf16"):
+                continue
+            c.fill_(float("nan"))
+            got = fn().float()
+            err = ((got - ref).abs().max() / scale).item()
+            good = err == err and err < 1e-2
+            ok &= good
+            print(f"CHECK fp8_gemm {shape} {name}: max err / max |ref| {err:.2e} "
+                  f"{'ok' if good else 'WRONG'}", flush=True)
+        times = time_interleaved(fns, args.warmup, args.iters)
+        peer = times["torch._scaled_mm"]
+        for name, ms in times.items():
+            tflops = 2.0 * m * n * k / (ms * 1e-3) / 1e12
+            print(f"FP8GEMM {shape} {name:24s} ms={ms:.4f} TFLOP/s={tflops:7.1f} "
+                  f"vs_scaled_mm={peer / ms:.3f}", flush=True)
+    print("ALL OK" if ok else "SOME WRONG")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
