@@ -11,6 +11,11 @@ CUDA events after warm-up on torch's current stream (norms_peers.time_interleave
 iterations. Before timing, each output is checked against a float32 reference computed from the
 decoded fp8 values. TFLOP/s counts 2 M N K.
 
+With --blockwise: fp8_gemm_blockwise (DeepSeek-V3's scales, one per 1 x 128 block of A and per
+128 x 128 block of B) against a torch formulation of the same product (dequantize both operands
+to bf16 with their block scales, then one bf16 matmul) and, as the speed a per-tensor-scaled
+product reaches, torch._scaled_mm on the same operands.
+
 Usage: python3 bench/fp8_gemm_peers.py [--shim PATH] [--shapes 4096x4096x4096,...] [--iters 20]
 """
 
@@ -35,11 +40,16 @@ def main():
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--variants", action="store_true", help="also each configuration alone")
+    p.add_argument("--blockwise", action="store_true",
+                   help="time fp8_gemm_blockwise (DeepSeek-V3 scales) instead")
     args = p.parse_args()
     lib = load_shim(args.shim)
     i64, u64, ptr, i32 = ctypes.c_int64, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_int
     lib.tlc_bench_fp8_gemm.argtypes = [i32, ptr, u64, u64, u64, u64, u64, i64, i64, i64]
     lib.tlc_bench_fp8_gemm.restype = ctypes.c_int
+    lib.tlc_bench_fp8_gemm_blockwise.argtypes = [i32, ptr, u64, u64, u64, u64, u64, i64, i64,
+                                                 i64, i64, i64]
+    lib.tlc_bench_fp8_gemm_blockwise.restype = ctypes.c_int
     shim = Shim(lib)
     torch.cuda.init()
     shim("tlc_bench_init", torch.cuda.current_device())
@@ -56,6 +66,9 @@ def main():
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         a16, b16 = a.to(torch.bfloat16), b.to(torch.bfloat16)
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        if args.blockwise:
+            ok &= run_blockwise(shim, args, shape, m, n, k, a, b, c, stream)
+            continue
 
         def tlc(variant, c=c, a=a, b=b, sa=sa, sb=sb, m=m, n=n, k=k, stream=stream):
             shim("tlc_bench_fp8_gemm", variant, stream, a.data_ptr(), b.data_ptr(),
@@ -90,6 +103,55 @@ def main():
                   f"vs_scaled_mm={peer / ms:.3f}", flush=True)
     print("ALL OK" if ok else "SOME WRONG")
     return 0 if ok else 1
+
+
+def run_blockwise(shim, args, shape, m, n, k, a, b, c, stream):
+    """Times fp8_gemm_blockwise against the bf16 formulation and torch._scaled_mm."""
+    kb, nb = (k + 127) // 128, (n + 127) // 128
+    gen = torch.Generator(device="cuda").manual_seed(2)
+    sa = torch.rand(m, kb, device="cuda", generator=gen) + 0.5
+    sb = torch.rand(nb, kb, device="cuda", generator=gen) + 0.5
+    one = torch.tensor([1.0], device="cuda")
+
+    def tlc(variant):
+        shim("tlc_bench_fp8_gemm_blockwise", variant, stream, a.data_ptr(), b.data_ptr(),
+             sa.data_ptr(), sb.data_ptr(), c.data_ptr(), m, k, n, kb, nb)
+        return c
+
+    def torch_blockwise():
+        sa_full = sa.repeat_interleave(128, dim=1)[:, :k]
+        sb_full = sb.repeat_interleave(128, dim=0)[:n].repeat_interleave(128, dim=1)[:, :k]
+        return (a.to(torch.bfloat16) * sa_full.to(torch.bfloat16)) @ (
+            b.to(torch.bfloat16) * sb_full.to(torch.bfloat16)).t()
+
+    fns = {"tlc blockwise": lambda: tlc(-1)}
+    if args.variants:
+        for v in range(2):
+            fns[f"tlc blockwise config {v}"] = lambda v=v: tlc(v)
+    fns["torch dequant + bf16 matmul"] = torch_blockwise
+    fns["torch._scaled_mm (per-tensor)"] = lambda: torch._scaled_mm(
+        a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    sa_full = sa.repeat_interleave(128, dim=1)[:, :k]
+    sb_full = sb.repeat_interleave(128, dim=0)[:n].repeat_interleave(128, dim=1)[:, :k]
+    ref = (a.float() * sa_full) @ (b.float() * sb_full).t()
+    scale = ref.abs().max().item()
+    ok = True
+    for name, fn in fns.items():
+        if not name.startswith("tlc"):
+            continue
+        c.fill_(float("nan"))
+        err = ((fn().float() - ref).abs().max() / scale).item()
+        good = err == err and err < 1e-2
+        ok &= good
+        print(f"CHECK fp8_gemm_blockwise {shape} {name}: max err / max |ref| {err:.2e} "
+              f"{'ok' if good else 'WRONG'}", flush=True)
+    times = time_interleaved(fns, args.warmup, args.iters)
+    peer = times["torch dequant + bf16 matmul"]
+    for name, ms in times.items():
+        tflops = 2.0 * m * n * k / (ms * 1e-3) / 1e12
+        print(f"FP8BLOCK {shape} {name:30s} ms={ms:.4f} TFLOP/s={tflops:7.1f} "
+              f"vs_torch_formulation={peer / ms:.3f}", flush=True)
+    return ok
 
 
 if __name__ == "__main__":

@@ -98,3 +98,54 @@ tile.kernel @f8_nn threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["
   } {tile.stages = 3 : i64}
   tile.yield
 }
+
+// -----
+
+// Outside a main loop (a `parallel` scales each k block's product into the accumulator: the
+// blockwise-scaled fp8 GEMM), the register strategy runs the f8 gemm on wgmma with its
+// accumulator on warps stacked along M (8 warps x 16 rows). mma.sync has no f8 form: on sm_80
+// and with wgmma off the gemm keeps the generic lowering.
+// CHECK-LABEL: tile.kernel @f8_blockwise
+// CHECK:         tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [8, 1]>} : !tile.buffer<fragment 128x128xf32>
+// CHECK:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {clear, tile.mma = #tile.mma<wgmma>, transpose_b}
+// NOTMA-LABEL: tile.kernel @f8_blockwise
+// NOTMA:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {clear, tile.mma = #tile.mma<wgmma>, transpose_b}
+// SM80-LABEL: tile.kernel @f8_blockwise
+// SM80-NOT:     tile.mma
+// SM80:         tile.yield
+tile.kernel @f8_blockwise threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["N", "K"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<f8E4M3FN, 2>, %b: !tile.tensor<f8E4M3FN, 2>, %c: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<f8E4M3FN, 2>, %b: !tile.tensor<f8E4M3FN, 2>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x128xf8E4M3FN>
+  %bs = tile.alloc : !tile.buffer<shared 128x128xf8E4M3FN>
+  %part = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[1] : !tile.tensor<f8E4M3FN, 2>
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c128 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c128 : index
+    tile.copy %a[%row, %col] to %as : !tile.tensor<f8E4M3FN, 2> to !tile.buffer<shared 128x128xf8E4M3FN>
+    %bx = tile.block_id 0
+    %brow = arith.muli %bx, %c128 : index
+    tile.copy %b[%brow, %col] to %bs : !tile.tensor<f8E4M3FN, 2> to !tile.buffer<shared 128x128xf8E4M3FN>
+    tile.gemm %as, %bs, %part {clear, transpose_b} : !tile.buffer<shared 128x128xf8E4M3FN>, !tile.buffer<shared 128x128xf8E4M3FN>, !tile.buffer<fragment 128x128xf32>
+    tile.parallel [128, 128] {
+    ^bb0(%r: index, %q: index):
+      %x = tile.read %acc[%r, %q] : !tile.buffer<fragment 128x128xf32>
+      %y = tile.read %part[%r, %q] : !tile.buffer<fragment 128x128xf32>
+      %s = arith.addf %x, %y : f32
+      tile.write %s, %acc[%r, %q] : !tile.buffer<fragment 128x128xf32>
+    }
+  } {tile.stages = 3 : i64}
+  tile.yield
+}

@@ -26,6 +26,11 @@ static std::string swizzleOf(Value buffer) {
   return swizzle ? llvm::formatv(", {0}-byte swizzle", swizzle.getInt()).str() : "";
 }
 
+/// wgmma's k depth for the gemm's operands: 32 bytes of each row (k16 bf16/f16, k32 f8).
+static int64_t wgmmaK(GemmOp gemm) {
+  return 256 / gemm.getA().getType().getElementType().getIntOrFloatBitWidth();
+}
+
 static std::string describeGemm(GemmOp gemm) {
   std::optional<MmaKind> kind = getMmaKind(gemm);
   std::optional<AccLayout> acc = getAccLayout(gemm.getC());
@@ -34,20 +39,19 @@ static std::string describeGemm(GemmOp gemm) {
     const layout::MmaSyncAccLayout &l = acc->mma;
     if (std::optional<layout::WgmmaAccLayout> instr = getRegisterWgmmaInstr(gemm))
       return llvm::formatv(
-                 "gemm: wgmma m64n{0}k16 ({1} per k step) on {2} warpgroup{3}, A from {4}, "
+                 "gemm: wgmma m64n{0}k{6} ({1} per k step) on {2} warpgroup{3}, A from {4}, "
                  "B from shared memory{5}",
                  instr->cols, l.cols / instr->cols, instr->warpgroupsM,
                  instr->warpgroupsM == 1 ? "" : "s",
                  gemm.getA().getType().isFragment() ? "registers" : "shared memory",
-                 swizzleOf(gemm.getB()))
+                 swizzleOf(gemm.getB()), wgmmaK(gemm))
           .str();
   }
   if (kind == MmaKind::Wgmma && acc) {
-    // 32 bytes of each operand row per instruction: k16 (bf16, f16), k32 (f8).
     Type elem = gemm.getA().getType().getElementType();
     return llvm::formatv("gemm: wgmma m64n{0}k{1}{2} on {3} x {4} warpgroups, A and B from "
                          "shared memory{5}",
-                         acc->wgmma.instrN(), 256 / elem.getIntOrFloatBitWidth(),
+                         acc->wgmma.instrN(), wgmmaK(gemm),
                          isa<Float8E4M3FNType>(elem) ? " (f8e4m3)"
                          : isa<Float8E5M2Type>(elem) ? " (f8e5m2)"
                                                      : "",

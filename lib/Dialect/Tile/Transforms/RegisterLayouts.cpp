@@ -48,16 +48,41 @@ static AllocOp fragmentAlloc(Value value) {
   return value.getDefiningOp<AllocOp>();
 }
 
-/// Why mma.sync cannot run `gemm` (empty if it can, as far as its own operands tell).
-static std::string mmaSyncMisfit(GemmOp gemm) {
+static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+/// Why wgmma m64nNk32 cannot run a gemm of 8-bit floats (empty if it can, as far as its own
+/// operands tell): A and B of one 8-bit float type in shared memory, both K-major (no
+/// transpose_a; B as [N, K] with transpose_b), k a multiple of 32, tiles whole swizzle atoms.
+static std::string float8Misfit(GemmOp gemm) {
+  BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
+  if (aType.getElementType() != bType.getElementType())
+    return "wgmma multiplies 8-bit float operands of one type";
+  if (!aType.isShared() || gemm.getTransposeA())
+    return "wgmma reads an 8-bit float A from shared memory, K-major (no transpose_a)";
+  if (!bType.isShared() || !gemm.getTransposeB())
+    return "wgmma reads 8-bit float operands K-major only: B as [N, K] in shared memory, with "
+           "transpose_b";
+  auto a = aType.getShape(), b = bType.getShape();
+  if (a[1] % 32 != 0)
+    return "the k extent is not a multiple of 32 (one wgmma k32 step of 8-bit floats)";
+  if (!layout::chooseSwizzle(a[0], a[1], 1) || !layout::chooseSwizzle(b[0], b[1], 1))
+    return "its shared tiles are not whole swizzle atoms (rows a multiple of 8, rows of 32, 64 "
+           "or a multiple of 128 bytes)";
+  return "";
+}
+
+/// Why the register strategy cannot run `gemm` on tensor cores (empty if it can, as far as its
+/// own operands tell): mma.sync's rules, or for 8-bit floats, wgmma's (sm_90a: `wgmma`).
+static std::string mmaSyncMisfit(GemmOp gemm, bool wgmma) {
   BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
   BufferType cType = gemm.getC().getType();
   Type elem = bType.getElementType();
   if (!cType.isFragment() || !cType.getElementType().isF32() || !fragmentAlloc(gemm.getC()))
     return "mma.sync accumulates into an f32 fragment";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
-    return "f8 operands multiply on sm_90a's wgmma only, in a `pipelined` main loop of copies "
-           "and gemms whose B is K-major ([N, K] with transpose_b)";
+  if (isFloat8(elem))
+    return wgmma ? float8Misfit(gemm)
+                 : "f8 operands multiply on sm_90a's wgmma only (with B K-major: [N, K] and "
+                   "transpose_b); there is no mma.sync form";
   if (!isMmaInput(elem) || aType.getElementType() != elem)
     return "mma.sync multiplies bf16 or f16 operands of one type";
   if (!bType.isShared())
@@ -207,7 +232,7 @@ static bool inRegisters(Value v) { return static_cast<bool>(getAccLayout(v)); }
 void Planner::run() {
   // 1. The gemms mma.sync can run.
   kernel.getBody().walk([&](GemmOp gemm) {
-    std::string why = mmaSyncMisfit(gemm);
+    std::string why = mmaSyncMisfit(gemm, wgmma);
     if (why.empty())
       candidates.push_back(gemm);
     else
@@ -315,11 +340,18 @@ SmallVector<GemmOp> Planner::selectMmaGemms() {
   for (GemmOp gemm : candidates) {
     bool fits =
         inRegisters(gemm.getC()) && (gemm.getA().getType().isShared() || inRegisters(gemm.getA()));
-    if (fits)
-      mma.push_back(gemm);
-    else
+    if (!fits) {
       plan.genericGemms.push_back(
           {gemm, "its accumulator stays in shared memory (see the note on its fragment)"});
+      continue;
+    }
+    // 8-bit floats have no mma.sync form: wgmma, on the layout their accumulator got, or none.
+    if (isFloat8(gemm.getA().getType().getElementType()))
+      if (std::string why = wgmmaMisfit(gemm); !why.empty()) {
+        plan.genericGemms.push_back({gemm, "f8 operands multiply on wgmma only, and " + why});
+        continue;
+      }
+    mma.push_back(gemm);
   }
   return mma;
 }
