@@ -174,6 +174,21 @@ int tlc_bench_attention_decode(int variant, void *stream, uint64_t q, uint64_t k
       tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
 }
 
+/// attention_decode.tile's paged split (K, V caches of 64-token pages [pages, 64, HKV, 128], page
+/// table [B, MAXP], key counts [B]), then the combine; as tlc_bench_attention_decode otherwise.
+int tlc_bench_attention_decode_paged(void *stream, uint64_t q, uint64_t k, uint64_t v,
+                                     uint64_t pages, uint64_t lens, uint64_t op, uint64_t lse,
+                                     uint64_t o, float scale, int64_t b, int64_t hkv, int64_t r,
+                                     int64_t tk, int64_t maxp, int64_t ns) {
+  auto st = static_cast<CUstream>(stream);
+  CUresult result = tlc_attention_decode_attention_decode_paged_split_launch(
+      st, q, k, v, pages, lens, op, lse, scale, b, hkv, r, tk, hkv * 128, maxp, ns);
+  if (result != CUDA_SUCCESS)
+    return static_cast<int>(result);
+  return static_cast<int>(
+      tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
+}
+
 /// fp8_gemm.tile (f8e4m3 A [M, K] and B [N, K], scales SA and SB of one f32 each, bf16 C): the
 /// launcher's choice of configuration (`variant` -1) or configuration 0, 1 or 2 of its
 /// `configs` (128 x 256, 128 x 128, 64 x 128 tiles).

@@ -8,7 +8,9 @@ GQA through enable_gqa) on the same bf16 tensors: q [B, H, Sq, D], k and v [B, H
 reads q as [B, HKV, GROUP * Sq, D] (the same memory). Interleaved CUDA-event timing after
 warm-up (norms_peers.time_interleaved), median of the iterations; every output is checked
 against a float32 reference first. GB/s counts the K/V bytes (2 B HKV S D x 2 bytes): decoding
-is memory bound.
+is memory bound. "tlc paged" reads the same keys and values from a cache of 64-token pages in a
+shuffled order (attention_decode_paged_split, vLLM's layout [pages, 64, HKV, D] and a page
+table), the cost of the indirection against the contiguous split.
 Usage: python3 bench/decode_peers.py [--shim PATH] [--shapes 16x32x32x8192x1] [--iters 20]
 (shapes B x H x HKV x S x Sq, D = 128)
 """
@@ -40,6 +42,9 @@ def main():
     lib.tlc_bench_attention_decode.argtypes = [ctypes.c_int, ptr, u64, u64, u64, u64, u64, u64,
                                                f32, i64, i64, i64, i64, i64]
     lib.tlc_bench_attention_decode.restype = ctypes.c_int
+    lib.tlc_bench_attention_decode_paged.argtypes = [ptr, u64, u64, u64, u64, u64, u64, u64, u64,
+                                                     f32, i64, i64, i64, i64, i64, i64]
+    lib.tlc_bench_attention_decode_paged.restype = ctypes.c_int
     shim = Shim(lib)
     torch.cuda.init()
     shim("tlc_bench_init", torch.cuda.current_device())
@@ -67,6 +72,30 @@ def main():
                  op.data_ptr(), lse.data_ptr(), out.data_ptr(), scale * math.log2(math.e), b,
                  hkv, r, s, ns)
 
+        # The paged cache: each sequence's keys in 64-token pages, the pages shuffled.
+        page = 64
+        per_seq = (s + page - 1) // page
+        pad = per_seq * page - s
+
+        def paged(x):
+            x = torch.nn.functional.pad(x.permute(0, 2, 1, 3), (0, 0, 0, 0, 0, pad))
+            return x.reshape(b * per_seq, page, hkv, d)
+
+        perm = torch.randperm(b * per_seq, device="cuda", generator=gen)
+        kc, vc = torch.empty_like(paged(k)), torch.empty_like(paged(v))
+        kc[perm], vc[perm] = paged(k), paged(v)
+        table = perm.to(torch.int32).reshape(b, per_seq).contiguous()
+        lens = torch.full((b,), s, device="cuda", dtype=torch.int32)
+
+        def tlc_paged(ns, out=out):
+            if ns not in scratch:
+                tlc(ns)
+            op, lse = scratch[ns]
+            shim("tlc_bench_attention_decode_paged", stream, q.data_ptr(), kc.data_ptr(),
+                 vc.data_ptr(), table.data_ptr(), lens.data_ptr(), op.data_ptr(), lse.data_ptr(),
+                 out.data_ptr(), scale * math.log2(math.e), b, hkv, r, b * per_seq * page,
+                 per_seq, ns)
+
         def sdpa(backend):
             with sdpa_kernel([backend]):
                 return F.scaled_dot_product_attention(q, k, v, enable_gqa=group > 1)
@@ -76,6 +105,8 @@ def main():
         for variant, tag in ((0, ""), (1, " S4"), (2, " BN64")):
             for ns in (int(x) for x in args.splits.split(",")):
                 fns[f"tlc{tag} NS={ns}"] = lambda ns=ns, variant=variant: tlc(ns, variant)
+        for ns in (int(x) for x in args.splits.split(",")):
+            fns[f"tlc paged NS={ns}"] = lambda ns=ns: tlc_paged(ns)
         with sdpa_kernel([SDPBackend.MATH]):
             ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
                                                  enable_gqa=group > 1)
