@@ -327,7 +327,8 @@ struct BlockedPlanner {
       return fitsRegisterSlots(parallel)
                  ? nullptr
                  : "this 'parallel' accesses a fragment in registers elsewhere than at its "
-                   "point (or a row value at its row)";
+                   "point (or a row value at its row), or runs over row values (held by "
+                   "several threads each) and reads memory it also writes";
     }
     if (isa<FillOp>(at))
       return nullptr;

@@ -303,12 +303,35 @@ std::pair<Value, bool> tlc::tile::joinParallelAccesses(ParallelOp parallel,
   return {domain, rows};
 }
 
+/// Whether `parallel`'s body reads memory outside registers (a buffer without a register layout,
+/// a tensor) that it also writes. Over row values every thread holding the row runs the body
+/// (the lanes of a quad, the threads of a blocked row, several warps for long rows): a replica
+/// could read what another one already wrote (`Y[r] = Y[r] + s[r]` would add s more than once).
+static bool readsWhatItWrites(ParallelOp parallel) {
+  llvm::SmallPtrSet<Value, 4> read, written;
+  parallel.getBody().walk([&](Operation *op) {
+    if (auto r = dyn_cast<ReadOp>(op); r && !getAccLayout(r.getBuffer()))
+      read.insert(r.getBuffer());
+    else if (auto w = dyn_cast<WriteOp>(op); w && !getAccLayout(w.getBuffer()))
+      written.insert(w.getBuffer());
+    else if (auto load = dyn_cast<LoadOp>(op))
+      read.insert(load.getTensor());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      written.insert(store.getTensor());
+  });
+  return llvm::any_of(written, [&](Value v) { return read.contains(v); });
+}
+
 bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
   SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
   auto inRegisters = [](Value v) { return static_cast<bool>(getAccLayout(v)); };
   bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
     return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
   });
+  // Over row values (a rank-1 domain, held by several threads each) the body runs once per
+  // holder: only if no holder can see another's writes.
+  if (parallel.getShape().size() == 1 && readsWhatItWrites(parallel))
+    return false;
   return hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
            return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;
          });
