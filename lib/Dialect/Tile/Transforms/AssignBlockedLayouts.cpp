@@ -324,11 +324,7 @@ struct BlockedPlanner {
   /// Why the use of `fragment` by tile-level op `at` needs a conversion, or null.
   const char *misfitReason(Operation *at, Value fragment) {
     if (auto parallel = dyn_cast<ParallelOp>(at)) {
-      return fitsRegisterSlots(parallel)
-                 ? nullptr
-                 : "this 'parallel' accesses a fragment in registers elsewhere than at its "
-                   "point (or a row value at its row), or runs over row values (held by "
-                   "several threads each) and reads memory it also writes";
+      return fitsRegisterSlots(parallel) ? nullptr : registerSlotsMisfit(parallel);
     }
     if (isa<FillOp>(at))
       return nullptr;

@@ -360,9 +360,7 @@ const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp
   const char *reason = nullptr;
   if (auto parallel = dyn_cast<ParallelOp>(at)) {
     if (!fitsRegisterSlots(parallel))
-      reason = "this 'parallel' accesses a fragment in registers elsewhere than at its "
-               "point (or a row value at its row), or runs over row values (held by several "
-               "threads each) and reads memory it also writes";
+      reason = registerSlotsMisfit(parallel);
   } else if (isa<FillOp>(at)) {
   } else if (auto gemm = dyn_cast<GemmOp>(at)) {
     if (!llvm::is_contained(mma, gemm) || gemm.getB() == fragment)

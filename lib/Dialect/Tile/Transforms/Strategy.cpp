@@ -322,15 +322,27 @@ static bool readsWhatItWrites(ParallelOp parallel) {
   return llvm::any_of(written, [&](Value v) { return read.contains(v); });
 }
 
+const char *tlc::tile::registerSlotsMisfit(ParallelOp parallel) {
+  return rowReplicaHazard(parallel)
+             ? "this 'parallel' runs over row values, which several threads hold each, and "
+               "reads memory it also writes"
+             : "this 'parallel' accesses a fragment in registers elsewhere than at its point (or "
+               "a row value at its row)";
+}
+
+bool tlc::tile::rowReplicaHazard(ParallelOp parallel) {
+  return parallel.getShape().size() == 1 && readsWhatItWrites(parallel);
+}
+
 bool tlc::tile::fitsRegisterSlots(ParallelOp parallel) {
   SmallVector<FragmentAccess> accesses = getFragmentAccesses(parallel);
   auto inRegisters = [](Value v) { return static_cast<bool>(getAccLayout(v)); };
   bool hasDomain = llvm::any_of(accesses, [&](const FragmentAccess &a) {
     return a.kind == FragmentAccess::AtPoint && inRegisters(a.buffer);
   });
-  // Over row values (a rank-1 domain, held by several threads each) the body runs once per
-  // holder: only if no holder can see another's writes.
-  if (parallel.getShape().size() == 1 && readsWhatItWrites(parallel))
+  // Over row values (held by several threads each) the body runs once per holder: only if no
+  // holder can see another's writes.
+  if (rowReplicaHazard(parallel))
     return false;
   return hasDomain && llvm::all_of(accesses, [&](const FragmentAccess &a) {
            return !inRegisters(a.buffer) || a.kind != FragmentAccess::Other;

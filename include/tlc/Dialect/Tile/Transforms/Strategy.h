@@ -179,8 +179,17 @@ std::pair<mlir::Value, bool>
 joinParallelAccesses(ParallelOp parallel, llvm::function_ref<void(mlir::Value, mlir::Value)> join);
 
 /// Whether `parallel` can run on register slots: it accesses a fragment in registers at its
-/// point, and every register fragment only at its point or (a row value) at its row.
+/// point, and every register fragment only at its point or (a row value) at its row, and no
+/// rowReplicaHazard.
 bool fitsRegisterSlots(ParallelOp parallel);
+
+/// Whether `parallel` runs over row values (rank 1: several threads hold each, and each runs the
+/// body) and its body reads memory outside registers that it also writes: a holder could read
+/// what another one already wrote (`Y[r] = Y[r] + s[r]` adding s more than once).
+bool rowReplicaHazard(ParallelOp parallel);
+
+/// The explanation of a `parallel` that does not fit register slots (fitsRegisterSlots false).
+const char *registerSlotsMisfit(ParallelOp parallel);
 
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
