@@ -1,6 +1,6 @@
 // The C entry points of libtlc_bench_shim.so: the generated launchers of softmax, rmsnorm,
-// layernorm and fp8_cast (and the norms built with f32 tensors), of attention and decoding, and
-// of fp8_gemm, behind names and argument types that bench/norms_peers.py,
+// layernorm and fp8_cast (and the norms built with f32 tensors), of attention and decoding, of
+// fp8_gemm and of topk, behind names and argument types that bench/norms_peers.py,
 // bench/attention_peers.py, bench/decode_peers.py and bench/fp8_gemm_peers.py declare with
 // ctypes.
 // Every function returns a CUresult (0 on success); device pointers are CUdeviceptr values (torch's
@@ -32,6 +32,9 @@
 #include "softmax_bf16_nt512.h"
 #include "softmax_bf16_r16.h"
 #include "softmax_prev.h"
+#include "topk.h"
+#include "topk_bf16_k50.h"
+#include "topk_k2.h"
 
 #include <cuda.h>
 
@@ -187,6 +190,16 @@ int tlc_bench_attention_decode_paged(void *stream, uint64_t q, uint64_t k, uint6
     return static_cast<int>(result);
   return static_cast<int>(
       tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
+}
+
+/// topk.tile: the K largest of each row of X [M, N] into V [M, K] and I [M, K] (i32). `variant`
+/// 0: f32, K = 8 (as shipped); 1: f32, K = 2 on 256-column tiles (MoE routing); 2: bf16, K = 50.
+int tlc_bench_topk(int variant, void *stream, uint64_t x, uint64_t v, uint64_t i, int64_t m,
+                   int64_t n) {
+  auto launch = variant == 1   ? tlc_topk_k2_topk_launch
+                : variant == 2 ? tlc_topk_bf16_k50_topk_launch
+                               : tlc_topk_topk_launch;
+  return static_cast<int>(launch(static_cast<CUstream>(stream), x, v, i, m, n));
 }
 
 /// fp8_gemm.tile (f8e4m3 A [M, K] and B [N, K], scales SA and SB of one f32 each, bf16 C): the
