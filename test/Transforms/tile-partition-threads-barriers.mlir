@@ -173,3 +173,43 @@ tile.kernel @local_and_shared threads [32, 1, 1] args ["X"] dims [["N"]] params 
   }
   tile.yield
 }
+
+// -----
+
+// A shared buffer read outside any 'parallel' (every thread reads it) and then written by a
+// block-wide op: a slower warp could read the new value. A barrier goes before the writer, in
+// the loop (the read of one iteration precedes the write of the next); the copy that fills the
+// buffer first gets one too (conservatively: it is a writer of a buffer read at top level).
+// CHECK-LABEL: tile.kernel @top_level_read
+// CHECK:         %[[S:.+]] = tile.alloc : !tile.buffer<shared 64xf32>
+// CHECK:         scf.for
+// CHECK:           tile.barrier
+// CHECK-NEXT:      tile.fill %[[S]]
+// CHECK:           tile.read %[[S]][%{{.+}}] : !tile.buffer<shared 64xf32>
+// CHECK-NEXT:      tile.barrier
+// CHECK:           scf.for
+// CHECK:             tile.write %{{.+}}, %[[S]][%{{.+}}] : !tile.buffer<shared 64xf32>
+// CHECK:           }
+// CHECK-NEXT:      tile.barrier
+tile.kernel @top_level_read threads [64, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %s = tile.alloc : !tile.buffer<shared 64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %j = %c0 to %c4 step %c1 {
+    tile.fill %s, %zero : !tile.buffer<shared 64xf32>, f32
+    %v = tile.read %s[%c0] : !tile.buffer<shared 64xf32>
+    tile.parallel [64] {
+    ^bb0(%i: index):
+      %w = arith.addf %v, %v : f32
+      tile.write %w, %s[%i] : !tile.buffer<shared 64xf32>
+    }
+  }
+  tile.yield
+}

@@ -284,6 +284,36 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   op.erase();
 }
 
+/// A read of a shared buffer (or of a fragment kept in shared memory) outside any `parallel` is
+/// every thread's, and nothing waits for it: a block-wide op that writes the buffer after it
+/// (later in the block, or in a later iteration of a loop) could overwrite it while a slower warp
+/// has yet to read it. A barrier goes before each such writer (block-wide ops run in uniform
+/// control flow), unless one already precedes it.
+static void synchronizeTopLevelReads(KernelOp kernel) {
+  llvm::SmallPtrSet<Value, 4> readAtTopLevel;
+  kernel.getBody().walk([&](ReadOp read) {
+    auto type = cast<BufferType>(read.getBuffer().getType());
+    if (!type.isLocal() && !getAccLayout(read.getBuffer()) && !read->getParentOfType<ParallelOp>())
+      readAtTopLevel.insert(read.getBuffer());
+  });
+  if (readAtTopLevel.empty())
+    return;
+  SmallVector<Operation *> writers;
+  kernel.getBody().walk([&](Operation *op) {
+    if (!isa<ParallelOp, CopyOp, FillOp, ReduceOp, ScanOp, GemmOp>(op) ||
+        op->getParentOfType<ParallelOp>())
+      return;
+    if (llvm::any_of(readAtTopLevel, [&](Value buffer) { return mayWrite(op, buffer); }))
+      writers.push_back(op);
+  });
+  for (Operation *op : writers) {
+    if (isa_and_nonnull<BarrierOp>(op->getPrevNode()))
+      continue;
+    OpBuilder b(op);
+    BarrierOp::create(b, op->getLoc());
+  }
+}
+
 namespace {
 struct PartitionThreadsPass
     : public tlc::tile::impl::TilePartitionThreadsBase<PartitionThreadsPass> {
@@ -291,6 +321,7 @@ struct PartitionThreadsPass
     KernelOp kernel = getOperation();
     SmallVector<int64_t> threads(kernel.getThreads());
     int64_t numThreads = kernel.getNumThreads();
+    synchronizeTopLevelReads(kernel);
     SmallVector<ParallelOp> ops;
     kernel.getBody().walk([&](ParallelOp op) { ops.push_back(op); });
     for (ParallelOp op : ops) {
