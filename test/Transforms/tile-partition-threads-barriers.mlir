@@ -213,3 +213,45 @@ tile.kernel @top_level_read threads [64, 1, 1] args ["X"] dims [["N"]] params {}
   }
   tile.yield
 }
+
+// -----
+
+// An element of a shared buffer written outside any 'parallel' by one thread (under a condition
+// on the thread index) and read by the others next: a barrier at the first point every thread
+// reaches again, after the `if` (not inside it: the other threads never get there).
+// CHECK-LABEL: tile.kernel @top_level_write
+// CHECK:         %[[S:.+]] = tile.alloc : !tile.buffer<shared 4xf32>
+// CHECK:         scf.for
+// CHECK:           scf.if
+// CHECK-NOT:         tile.barrier
+// CHECK:             tile.write %{{.+}}, %[[S]][%{{.+}}] : !tile.buffer<shared 4xf32>
+// CHECK-NOT:         tile.barrier
+// CHECK:           }
+// CHECK-NEXT:      tile.barrier
+// CHECK:           scf.for
+// CHECK:             tile.read %[[S]]
+tile.kernel @top_level_write threads [64, 1, 1] args ["X"] dims [["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 1>):
+  %s = tile.alloc : !tile.buffer<shared 4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  scf.for %j = %c0 to %c4 step %c1 {
+    %t = tile.thread_id 0
+    %first = arith.cmpi eq, %t, %c0 : index
+    scf.if %first {
+      tile.write %one, %s[%c0] : !tile.buffer<shared 4xf32>
+    }
+    tile.parallel [64] {
+    ^bb0(%i: index):
+      %v = tile.read %s[%c0] : !tile.buffer<shared 4xf32>
+      tile.store %v, %x[%i] : !tile.tensor<f32, 1>
+    }
+  }
+  tile.yield
+}

@@ -3,6 +3,7 @@
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -315,6 +316,92 @@ static void synchronizeTopLevelReads(KernelOp kernel) {
 }
 
 namespace {
+/// Whether a value may differ between the threads of a block, conservatively: a thread index or
+/// anything computed from one, a `var` (a memref load: it may have been stored under a
+/// divergent condition), a local buffer's element, a region's result, a block argument other
+/// than a kernel argument or the index of a loop with uniform bounds.
+struct Divergence {
+  llvm::DenseMap<Value, bool> memo;
+
+  bool of(Value v) {
+    if (auto found = memo.find(v); found != memo.end())
+      return found->second;
+    memo[v] = true; // a cycle through a block argument: divergent
+    bool result = true;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(owner); loop && arg == loop.getInductionVar())
+        result = loopDiverges(loop);
+      else
+        result = !isa<KernelOp>(owner);
+    } else if (Operation *def = v.getDefiningOp();
+               def->getNumRegions() == 0 && !isa<ThreadIdOp, memref::LoadOp>(def)) {
+      auto read = dyn_cast<ReadOp>(def);
+      result = (read && cast<BufferType>(read.getBuffer().getType()).isLocal()) ||
+               llvm::any_of(def->getOperands(), [&](Value operand) { return of(operand); });
+    }
+    memo[v] = result;
+    return result;
+  }
+  bool loopDiverges(scf::ForOp loop) {
+    return of(loop.getLowerBound()) || of(loop.getUpperBound()) || of(loop.getStep());
+  }
+  /// The outermost op around `op` (or `op`) that not every thread runs alike: after it, every
+  /// thread is back on one path.
+  Operation *divergentExtent(Operation *op, KernelOp kernel) {
+    Operation *outermost = op;
+    for (Operation *p = op->getParentOp(); p && p != kernel; p = p->getParentOp()) {
+      auto branch = dyn_cast<scf::IfOp>(p);
+      auto loop = dyn_cast<scf::ForOp>(p);
+      if ((branch && of(branch.getCondition())) || (loop && loopDiverges(loop)) ||
+          (!branch && !loop))
+        outermost = p;
+    }
+    return outermost;
+  }
+};
+} // namespace
+
+/// An element written to a shared buffer (or to a fragment kept in shared memory) outside any
+/// `parallel` is one thread's write, or several threads' (under a condition on thread.x, say),
+/// and other threads read it next: a barrier follows the write, at the first point every thread
+/// reaches again (after the outermost thread-dependent `if` or loop around it). When the buffer
+/// is also read outside a `parallel`, a barrier goes before that point too (another thread may
+/// still be reading the old value).
+static void synchronizeTopLevelWrites(KernelOp kernel) {
+  llvm::SmallPtrSet<Value, 4> readAtTopLevel;
+  SmallVector<WriteOp> writes;
+  auto blockShared = [](Value buffer) {
+    return !cast<BufferType>(buffer.getType()).isLocal() && !getAccLayout(buffer);
+  };
+  kernel.getBody().walk([&](Operation *op) {
+    if (op->getParentOfType<ParallelOp>())
+      return;
+    if (auto read = dyn_cast<ReadOp>(op); read && blockShared(read.getBuffer()))
+      readAtTopLevel.insert(read.getBuffer());
+    else if (auto write = dyn_cast<WriteOp>(op); write && blockShared(write.getBuffer()))
+      writes.push_back(write);
+  });
+  Divergence divergence;
+  llvm::SmallPtrSet<Operation *, 4> done;
+  for (WriteOp write : writes) {
+    Operation *extent = divergence.divergentExtent(write, kernel);
+    if (!done.insert(extent).second)
+      continue;
+    if (readAtTopLevel.contains(write.getBuffer()) &&
+        !isa_and_nonnull<BarrierOp>(extent->getPrevNode())) {
+      OpBuilder before(extent);
+      BarrierOp::create(before, extent->getLoc());
+    }
+    if (!isa_and_nonnull<BarrierOp>(extent->getNextNode())) {
+      OpBuilder after(extent->getContext());
+      after.setInsertionPointAfter(extent);
+      BarrierOp::create(after, extent->getLoc());
+    }
+  }
+}
+
+namespace {
 struct PartitionThreadsPass
     : public tlc::tile::impl::TilePartitionThreadsBase<PartitionThreadsPass> {
   void runOnOperation() override {
@@ -322,6 +409,7 @@ struct PartitionThreadsPass
     SmallVector<int64_t> threads(kernel.getThreads());
     int64_t numThreads = kernel.getNumThreads();
     synchronizeTopLevelReads(kernel);
+    synchronizeTopLevelWrites(kernel);
     SmallVector<ParallelOp> ops;
     kernel.getBody().walk([&](ParallelOp op) { ops.push_back(op); });
     for (ParallelOp op : ops) {
