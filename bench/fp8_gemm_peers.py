@@ -84,23 +84,8 @@ def main():
         fns["bf16 matmul (cuBLAS)"] = lambda: torch.matmul(a16, b16.t())
         # Correctness first: every fp8 output against float32 on the decoded values.
         ref = (a.float() @ b.float().t()) * (sa * sb)
-        scale = ref.abs().max().item()
-        for name, fn in fns.items():
-            if name.startswith("bf16"):
-                continue
-            c.fill_(float("nan"))
-            got = fn().float()
-            err = ((got - ref).abs().max() / scale).item()
-            good = err == err and err < 1e-2
-            ok &= good
-            print(f"CHECK fp8_gemm {shape} {name}: max err / max |ref| {err:.2e} "
-                  f"{'ok' if good else 'WRONG'}", flush=True)
-        times = time_interleaved(fns, args.warmup, args.iters)
-        peer = times["torch._scaled_mm"]
-        for name, ms in times.items():
-            tflops = 2.0 * m * n * k / (ms * 1e-3) / 1e12
-            print(f"FP8GEMM {shape} {name:24s} ms={ms:.4f} TFLOP/s={tflops:7.1f} "
-                  f"vs_scaled_mm={peer / ms:.3f}", flush=True)
+        ok &= check_and_time(args, fns, c, ref, ("fp8_gemm", "FP8GEMM", 24), shape, (m, n, k),
+                             "torch._scaled_mm", "vs_scaled_mm", lambda n: n.startswith("bf16"))
     print("ALL OK" if ok else "SOME WRONG")
     return 0 if ok else 1
 
@@ -134,23 +119,35 @@ def run_blockwise(shim, args, shape, m, n, k, a, b, c, stream):
     sa_full = sa.repeat_interleave(128, dim=1)[:, :k]
     sb_full = sb.repeat_interleave(128, dim=0)[:n].repeat_interleave(128, dim=1)[:, :k]
     ref = (a.float() * sa_full) @ (b.float() * sb_full).t()
+    return check_and_time(args, fns, c, ref, ("fp8_gemm_blockwise", "FP8BLOCK", 30), shape,
+                          (m, n, k), "torch dequant + bf16 matmul", "vs_torch_formulation",
+                          lambda n: not n.startswith("tlc"))
+
+
+def check_and_time(args, fns, c, ref, labels, shape, mnk, peer_name, ratio_name, unchecked):
+    """Checks every output (tlc's written into `c`, poisoned first) against `ref` (max error over
+    max |ref| below 1e-2), skipping the names `unchecked` accepts; then times them all and prints
+    TFLOP/s and the ratio to `peer_name`. `labels`: the CHECK label, the timing tag and the
+    width of the name column. True when every checked output is right."""
+    check, tag, width = labels
+    m, n, k = mnk
     scale = ref.abs().max().item()
     ok = True
     for name, fn in fns.items():
-        if not name.startswith("tlc"):
+        if unchecked(name):
             continue
         c.fill_(float("nan"))
         err = ((fn().float() - ref).abs().max() / scale).item()
         good = err == err and err < 1e-2
         ok &= good
-        print(f"CHECK fp8_gemm_blockwise {shape} {name}: max err / max |ref| {err:.2e} "
+        print(f"CHECK {check} {shape} {name}: max err / max |ref| {err:.2e} "
               f"{'ok' if good else 'WRONG'}", flush=True)
     times = time_interleaved(fns, args.warmup, args.iters)
-    peer = times["torch dequant + bf16 matmul"]
+    peer = times[peer_name]
     for name, ms in times.items():
         tflops = 2.0 * m * n * k / (ms * 1e-3) / 1e12
-        print(f"FP8BLOCK {shape} {name:30s} ms={ms:.4f} TFLOP/s={tflops:7.1f} "
-              f"vs_torch_formulation={peer / ms:.3f}", flush=True)
+        print(f"{tag} {shape} {name:{width}s} ms={ms:.4f} TFLOP/s={tflops:7.1f} "
+              f"{ratio_name}={peer / ms:.3f}", flush=True)
     return ok
 
 
