@@ -13,6 +13,8 @@
 #include "attention_decode.h"
 #include "attention_decode_bn64.h"
 #include "attention_decode_s4.h"
+#include "attention_varlen.h"
+#include "attention_varlen_causal.h"
 #include "fp8_cast.h"
 #include "fp8_gemm.h"
 #include "layernorm.h"
@@ -190,6 +192,17 @@ int tlc_bench_attention_decode_paged(void *stream, uint64_t q, uint64_t k, uint6
     return static_cast<int>(result);
   return static_cast<int>(
       tlc_attention_decode_attention_decode_combine_launch(st, op, lse, o, b, hkv, ns, r));
+}
+
+/// attention_varlen.tile (bf16, D = 128, packed [total, H, D] and [total, HKV, D] tensors, dense):
+/// sequence b has LenQ[b] queries and LenK[b] keys; full or `causal` (bottom-right).
+int tlc_bench_attention_varlen(int causal, void *stream, uint64_t q, uint64_t k, uint64_t v,
+                               uint64_t o, uint64_t lenq, uint64_t lenk, float scale, int64_t maxq,
+                               int64_t h, int64_t tq, int64_t hkv, int64_t tk, int64_t nb) {
+  auto launch = causal ? tlc_attention_varlen_causal_attention_varlen_fwd_launch
+                       : tlc_attention_varlen_attention_varlen_fwd_launch;
+  return static_cast<int>(launch(static_cast<CUstream>(stream), q, k, v, o, lenq, lenk, scale, maxq,
+                                 h, tq, h * 128, hkv, tk, hkv * 128, h * 128, nb));
 }
 
 /// topk.tile: the K largest of each row of X [M, N] into V [M, K] and I [M, K] (i32). `variant`
