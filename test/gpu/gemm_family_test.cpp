@@ -171,8 +171,14 @@ int main() {
     check(name, dg.ptr(), want);
   }
 
-  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200.
-  {
+  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200; the launcher's choice, then each
+  // configuration (BN = 128, 64, 32).
+  using W4a16Launch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
+                                          CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t);
+  for (auto [what, launch] : {std::pair<const char *, W4a16Launch>{"", tlc::w4a16_gemm::launch},
+                              {" BN=128", tlc::w4a16_gemm::w4a16_gemm::variant0::launch},
+                              {" BN=64", tlc::w4a16_gemm::w4a16_gemm::variant1::launch},
+                              {" BN=32", tlc::w4a16_gemm::w4a16_gemm::variant2::launch}}) {
     int64_t m = 37, k = 384, n = 200, gs = 128;
     auto a = random(m * k, 7), sc = random((k / gs) * n, 8);
     std::mt19937 gen(9);
@@ -182,8 +188,8 @@ int main() {
     DeviceBuffer da = upload16(a, true), dsc = upload16(sc, true), dq(bq.size()),
                  dc = poisoned(m * n);
     CHECK_CU(cuMemcpyHtoD(dq.ptr(), bq.data(), bq.size()));
-    CHECK_TLC(tlc::w4a16_gemm::launch(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dc.ptr(), m, k,
-                                      k / 2, n, k / gs));
+    CHECK_TLC(
+        launch(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dc.ptr(), m, k, k / 2, n, k / gs));
     gpu.synchronize();
     std::vector<double> want(m * n);
     for (int64_t i = 0; i < m; ++i)
@@ -198,7 +204,7 @@ int main() {
         }
         want[i * n + j] = s;
       }
-    check("w4a16_gemm 37x200x384", dc.ptr(), want, true);
+    check((std::string("w4a16_gemm 37x200x384") + what).c_str(), dc.ptr(), want, true);
   }
 
   // linear_attention: B = 2, H = 3, S = 150 (a partial last chunk), D = 64.
