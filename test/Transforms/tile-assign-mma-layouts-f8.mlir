@@ -149,3 +149,49 @@ tile.kernel @f8_blockwise threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "
   } {tile.stages = 3 : i64}
   tile.yield
 }
+
+// -----
+
+// A copy that converts (f8e4m3 and f16 tensors into bf16 tiles) is not a byte copy: neither TMA
+// nor cp.async may take it, so the loop is no main loop. The register strategy runs the gemm
+// (wgmma on sm_90a, mma.sync on sm_80) and leaves the converting copies to the generic lowering.
+// CHECK-LABEL: tile.kernel @converting_copies
+// CHECK-NOT:       tile.tma
+// CHECK:           tile.copy %{{.+}} to %{{.+}} : !tile.tensor<f8E4M3FN, 2> to !tile.buffer<shared 128x64xbf16>
+// CHECK:           tile.copy %{{.+}} to %{{.+}} : !tile.tensor<f16, 2> to !tile.buffer<shared 128x64xbf16>
+// CHECK:           tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {tile.mma = #tile.mma<wgmma>, transpose_b}
+// NOTMA-LABEL: tile.kernel @converting_copies
+// NOTMA-NOT:       tile.cp_async
+// NOTMA:           tile.gemm
+// SM80-LABEL: tile.kernel @converting_copies
+// SM80-NOT:       tile.cp_async
+// SM80:           tile.gemm
+tile.kernel @converting_copies threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["N", "K"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<f8E4M3FN, 2>, %b: !tile.tensor<f16, 2>, %c: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<f8E4M3FN, 2>, %b: !tile.tensor<f16, 2>, %c: !tile.tensor<f32, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[1] : !tile.tensor<f8E4M3FN, 2>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%row, %col] to %as : !tile.tensor<f8E4M3FN, 2> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %brow = arith.muli %bx, %c128 : index
+    tile.copy %b[%brow, %col] to %bs : !tile.tensor<f16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.gemm %as, %bs, %acc {transpose_b} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 128x64xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.stages = 3 : i64}
+  tile.yield
+}

@@ -62,8 +62,11 @@ static CopyOp findFeedingCopy(Value buffer, scf::ForOp loop, bool tma) {
       return {};
     auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
     // TMA reads tiles of tensors of rank 2 to 5 (boxes of one element in leading dimensions).
+    // TMA and cp.async move bytes: a copy that converts (f16 into a bf16 tile) is not theirs.
+    Type elem = tensor ? tensor.getElementType() : Type();
     if (!tensor || tensor.getRank() < 2 || (tma && tensor.getRank() > 5) ||
-        !(isWgmmaInput(tensor.getElementType()) || isFloat8(tensor.getElementType())))
+        !(isWgmmaInput(elem) || isFloat8(elem)) ||
+        elem != cast<BufferType>(buffer.getType()).getElementType())
       return {};
     found = copy;
   }
