@@ -23,6 +23,7 @@
 #include "layernorm_f32.h"
 #include "layernorm_nt512.h"
 #include "layernorm_prev.h"
+#include "mla_decode.h"
 #include "rmsnorm.h"
 #include "rmsnorm_b1.h"
 #include "rmsnorm_f32.h"
@@ -203,6 +204,22 @@ int tlc_bench_attention_varlen(int causal, void *stream, uint64_t q, uint64_t k,
                        : tlc_attention_varlen_attention_varlen_fwd_launch;
   return static_cast<int>(launch(static_cast<CUstream>(stream), q, k, v, o, lenq, lenk, scale, maxq,
                                  h, tq, h * 128, hkv, tk, hkv * 128, h * 128, nb));
+}
+
+/// mla_decode.tile: the split over the keys (contiguous KV [B, S, 576], or with `paged` the cache
+/// KVp [TK, 576] in pages of 64 tokens, the page table [B, MAXP] and key counts [B]) into the
+/// scratch Op [B, NS, H, 512] and Lse [B, NS, H], then the combine into O [B, H, 512].
+int tlc_bench_mla_decode(int paged, void *stream, uint64_t q, uint64_t kv, uint64_t pages,
+                         uint64_t lens, uint64_t op, uint64_t lse, uint64_t o, float scale,
+                         int64_t b, int64_t h, int64_t s, int64_t ns, int64_t tk, int64_t maxp) {
+  auto st = static_cast<CUstream>(stream);
+  CUresult result =
+      paged ? tlc_mla_decode_mla_decode_paged_split_launch(st, q, kv, pages, lens, op, lse, scale,
+                                                           b, h, tk, maxp, ns)
+            : tlc_mla_decode_mla_decode_split_launch(st, q, kv, op, lse, scale, b, h, s, ns);
+  if (result != CUDA_SUCCESS)
+    return static_cast<int>(result);
+  return static_cast<int>(tlc_mla_decode_mla_decode_combine_launch(st, op, lse, o, b, ns, h));
 }
 
 /// topk.tile: the K largest of each row of X [M, N] into V [M, K] and I [M, K] (i32). `variant`
