@@ -5,11 +5,14 @@
 // gemms on wgmma on sm_90a, P V with P from registers); and with f16 tensors and head dimension 64
 // (-D T=f16 -D D=64). Tensors starting one element past a 16-byte boundary take its element-copy
 // version instead of cp.async chunks. GQA: kernels/attention_gqa.tile, 4 query heads per K/V head.
+// Head dimension 256 (-D D=256 -D BN=32), full and causal.
 
 #include "GpuTest.h"
 #include "attention.h"
 #include "attention_causal.h"
 #include "attention_causal_wgmma.h"
+#include "attention_d256.h"
+#include "attention_d256_causal.h"
 #include "attention_f16_d64.h"
 #include "attention_gqa.h"
 #include "attention_sm_80.h"
@@ -18,15 +21,17 @@
 
 using namespace tlc::gputest;
 
-enum class Variant { Full, Causal, CausalSm80, F16D64, Gqa, CausalWgmma };
+enum class Variant { Full, Causal, CausalSm80, F16D64, Gqa, CausalWgmma, D256, D256Causal };
 
 static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h, int64_t s,
                     uint32_t seed, bool misaligned = false) {
   // F16D64: f16 tensors, head dimension 64 (-D T=f16 -D D=64).
   bool f16 = variant == Variant::F16D64;
-  const int64_t d = f16 ? 64 : 128;
+  const int64_t d = f16                                                            ? 64
+                    : (variant == Variant::D256 || variant == Variant::D256Causal) ? 256
+                                                                                   : 128;
   bool causal = variant == Variant::Causal || variant == Variant::CausalSm80 ||
-                variant == Variant::CausalWgmma;
+                variant == Variant::CausalWgmma || variant == Variant::D256Causal;
   // GQA: query head hh reads K/V head hh / group (attention_gqa.tile's GROUP).
   const int64_t group = variant == Variant::Gqa ? 4 : 1, hkv = h / group;
   auto round = [&](float x, uint16_t &bits) {
@@ -68,6 +73,11 @@ static bool runCase(const GpuContext &gpu, Variant variant, int64_t b, int64_t h
         tlc::attention_gqa::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s, hkv));
   else if (f16)
     CHECK_TLC(tlc::attention_f16_d64::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (variant == Variant::D256)
+    CHECK_TLC(tlc::attention_d256::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
+  else if (variant == Variant::D256Causal)
+    CHECK_TLC(
+        tlc::attention_d256_causal::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   else
     CHECK_TLC(tlc::attention::launch(gpu.stream(), pq, pk, pv, dout.ptr(), scale, b, h, s));
   gpu.synchronize();
@@ -149,6 +159,10 @@ int main(int argc, char **argv) {
   ok &= runCase(gpu, Variant::CausalWgmma, 1, 2, 129, 87);
   ok &= runCase(gpu, Variant::CausalWgmma, 1, 1, 1, 89);
   ok &= runCase(gpu, Variant::CausalWgmma, 1, 1, 77, 91, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::D256, 2, 3, 1000, 93);
+  ok &= runCase(gpu, Variant::D256, 1, 2, 77, 95, /*misaligned=*/true);
+  ok &= runCase(gpu, Variant::D256Causal, 2, 3, 1000, 97);
+  ok &= runCase(gpu, Variant::D256Causal, 1, 1, 1, 99);
   std::printf("attention_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
