@@ -1024,7 +1024,8 @@ void genGemm(Kernel &k, bool dequant) {
   if (accTy == Ty::F32 && rng.chance(10)) {
     // Uses the accumulator's register layout does not serve: each goes through a layout
     // conversion (shared memory) in the register strategy, the gemms keep tensor cores.
-    if (bm == bn && rng.chance(50)) {
+    // The transposed copy only where it fits the buffer budget (the tiles were sized without it).
+    if (bm == bn && rng.chance(50) && k.bufferBytes + bm * bn * 4 <= kMaxBufferBytes) {
       std::string at = k.fresh("at");
       k.lines.insert(k.lines.begin(),
                      "  let " + at + " = fragment<f32>[" + BM.text + ", " + BN.text + "];");
