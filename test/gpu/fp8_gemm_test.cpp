@@ -105,8 +105,10 @@ bool runCase(const GpuContext &gpu, const Build &build, BlockwiseLaunch blockwis
       magnitude[i * n + j] = mag;
       got[i * n + j] = fromBf16(c[i * n + j]);
     }
-  // bf16's rounding (2^-8 relative) over f32 accumulation of exact products.
-  Comparison cmp = compare(got, ref, magnitude, 1.0 / 128);
+  // bf16's rounding (2^-8 relative) over the accumulation of exact products: f32 on the generic
+  // path; wgmma's fp8 accumulation keeps fewer bits (about 14 are documented), at most K / 32
+  // roundings of 2^-14 of the terms' magnitude (1 % at K = 4096, a few 1e-4 typically).
+  Comparison cmp = compare(got, ref, magnitude, 1.5e-2);
   char name[160];
   std::snprintf(name, sizeof(name), "fp8_gemm%s %s M=%lld N=%lld K=%lld%s",
                 blockwise ? "_blockwise" : "", build.what, (long long)m, (long long)n, (long long)k,
