@@ -143,6 +143,11 @@ void tlc::buildMaskedStore(OpBuilder &b, Location loc, const TensorValues &t, Va
 
 void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t, Value first,
                                Value second, ValueRange indices) {
+  // 8-bit floats are stored as their bytes (LLVM has no vector of them).
+  if (isFloat8(first.getType())) {
+    first = arith::BitcastOp::create(b, loc, b.getI8Type(), first);
+    second = arith::BitcastOp::create(b, loc, b.getI8Type(), second);
+  }
   Type type = first.getType();
   int64_t bytes = type.getIntOrFloatBitWidth() / 8;
   SmallVector<Value> nextIndices(indices);
