@@ -104,7 +104,7 @@ private:
 // Types
 //===----------------------------------------------------------------------===//
 
-enum class Ty { F32, F16, BF16, I32, I8, U8, Index, Bool };
+enum class Ty { F32, F16, BF16, I32, I8, U8, Index, Bool, F8E4M3, F8E5M2 };
 
 const char *tyName(Ty t) {
   switch (t) {
@@ -124,6 +124,10 @@ const char *tyName(Ty t) {
     return "int";
   case Ty::Bool:
     return "bool";
+  case Ty::F8E4M3:
+    return "f8e4m3";
+  case Ty::F8E5M2:
+    return "f8e5m2";
   }
   return "f32";
 }
@@ -141,6 +145,8 @@ int64_t tyBytes(Ty t) {
   case Ty::I8:
   case Ty::U8:
   case Ty::Bool:
+  case Ty::F8E4M3:
+  case Ty::F8E5M2:
     return 1;
   case Ty::Index:
     return 8;
@@ -660,10 +666,15 @@ void epilogueStatement(Kernel &k, ExprGen &eg, const Buffer &acc, const Scope &o
 void genGemm(Kernel &k, bool dequant) {
   Rng &rng = k.rng;
   k.templ = dequant ? "dequant-gemm" : "gemm";
-  // Precision: bf16/f16 products in f32 (most), i8 in i32 (exact), f16 in f16.
-  size_t prec = dequant ? 0 : rng.weighted({88, 7, 5});
-  bool integer = prec == 1;
-  Ty t = integer ? Ty::I8 : prec == 2 ? Ty::F16 : rng.pick({Ty::BF16, Ty::F16});
+  // Precision: bf16/f16 products in f32 (most), i8 in i32 (exact), f16 in f16, 8-bit floats in
+  // f32 (wgmma k32 on sm_90a with B K-major; generic elsewhere). 8-bit values are only stored,
+  // converted and multiplied: every other use goes through f32(...) casts.
+  size_t prec = dequant ? 0 : rng.weighted({84, 7, 5, 4});
+  bool integer = prec == 1, float8 = prec == 3;
+  Ty t = integer     ? Ty::I8
+         : prec == 2 ? Ty::F16
+         : float8    ? rng.pick({Ty::F8E4M3, Ty::F8E5M2})
+                     : rng.pick({Ty::BF16, Ty::F16});
   Ty accTy = integer ? Ty::I32 : prec == 2 ? Ty::F16 : Ty::F32;
   if (rng.chance(40))
     k.typeParam("T", t);
@@ -671,7 +682,7 @@ void genGemm(Kernel &k, bool dequant) {
   // whole warpgroups, a warpgroup's columns of a row-major B in 64-column blocks), accumulator
   // uses its register layout supports; for plain loops (the register strategy) warps that
   // split the rows into 16-row tiles. The rest is random and mostly generic.
-  bool aimTc = prec == 0 && rng.chance(80);
+  bool aimTc = (prec == 0 || float8) && rng.chance(80);
   int64_t warps = aimTc ? rng.pick({4, 4, 8}) : rng.pick({1, 2, 4, 8});
   int64_t bm = aimTc ? rng.pick({64, 64, 128, 128, 192})
                      : rng.pick({8, 16, 16, 32, 32, 48, 64, 64, 96, 128});
@@ -682,6 +693,11 @@ void genGemm(Kernel &k, bool dequant) {
   bool transB = rng.chance(35);
   if (aimTc && bm == 192)
     warps = 4;
+  // wgmma reads 8-bit operands K-major only, 32 of them per k step.
+  if (aimTc && float8) {
+    transB = true;
+    bk = std::max<int64_t>(bk, 32);
+  }
   if (aimTc && bn == 96)
     transB = true; // a row-major B needs 64-column blocks
   bool batched = rng.chance(aimTc ? 4 : 15);
