@@ -150,15 +150,20 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
     }
     anyCopy = true;
     // Its stages are addressed by the copies and the per-op gemms (mma.sync, or wgmma on the
-    // register strategy's accumulator) of this loop only, or copied from into registers.
+    // register strategy's accumulator) of this loop only, or copied from into blocked registers
+    // (the copy that reads a stage's swizzled tile; a copy into an mma layout reads whole
+    // buffers only).
     for (Operation *user : copy.getDest().getUsers()) {
       if (!loop->isProperAncestor(user))
         return false;
       auto gemm = dyn_cast<GemmOp>(user);
       auto other = dyn_cast<CopyOp>(user);
       bool copyFill = other && other.getDest() == copy.getDest() && user->hasAttr(kCpAsyncAttr);
-      bool copyOut = other && other.getSource() == copy.getDest() &&
-                     isa<BufferType>(other.getDest().getType()) && getAccLayout(other.getDest());
+      std::optional<AccLayout> outLayout = other && isa<BufferType>(other.getDest().getType())
+                                               ? getAccLayout(other.getDest())
+                                               : std::nullopt;
+      bool copyOut = other && other.getSource() == copy.getDest() && outLayout &&
+                     outLayout->kind == AccLayout::Kind::Blocked;
       if (!copyFill && !copyOut &&
           !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
         return false;
