@@ -7,6 +7,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace tlc::tile {
 #define GEN_PASS_DEF_TILEPARTITIONTHREADS
@@ -382,16 +383,17 @@ static void synchronizeTopLevelWrites(KernelOp kernel) {
     else if (auto write = dyn_cast<WriteOp>(op); write && blockShared(write.getBuffer()))
       writes.push_back(write);
   });
+  // Each extent once: a barrier before it when any of its writes is to a buffer read at the
+  // top level, one after it in any case.
   Divergence divergence;
-  llvm::SmallPtrSet<Operation *, 4> done;
-  for (WriteOp write : writes) {
-    Operation *extent = divergence.divergentExtent(write, kernel);
-    if (!done.insert(extent).second)
-      continue;
-    if (readAtTopLevel.contains(write.getBuffer()) &&
-        !isa_and_nonnull<BarrierOp>(extent->getPrevNode())) {
-      OpBuilder before(extent);
-      BarrierOp::create(before, extent->getLoc());
+  llvm::MapVector<Operation *, bool> extents;
+  for (WriteOp write : writes)
+    extents[divergence.divergentExtent(write, kernel)] |=
+        readAtTopLevel.contains(write.getBuffer());
+  for (auto [extent, before] : extents) {
+    if (before && !isa_and_nonnull<BarrierOp>(extent->getPrevNode())) {
+      OpBuilder builder(extent);
+      BarrierOp::create(builder, extent->getLoc());
     }
     if (!isa_and_nonnull<BarrierOp>(extent->getNextNode())) {
       OpBuilder after(extent->getContext());
