@@ -245,6 +245,18 @@ int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
+/// fp8_gemm.tile's fp8_gemm_rowwise (SA [M], SB [N]): the launcher's choice (`variant` -1) or
+/// configuration 0, 1 or 2.
+int tlc_bench_fp8_gemm_rowwise(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa,
+                               uint64_t sb, uint64_t c, int64_t m, int64_t k, int64_t n) {
+  namespace g = tlc::fp8_gemm::fp8_gemm_rowwise;
+  auto launch = variant == 0   ? g::variant0::launch
+                : variant == 1 ? g::variant1::launch
+                : variant == 2 ? g::variant2::launch
+                               : g::launch;
+  return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
+}
+
 /// fp8_gemm.tile's fp8_gemm_blockwise (DeepSeek-V3's scales: SA [M, KB] per 1 x 128 block of A,
 /// SB [NB, KB] per 128 x 128 block of B): the launcher's choice (`variant` -1) or configuration
 /// 0 or 1 (128 x 128, 64 x 128 tiles).

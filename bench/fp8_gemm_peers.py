@@ -11,6 +11,9 @@ CUDA events after warm-up on torch's current stream (norms_peers.time_interleave
 iterations. Before timing, each output is checked against a float32 reference computed from the
 decoded fp8 values. TFLOP/s counts 2 M N K.
 
+With --rowwise: fp8_gemm_rowwise (a scale per row of A and of B) against torch._scaled_mm with
+the same row-wise scales.
+
 With --blockwise: fp8_gemm_blockwise (DeepSeek-V3's scales, one per 1 x 128 block of A and per
 128 x 128 block of B) against a torch formulation of the same product (dequantize both operands
 to bf16 with their block scales, then one bf16 matmul) and, as the speed a per-tensor-scaled
@@ -42,6 +45,8 @@ def main():
     p.add_argument("--variants", action="store_true", help="also each configuration alone")
     p.add_argument("--blockwise", action="store_true",
                    help="time fp8_gemm_blockwise (DeepSeek-V3 scales) instead")
+    p.add_argument("--rowwise", action="store_true",
+                   help="time fp8_gemm_rowwise against _scaled_mm's rowwise scaling instead")
     args = p.parse_args()
     lib = load_shim(args.shim)
     i64, u64, ptr, i32 = ctypes.c_int64, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_int
@@ -50,6 +55,8 @@ def main():
     lib.tlc_bench_fp8_gemm_blockwise.argtypes = [i32, ptr, u64, u64, u64, u64, u64, i64, i64,
                                                  i64, i64, i64]
     lib.tlc_bench_fp8_gemm_blockwise.restype = ctypes.c_int
+    lib.tlc_bench_fp8_gemm_rowwise.argtypes = [i32, ptr, u64, u64, u64, u64, u64, i64, i64, i64]
+    lib.tlc_bench_fp8_gemm_rowwise.restype = ctypes.c_int
     shim = Shim(lib)
     torch.cuda.init()
     shim("tlc_bench_init", torch.cuda.current_device())
@@ -68,6 +75,9 @@ def main():
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         if args.blockwise:
             ok &= run_blockwise(shim, args, shape, m, n, k, a, b, c, stream)
+            continue
+        if args.rowwise:
+            ok &= run_rowwise(shim, args, shape, m, n, k, a, b, c, stream)
             continue
 
         def tlc(variant, c=c, a=a, b=b, sa=sa, sb=sb, m=m, n=n, k=k, stream=stream):
@@ -121,6 +131,29 @@ def run_blockwise(shim, args, shape, m, n, k, a, b, c, stream):
     ref = (a.float() * sa_full) @ (b.float() * sb_full).t()
     return check_and_time(args, fns, c, ref, ("fp8_gemm_blockwise", "FP8BLOCK", 30), shape,
                           (m, n, k), "torch dequant + bf16 matmul", "vs_torch_formulation",
+                          lambda n: not n.startswith("tlc"))
+
+
+def run_rowwise(shim, args, shape, m, n, k, a, b, c, stream):
+    """Times fp8_gemm_rowwise against torch._scaled_mm with row-wise scales."""
+    gen = torch.Generator(device="cuda").manual_seed(3)
+    sa = torch.rand(m, device="cuda", generator=gen) + 0.5
+    sb = torch.rand(n, device="cuda", generator=gen) + 0.5
+
+    def tlc(variant):
+        shim("tlc_bench_fp8_gemm_rowwise", variant, stream, a.data_ptr(), b.data_ptr(),
+             sa.data_ptr(), sb.data_ptr(), c.data_ptr(), m, k, n)
+        return c
+
+    fns = {"tlc rowwise": lambda: tlc(-1)}
+    if args.variants:
+        for v in range(3):
+            fns[f"tlc rowwise config {v}"] = lambda v=v: tlc(v)
+    fns["torch._scaled_mm (rowwise)"] = lambda: torch._scaled_mm(
+        a, b.t(), scale_a=sa.unsqueeze(1), scale_b=sb.unsqueeze(0), out_dtype=torch.bfloat16)
+    ref = (a.float() @ b.float().t()) * sa.unsqueeze(1) * sb.unsqueeze(0)
+    return check_and_time(args, fns, c, ref, ("fp8_gemm_rowwise", "FP8ROW", 30), shape,
+                          (m, n, k), "torch._scaled_mm (rowwise)", "vs_scaled_mm",
                           lambda n: not n.startswith("tlc"))
 
 

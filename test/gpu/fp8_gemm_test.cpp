@@ -3,9 +3,9 @@
 // and (kernels/fp8_gemm.tile -D T=f8e5m2) f8e5m2, on ragged shapes (M, N, K not multiples of the
 // tiles, M = 1), rows that are not 16-byte aligned (K odd: the entry for tensors TMA cannot
 // read) and a base one byte off; plus the generic lowering (sm_80's, PTX JIT) on small tiles.
-// And fp8_gemm_blockwise, DeepSeek's scales per 1 x 128 block of A and 128 x 128 block of B,
-// on the same shapes. Random codes in [-1, 1] (never zero), random positive scales, C
-// poisoned, guard bytes, a double reference.
+// fp8_gemm_rowwise (a scale per row of A and of B), and fp8_gemm_blockwise (DeepSeek's scales
+// per 1 x 128 block of A and 128 x 128 block of B), on the same shapes. Random codes in [-1, 1]
+// (never zero), random positive scales, C poisoned, guard bytes, a double reference.
 
 #include "Float8Reference.h"
 #include "GpuTest.h"
@@ -23,6 +23,8 @@ struct Build {
   const char *what;
   bool e4m3;
   Launch launch;
+  /// fp8_gemm_rowwise: SA [M] and SB [N] instead of one scale each.
+  bool rowwise = false;
 };
 
 /// Random codes of values in [-1, 1], never zero.
@@ -50,8 +52,8 @@ bool runCase(const GpuContext &gpu, const Build &build, BlockwiseLaunch blockwis
   std::vector<uint8_t> a = randomCodes(build.e4m3, m * k, seed);
   std::vector<uint8_t> b = randomCodes(build.e4m3, n * k, seed + 1);
   int64_t kb = blockwise ? (k + 127) / 128 : 1, nb = blockwise ? (n + 127) / 128 : 1;
-  std::vector<float> sa(m * kb), sb(nb * kb);
-  if (blockwise) {
+  std::vector<float> sa(build.rowwise ? m : m * kb), sb(build.rowwise ? n : nb * kb);
+  if (blockwise || build.rowwise) {
     // Positive scales over two binades, as amax / 448 would give.
     randomFill(sa, seed + 2);
     randomFill(sb, seed + 3);
@@ -95,8 +97,9 @@ bool runCase(const GpuContext &gpu, const Build &build, BlockwiseLaunch blockwis
       for (int64_t kk = 0; kk < k; ++kk) {
         // Per-tensor: element 0 of each; blockwise: A's 1 x 128 and B's 128 x 128 block.
         int64_t blk = blockwise ? kk / 128 : 0;
-        double scale =
-            double(sa[blockwise ? i * kb + blk : 0]) * sb[blockwise ? (j / 128) * kb + blk : 0];
+        double scale = build.rowwise ? double(sa[i]) * sb[j]
+                                     : double(sa[blockwise ? i * kb + blk : 0]) *
+                                           sb[blockwise ? (j / 128) * kb + blk : 0];
         double t = av[i * k + kk] * bv[j * k + kk] * scale;
         sum += t;
         mag += std::fabs(t);
@@ -121,13 +124,19 @@ int main() {
   GpuContext gpu;
   namespace e4 = tlc::fp8_gemm::fp8_gemm;
   namespace e5 = tlc::fp8_gemm_e5m2::fp8_gemm;
-  const Build builds[] = {{"e4m3", true, e4::launch},
-                          {"e4m3 variant0", true, e4::variant0::launch},
-                          {"e4m3 variant1", true, e4::variant1::launch},
-                          {"e4m3 variant2", true, e4::variant2::launch},
-                          {"e5m2", false, e5::launch},
-                          {"e5m2 variant2", false, e5::variant2::launch},
-                          {"generic (sm_80 PTX)", true, tlc::fp8_gemm_sm_80::fp8_gemm::launch}};
+  namespace rw = tlc::fp8_gemm::fp8_gemm_rowwise;
+  const Build builds[] = {
+      {"e4m3", true, e4::launch},
+      {"e4m3 variant0", true, e4::variant0::launch},
+      {"e4m3 variant1", true, e4::variant1::launch},
+      {"e4m3 variant2", true, e4::variant2::launch},
+      {"e5m2", false, e5::launch},
+      {"e5m2 variant2", false, e5::variant2::launch},
+      {"generic (sm_80 PTX)", true, tlc::fp8_gemm_sm_80::fp8_gemm::launch},
+      {"rowwise e4m3", true, rw::launch, true},
+      {"rowwise e4m3 variant0", true, rw::variant0::launch, true},
+      {"rowwise e4m3 variant2", true, rw::variant2::launch, true},
+      {"rowwise generic (sm_80 PTX)", true, tlc::fp8_gemm_sm_80::fp8_gemm_rowwise::launch, true}};
   struct Shape {
     int64_t m, n, k;
     size_t offset;
