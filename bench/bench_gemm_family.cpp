@@ -27,11 +27,13 @@
 #include "linear_attention.h"
 #include "linear_attention_mma_sync.h"
 #include "w4a16_gemm.h"
+#include "w4a16_scales.h"
 
 #include "CublasPeer.h"
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -194,6 +196,24 @@ int main() {
     std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx",
                   (long long)m);
     report(what, 2.0 * m * n * k, t, p, 0.0);
+    // The 128-column tiles alone (the only configuration before 2026-12-05), and the experiment
+    // with the scale row in shared memory (bench/experiments/w4a16_scales.tile).
+    auto bn128Launch = [&] {
+      CHECK_TLC(tlc::w4a16_gemm::w4a16_gemm::variant0::launch(
+          gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k, k / 2, n, k / gs));
+    };
+    auto scalesLaunch = [&] {
+      CHECK_TLC(tlc::w4a16_scales::launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k,
+                                          k / 2, n, k / gs));
+    };
+    for (auto [name, launch] :
+         {std::pair<const char *, std::function<void()>>{"BN=128 only", bn128Launch},
+          {"scales in shared (experiment)", scalesLaunch}}) {
+      auto [tv, pv] = interleaved(gpu, 5, launch, peerLaunch);
+      std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 %s vs f16 cublasGemmEx",
+                    (long long)m, name);
+      report(what, 2.0 * m * n * k, tv, pv, 0.0);
+    }
   }
 
   // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.
