@@ -42,6 +42,17 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <initializer_list>
+
+namespace {
+/// `launches[variant + 1]`: the launcher's choice (`variant` -1, or out of range) or
+/// configuration `variant` of a kernel with `configs`.
+template <typename Launch> Launch pickVariant(int variant, std::initializer_list<Launch> launches) {
+  return variant + 1 >= 1 && variant + 1 < static_cast<int>(launches.size())
+             ? launches.begin()[variant + 1]
+             : *launches.begin();
+}
+} // namespace
 
 extern "C" {
 
@@ -238,10 +249,8 @@ int tlc_bench_topk(int variant, void *stream, uint64_t x, uint64_t v, uint64_t i
 int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb,
                        uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm;
-  auto launch = variant == 0   ? g::variant0::launch
-                : variant == 1 ? g::variant1::launch
-                : variant == 2 ? g::variant2::launch
-                               : g::launch;
+  auto launch = pickVariant(
+      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
@@ -250,10 +259,8 @@ int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64
 int tlc_bench_fp8_gemm_rowwise(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa,
                                uint64_t sb, uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm_rowwise;
-  auto launch = variant == 0   ? g::variant0::launch
-                : variant == 1 ? g::variant1::launch
-                : variant == 2 ? g::variant2::launch
-                               : g::launch;
+  auto launch = pickVariant(
+      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
@@ -264,7 +271,7 @@ int tlc_bench_fp8_gemm_blockwise(int variant, void *stream, uint64_t a, uint64_t
                                  uint64_t sb, uint64_t c, int64_t m, int64_t k, int64_t n,
                                  int64_t kb, int64_t nb) {
   namespace g = tlc::fp8_gemm::fp8_gemm_blockwise;
-  auto launch = variant == 0 ? g::variant0::launch : variant == 1 ? g::variant1::launch : g::launch;
+  auto launch = pickVariant(variant, {g::launch, g::variant0::launch, g::variant1::launch});
   return static_cast<int>(
       launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n, kb, nb).code());
 }

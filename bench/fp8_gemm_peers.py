@@ -80,15 +80,8 @@ def main():
             ok &= run_rowwise(shim, args, shape, m, n, k, a, b, c, stream)
             continue
 
-        def tlc(variant, c=c, a=a, b=b, sa=sa, sb=sb, m=m, n=n, k=k, stream=stream):
-            shim("tlc_bench_fp8_gemm", variant, stream, a.data_ptr(), b.data_ptr(),
-                 sa.data_ptr(), sb.data_ptr(), c.data_ptr(), m, k, n)
-            return c
-
-        fns = {"tlc": lambda: tlc(-1)}
-        if args.variants:
-            for v in range(3):
-                fns[f"tlc config {v}"] = lambda v=v: tlc(v)
+        fns = tlc_fns(shim, "tlc_bench_fp8_gemm", "tlc", 3 if args.variants else 0, stream,
+                      (a, b, sa, sb, c), (m, k, n))
         fns["torch._scaled_mm"] = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
                                                            out_dtype=torch.bfloat16)
         fns["bf16 matmul (cuBLAS)"] = lambda: torch.matmul(a16, b16.t())
@@ -140,21 +133,29 @@ def run_rowwise(shim, args, shape, m, n, k, a, b, c, stream):
     sa = torch.rand(m, device="cuda", generator=gen) + 0.5
     sb = torch.rand(n, device="cuda", generator=gen) + 0.5
 
-    def tlc(variant):
-        shim("tlc_bench_fp8_gemm_rowwise", variant, stream, a.data_ptr(), b.data_ptr(),
-             sa.data_ptr(), sb.data_ptr(), c.data_ptr(), m, k, n)
-        return c
-
-    fns = {"tlc rowwise": lambda: tlc(-1)}
-    if args.variants:
-        for v in range(3):
-            fns[f"tlc rowwise config {v}"] = lambda v=v: tlc(v)
+    fns = tlc_fns(shim, "tlc_bench_fp8_gemm_rowwise", "tlc rowwise", 3 if args.variants else 0,
+                  stream, (a, b, sa, sb, c), (m, k, n))
     fns["torch._scaled_mm (rowwise)"] = lambda: torch._scaled_mm(
         a, b.t(), scale_a=sa.unsqueeze(1), scale_b=sb.unsqueeze(0), out_dtype=torch.bfloat16)
     ref = (a.float() @ b.float().t()) * sa.unsqueeze(1) * sb.unsqueeze(0)
     return check_and_time(args, fns, c, ref, ("fp8_gemm_rowwise", "FP8ROW", 30), shape,
                           (m, n, k), "torch._scaled_mm (rowwise)", "vs_scaled_mm",
                           lambda n: not n.startswith("tlc"))
+
+
+def tlc_fns(shim, entry, name, configs, stream, tensors, sizes):
+    """{name: fn} for the shim's `entry` on `tensors` (A, B, SA, SB, C) and `sizes` (M, K, N): the
+    launcher's choice, then configurations 0 .. configs - 1. Each fn returns C."""
+    c = tensors[-1]
+
+    def run(variant):
+        shim(entry, variant, stream, *(t.data_ptr() for t in tensors), *sizes)
+        return c
+
+    fns = {name: lambda: run(-1)}
+    for v in range(configs):
+        fns[f"{name} config {v}"] = lambda v=v: run(v)
+    return fns
 
 
 def check_and_time(args, fns, c, ref, labels, shape, mnk, peer_name, ratio_name, unchecked):
