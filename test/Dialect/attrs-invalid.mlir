@@ -503,7 +503,8 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
 // -----
 
 // A reduce's `scratch` (tile-assign-blocked-layouts sets it for rows that span warps): a rank-1
-// shared buffer of the destination's element type.
+// shared buffer of the type the reduce combines in: the destination's element type, f32 for sums
+// of narrower floats.
 tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
 ^bb0(%x: !tile.tensor<f32, 2>):
   %c1 = arith.constant 1 : index
@@ -513,7 +514,7 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
   %d = tile.alloc : !tile.buffer<fragment 1xf32>
   %w = tile.alloc : !tile.buffer<fragment 8xf32>
-  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<fragment 8xf32>'}}
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of 'f32' (the type the reduce combines in), got '!tile.buffer<fragment 8xf32>'}}
   tile.reduce %s, %d scratch %w : !tile.buffer<fragment 8xf32> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
   tile.yield
 }
@@ -529,7 +530,7 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
   %d = tile.alloc : !tile.buffer<fragment 1xf32>
   %w = tile.alloc : !tile.buffer<shared 8xf16>
-  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<shared 8xf16>'}}
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of 'f32' (the type the reduce combines in), got '!tile.buffer<shared 8xf16>'}}
   tile.reduce %s, %d scratch %w : !tile.buffer<shared 8xf16> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
   tile.yield
 }
@@ -545,8 +546,24 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   %s = tile.alloc : !tile.buffer<fragment 1x4096xf32>
   %d = tile.alloc : !tile.buffer<fragment 1xf32>
   %w = tile.alloc : !tile.buffer<shared 8x1xf32>
-  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of the destination's element type, got '!tile.buffer<shared 8x1xf32>'}}
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of 'f32' (the type the reduce combines in), got '!tile.buffer<shared 8x1xf32>'}}
   tile.reduce %s, %d scratch %w : !tile.buffer<shared 8x1xf32> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xf32> to !tile.buffer<fragment 1xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>):
+  %s = tile.alloc : !tile.buffer<fragment 1x4096xbf16>
+  %d = tile.alloc : !tile.buffer<fragment 1xbf16>
+  %w = tile.alloc : !tile.buffer<shared 8xbf16>
+  // expected-error @+1 {{'scratch' must be a rank-1 shared buffer of 'f32' (the type the reduce combines in), got '!tile.buffer<shared 8xbf16>'}}
+  tile.reduce %s, %d scratch %w : !tile.buffer<shared 8xbf16> {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 1x4096xbf16> to !tile.buffer<fragment 1xbf16>
   tile.yield
 }
 

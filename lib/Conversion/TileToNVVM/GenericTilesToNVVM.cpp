@@ -68,9 +68,9 @@ void tlc::storeBufferElement(OpBuilder &b, Location loc, Value value, Value buff
                           elementIndices(b, loc, buffer, coords));
 }
 
-Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type to, bool fromUnsigned) {
-  bool toUnsigned = to.isUnsignedInteger();
-  return tile::buildScalarCast(b, loc, value, tile::getStorageType(to), fromUnsigned, toUnsigned);
+Value tlc::convertElement(OpBuilder &b, Location loc, Value value, Type from, Type to) {
+  return tile::buildScalarCast(b, loc, value, tile::getStorageType(to), from.isUnsignedInteger(),
+                               to.isUnsignedInteger());
 }
 
 Value tlc::buildReduceCombine(OpBuilder &b, Location loc, StringRef kind, Value x, Value y) {
@@ -206,7 +206,7 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
             value = buildMaskedLoad(b, loc, *srcTensor, tile::getStorageType(srcType),
                                     tensorIndices(b, loc, srcOffsets, coords));
           }
-          value = convertElement(b, loc, value, dstType, srcType.isUnsignedInteger());
+          value = convertElement(b, loc, value, srcType, dstType);
           if (dstMemref)
             storeBufferElement(b, loc, value, op.getDest(), coords);
           else
@@ -237,9 +237,10 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
         rewriter, op, ct.getNumElements(), /*perThread=*/false,
         [&](OpBuilder &bb, Location loc, Value linear) {
           SmallVector<Value> mn = delinearize(bb, loc, linear, ct.getShape());
-          Value init =
-              clear ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType)).getResult()
-                    : convertElement(bb, loc, loadBufferElement(bb, loc, op.getC(), mn), mulType);
+          Value init = clear
+                           ? arith::ConstantOp::create(bb, loc, bb.getZeroAttr(mulType)).getResult()
+                           : convertElement(bb, loc, loadBufferElement(bb, loc, op.getC(), mn),
+                                            accType, mulType);
           Value zero = arith::ConstantIndexOp::create(bb, loc, 0);
           Value one = arith::ConstantIndexOp::create(bb, loc, 1);
           Value kEnd = arith::ConstantIndexOp::create(bb, loc, k);
@@ -250,8 +251,10 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
                     transA ? SmallVector<Value>{kk, mn[0]} : SmallVector<Value>{mn[0], kk};
                 SmallVector<Value> bi =
                     transB ? SmallVector<Value>{mn[1], kk} : SmallVector<Value>{kk, mn[1]};
-                Value x = convertElement(lb, l, loadBufferElement(lb, l, op.getA(), ai), mulType);
-                Value y = convertElement(lb, l, loadBufferElement(lb, l, op.getB(), bi), mulType);
+                Value x = convertElement(lb, l, loadBufferElement(lb, l, op.getA(), ai),
+                                         at.getElementType(), mulType);
+                Value y = convertElement(lb, l, loadBufferElement(lb, l, op.getB(), bi),
+                                         op.getB().getType().getElementType(), mulType);
                 Value sum;
                 if (isa<FloatType>(mulType))
                   sum = arith::AddFOp::create(lb, l, iter[0], arith::MulFOp::create(lb, l, x, y));
@@ -259,7 +262,7 @@ struct GemmOpLowering : OpRewritePattern<tile::GemmOp> {
                   sum = arith::AddIOp::create(lb, l, iter[0], arith::MulIOp::create(lb, l, x, y));
                 scf::YieldOp::create(lb, l, sum);
               });
-          storeBufferElement(bb, loc, convertElement(bb, loc, loop.getResult(0), accType),
+          storeBufferElement(bb, loc, convertElement(bb, loc, loop.getResult(0), mulType, accType),
                              op.getC(), mn);
         });
     return success();
@@ -311,6 +314,12 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
     bool accumulate = op.getAccumulate();
     Value indexOffset = op.getIndexOffset();
     Type indexType = argReduce ? op.getIndex().getType().getElementType() : Type();
+    // Narrow float sums add in f32 and round once at the store.
+    Type elem = st.getElementType();
+    Type acc = tile::getReduceAccumulatorType(elem, kind);
+    auto widen = [&](OpBuilder &b, Location l, Value v) {
+      return acc == elem ? v : convertElement(b, l, v, elem, acc);
+    };
     // A local destination is private to each thread: every thread reduces the whole source.
     bool perThread = dt.isLocal();
     replaceByElementLoop(
@@ -318,7 +327,9 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> out = delinearize(b, loc, linear, dt.getShape());
           auto element = [&](OpBuilder &lb, Location l, Value r) {
-            return loadBufferElement(lb, l, op.getSource(), lineIndex(out, dim, st.getRank(), r));
+            return widen(
+                lb, l,
+                loadBufferElement(lb, l, op.getSource(), lineIndex(out, dim, st.getRank(), r)));
           };
           Value zero = arith::ConstantIndexOp::create(b, loc, 0);
           Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -355,10 +366,14 @@ struct ReduceOpLowering : OpRewritePattern<tile::ReduceOp> {
             }
             storeBufferElement(b, loc, position, op.getIndex(), out);
           } else if (accumulate) {
-            result = combine(b, loc, loadBufferElement(b, loc, op.getDest(), out), result);
+            result = combine(b, loc, widen(b, loc, loadBufferElement(b, loc, op.getDest(), out)),
+                             result);
           } else if (init) {
-            result = combine(b, loc, loadBufferElement(b, loc, op.getInit(), out), result);
+            result = combine(b, loc, widen(b, loc, loadBufferElement(b, loc, op.getInit(), out)),
+                             result);
           }
+          if (acc != elem)
+            result = convertElement(b, loc, result, acc, elem);
           storeBufferElement(b, loc, result, op.getDest(), out);
         });
     return success();
@@ -407,8 +422,8 @@ struct ScanOpLowering : OpRewritePattern<tile::ScanOp> {
               b, loc, zero, end, one, ValueRange{start},
               [&](OpBuilder &lb, Location l, Value r, ValueRange iter) {
                 SmallVector<Value> at = lineIndex(out, dim, type.getRank(), r);
-                Value v =
-                    convertElement(lb, l, loadBufferElement(lb, l, op.getSource(), at), accType);
+                Value v = convertElement(lb, l, loadBufferElement(lb, l, op.getSource(), at),
+                                         type.getElementType(), accType);
                 Value next;
                 if (floatType)
                   next = sum ? arith::AddFOp::create(lb, l, iter[0], v).getResult()
@@ -416,7 +431,8 @@ struct ScanOpLowering : OpRewritePattern<tile::ScanOp> {
                 else
                   next = sum ? arith::AddIOp::create(lb, l, iter[0], v).getResult()
                              : arith::MulIOp::create(lb, l, iter[0], v).getResult();
-                storeBufferElement(lb, l, convertElement(lb, l, exclusive ? iter[0] : next, elem),
+                storeBufferElement(lb, l,
+                                   convertElement(lb, l, exclusive ? iter[0] : next, accType, elem),
                                    op.getDest(), at);
                 scf::YieldOp::create(lb, l, next);
               });

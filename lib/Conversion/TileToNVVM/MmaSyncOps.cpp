@@ -476,9 +476,13 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
     StringRef kind = op.getKind();
     auto combine = [&](Value x, Value y) { return buildReduceCombine(rewriter, loc, kind, x, y); };
+    // Narrow float sums (f16 accumulators) add in f32 and round once at the store.
+    Type elem = op.getDest().getType().getElementType();
+    Type acc = tile::getReduceAccumulatorType(elem, kind);
     auto slot = [&](Value memref, int64_t s) -> Value {
-      return memref::LoadOp::create(rewriter, loc, memref,
-                                    ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+      Value v = memref::LoadOp::create(
+          rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+      return acc == elem ? v : convertElement(rewriter, loc, v, elem, acc);
     };
     const layout::MmaSyncAccLayout &l = src->mma;
     for (int64_t r = 0; r < l.rowSlots(); ++r) {
@@ -501,6 +505,8 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
         v = combine(slot(dstMemref, r), v);
       else if (initMemref)
         v = combine(slot(initMemref, r), v);
+      if (acc != elem)
+        v = convertElement(rewriter, loc, v, acc, elem);
       memref::StoreOp::create(rewriter, loc, v, dstMemref,
                               ValueRange{arith::ConstantIndexOp::create(rewriter, loc, r)});
     }

@@ -120,11 +120,13 @@ void buildMaskedStoreVector(mlir::OpBuilder &b, mlir::Location loc, const Tensor
 mlir::Value buildReduceCombine(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef kind,
                                mlir::Value x, mlir::Value y);
 
-/// Converts a scalar (held in its storage type) to element type `to` (its storage type is the
-/// result): float/int widening, narrowing and conversion; `fromUnsigned` and an unsigned `to`
-/// (the language's u8) select zero extension and unsigned conversions.
-mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Type to,
-                           bool fromUnsigned = false);
+/// Converts a scalar of element type `from` (held in its storage type) to element type `to`
+/// (its storage type is the result): float/int widening, narrowing and conversion; an unsigned
+/// `from` or `to` (the language's u8, stored as i8) selects zero extension and unsigned
+/// conversions. Callers pass the declared element type, never the storage type, so that u8 is
+/// never sign-extended.
+mlir::Value convertElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                           mlir::Type from, mlir::Type to);
 
 /// A loop that spreads `points` linear indices over the threads of the enclosing gpu.func
 /// (thread t takes k * T + t), guarded at the tail; `body` gets the linear index.

@@ -191,6 +191,7 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
       return failure();
     Location loc = op.getLoc();
     Value memref = getBufferMemref(op.getSource());
+    Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
     Type dstType = cast<tile::TensorType>(op.getDest().getType()).getElementType();
     SmallVector<Value> offsets(op.getDestOffsets());
     size_t lead = offsets.size() - 2;
@@ -199,7 +200,7 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     auto slotValue = [&](OpBuilder &b, int64_t slot) {
       Value value = memref::LoadOp::create(
           b, loc, memref, ValueRange{arith::ConstantIndexOp::create(b, loc, slot)});
-      return convertElement(b, loc, value, dstType);
+      return convertElement(b, loc, value, srcType, dstType);
     };
     auto indicesOf = [&](OpBuilder &b, int64_t pair, int64_t colShift) {
       auto [row, col] = tile::buildAccCoords(b, loc, *layout, tid,
@@ -320,14 +321,13 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
         coords.push_back(col);
       if (srcLayout) {
         Value value = memref::LoadOp::create(rewriter, loc, memref, ValueRange{slot});
-        storeBufferElement(rewriter, loc, convertElement(rewriter, loc, value, dstType), buffer,
-                           coords);
+        storeBufferElement(rewriter, loc, convertElement(rewriter, loc, value, srcType, dstType),
+                           buffer, coords);
       } else {
         Value value = loadBufferElement(rewriter, loc, buffer, coords);
-        memref::StoreOp::create(
-            rewriter, loc,
-            convertElement(rewriter, loc, value, dstType, srcType.isUnsignedInteger()), memref,
-            ValueRange{slot});
+        memref::StoreOp::create(rewriter, loc,
+                                convertElement(rewriter, loc, value, srcType, dstType), memref,
+                                ValueRange{slot});
       }
     }
     gpu::BarrierOp::create(rewriter, loc);
@@ -363,7 +363,6 @@ struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
     auto tile = getSwizzledTile(rewriter, loc, op.getSource());
     Value smem = buildSharedBase(rewriter, loc, op->getParentOfType<gpu::GPUFuncOp>());
     Type slotElem = cast<tile::BufferType>(op.getDest().getType()).getElementType();
-    bool fromUnsigned = srcType.getElementType().isUnsignedInteger();
     auto vectorType = VectorType::get({pieceElems}, elem);
     Value tid = linearThreadId(rewriter, loc);
     for (int64_t first = 0; first < l.slots(); first += pieceElems) {
@@ -378,9 +377,9 @@ struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
                                           /*alignment=*/pieceBytes);
       for (int64_t e = 0; e < pieceElems; ++e) {
         Value value = LLVM::ExtractElementOp::create(rewriter, loc, vector, m.i32(e));
-        memref::StoreOp::create(rewriter, loc,
-                                convertElement(rewriter, loc, value, slotElem, fromUnsigned),
-                                memref, ValueRange{m.index(first + e)});
+        memref::StoreOp::create(
+            rewriter, loc, convertElement(rewriter, loc, value, srcType.getElementType(), slotElem),
+            memref, ValueRange{m.index(first + e)});
       }
     }
     rewriter.eraseOp(op);
@@ -392,7 +391,7 @@ struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
 /// (sm_80 on: one cvt.rn.bf16x2.f32 or cvt.rn.f16x2.f32 per pair instead of two roundings and
 /// a pack), one by one otherwise.
 static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<Value> values,
-                                          Type to, bool fromUnsigned, bool paired) {
+                                          Type from, Type to, bool paired) {
   SmallVector<Value> converted;
   bool pairs =
       paired && !values.empty() && values.front().getType().isF32() && (to.isBF16() || to.isF16());
@@ -402,7 +401,7 @@ static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<V
   auto type = VectorType::get({2}, to);
   for (size_t i = 0; i < values.size(); ++i) {
     if (!pairs || i + 1 == values.size()) {
-      converted.push_back(convertElement(b, loc, values[i], to, fromUnsigned));
+      converted.push_back(convertElement(b, loc, values[i], from, to));
       continue;
     }
     Value narrow =
@@ -458,20 +457,19 @@ struct CopyBlockedAndTensor : OpRewritePattern<tile::CopyOp> {
         SmallVector<Value> loaded = buildMaskedLoadVector(
             rewriter, loc, *values, tile::getStorageType(tensorElem), indices, l.vec);
         for (auto [e, value] : llvm::enumerate(loaded))
-          memref::StoreOp::create(
-              rewriter, loc,
-              convertElement(rewriter, loc, value, slotElem, tensorElem.isUnsignedInteger()),
-              memref, ValueRange{cst(first + e)});
+          memref::StoreOp::create(rewriter, loc,
+                                  convertElement(rewriter, loc, value, tensorElem, slotElem),
+                                  memref, ValueRange{cst(first + e)});
         continue;
       }
       SmallVector<Value> slotValues;
       for (int64_t e = 0; e < l.vec; ++e)
         slotValues.push_back(
             memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(first + e)}));
-      buildMaskedStoreVector(rewriter, loc, *values,
-                             convertElements(rewriter, loc, slotValues, tensorElem,
-                                             slotElem.isUnsignedInteger(), pairedConversions),
-                             indices);
+      buildMaskedStoreVector(
+          rewriter, loc, *values,
+          convertElements(rewriter, loc, slotValues, slotElem, tensorElem, pairedConversions),
+          indices);
     }
     rewriter.eraseOp(op);
     return success();
@@ -498,9 +496,8 @@ struct CopySlotsToSlots : OpRewritePattern<tile::CopyOp> {
     for (int64_t s = 0; s < srcLayout->slots(); ++s) {
       Value slot = arith::ConstantIndexOp::create(rewriter, loc, s);
       Value value = memref::LoadOp::create(rewriter, loc, srcMemref, ValueRange{slot});
-      memref::StoreOp::create(
-          rewriter, loc, convertElement(rewriter, loc, value, dstElem, srcElem.isUnsignedInteger()),
-          dstMemref, ValueRange{slot});
+      memref::StoreOp::create(rewriter, loc, convertElement(rewriter, loc, value, srcElem, dstElem),
+                              dstMemref, ValueRange{slot});
     }
     rewriter.eraseOp(op);
     return success();
@@ -575,12 +572,18 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
     auto combine = [&](Value x, Value y) {
       return buildReduceCombine(rewriter, loc, op.getKind(), x, y);
     };
+    // Narrow float sums add in f32 (the scratch too) and round once at the store.
+    Type elem = op.getDest().getType().getElementType();
+    Type acc = tile::getReduceAccumulatorType(elem, op.getKind());
+    auto widen = [&](Value v) {
+      return acc == elem ? v : convertElement(rewriter, loc, v, elem, acc);
+    };
     int64_t perRow = l.colSteps() * l.vec;
     SmallVector<Value> partial;
     for (int64_t r = 0; r < l.rowSlots(); ++r) {
       Value v;
       for (int64_t s = r * perRow; s < (r + 1) * perRow; ++s) {
-        Value x = slot(srcMemref, s);
+        Value x = widen(slot(srcMemref, s));
         v = v ? combine(v, x) : x;
       }
       for (int64_t mask = 1; mask < std::min<int64_t>(l.threadsPerRow, 32); mask *= 2)
@@ -626,9 +629,11 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
     for (int64_t r = 0; r < l.rowSlots(); ++r) {
       Value v = partial[r];
       if (op.getAccumulate())
-        v = combine(slot(dstMemref, r), v);
+        v = combine(widen(slot(dstMemref, r)), v);
       else if (initMemref)
-        v = combine(slot(initMemref, r), v);
+        v = combine(widen(slot(initMemref, r)), v);
+      if (acc != elem)
+        v = convertElement(rewriter, loc, v, acc, elem);
       memref::StoreOp::create(rewriter, loc, v, dstMemref, ValueRange{cst(r)});
     }
     rewriter.eraseOp(op);

@@ -282,10 +282,10 @@ LogicalResult ReduceOp::verify() {
   }
   if (Value scratch = getScratch()) {
     auto type = cast<BufferType>(scratch.getType());
-    if (!type.isShared() || type.getElementType() != dst.getElementType() || type.getRank() != 1)
-      return emitOpError("'scratch' must be a rank-1 shared buffer of the destination's element "
-                         "type, got ")
-             << type;
+    Type acc = getReduceAccumulatorType(dst.getElementType(), kind);
+    if (!type.isShared() || type.getElementType() != acc || type.getRank() != 1)
+      return emitOpError("'scratch' must be a rank-1 shared buffer of ")
+             << acc << " (the type the reduce combines in), got " << type;
   }
   if (!isArgReduce()) {
     if (getIndex() || getIndexOffset())

@@ -376,7 +376,9 @@ struct BlockedPlanner {
         return;
       OpBuilder b(kernel.getContext());
       b.setInsertionPointToStart(&kernel.getBody().front());
-      Type elem = reduce.getDest().getType().getElementType();
+      // The warps' partial values, in the type the reduce combines in.
+      Type elem =
+          getReduceAccumulatorType(reduce.getDest().getType().getElementType(), reduce.getKind());
       int64_t values = src->blocked.rowSlots() * (threads / 32);
       auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {values}, elem);
       Value scratch = AllocOp::create(b, reduce.getLoc(), type).getBuffer();

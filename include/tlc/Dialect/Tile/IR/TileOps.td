@@ -258,7 +258,9 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
   let description = [{
     `kind` is "sum", "max", "min", "argmax" or "argmin". Without `accumulate`, dst = reduce(src)
     (combined with `init` when given: dst = op(init, reduce(src))); with `accumulate`,
-    dst = op(dst, reduce(src)).
+    dst = op(dst, reduce(src)). A "sum" of floats narrower than 32 bits (bf16, f16, 8-bit floats)
+    adds in f32, init or dst included, and rounds once into dst (getReduceAccumulatorType), so
+    that every lowering agrees within that rounding whatever order it adds in.
     ```mlir
     tile.reduce %s, %m {dim = 1 : i64, kind = "max"} : !tile.buffer<fragment 128x128xf32> to
         !tile.buffer<fragment 128xf32>
@@ -271,8 +273,9 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
     result of earlier (lower-indexed) tiles: they are replaced only by a strictly better element
     (or the first NaN), so ties keep the earlier index. `init` does not combine with them.
     `scratch` (set by tile-assign-blocked-layouts, never by the frontend) is a rank-1 shared
-    buffer of the element type, one value per warp, where a row of a #tile.blocked source spans
-    several warps: their partial results meet there.
+    buffer of the accumulator type (f32 for narrow float sums, else the element type), one value
+    per warp, where a row of a #tile.blocked source spans several warps: their partial results
+    meet there.
     ```mlir
     tile.reduce %s, %m index %i : !tile.buffer<fragment 16x64xf32> offset %j
         {accumulate, dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x64xf32> to

@@ -17,6 +17,15 @@ inline mlir::Type getStorageType(mlir::Type type) {
     return mlir::IntegerType::get(type.getContext(), 8);
   return type;
 }
+/// The type a `reduce` of `kind` over elements of `type` combines in: f32 for sums of floats
+/// narrower than 32 bits (bf16, f16, the 8-bit floats: one rounding at the end, whatever order
+/// the lowering adds in), else the element type itself (max and min are exact in any type).
+inline mlir::Type getReduceAccumulatorType(mlir::Type type, llvm::StringRef kind) {
+  auto floatType = mlir::dyn_cast<mlir::FloatType>(type);
+  if (kind == "sum" && floatType && floatType.getWidth() < 32)
+    return mlir::Float32Type::get(type.getContext());
+  return type;
+}
 } // namespace tlc::tile
 
 #define GET_TYPEDEF_CLASSES
