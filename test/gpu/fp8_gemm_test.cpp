@@ -94,15 +94,23 @@ bool runCase(const GpuContext &gpu, const Build &build, BlockwiseLaunch blockwis
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double sum = 0, mag = 0;
-      for (int64_t kk = 0; kk < k; ++kk) {
-        // Per-tensor: element 0 of each; blockwise: A's 1 x 128 and B's 128 x 128 block.
-        int64_t blk = blockwise ? kk / 128 : 0;
+      // Per 128-wide k block (the scales are positive and constant across one): per-tensor,
+      // element 0 of each; row-wise, A's row and B's column; blockwise, A's 1 x 128 and B's
+      // 128 x 128 block.
+      for (int64_t k0 = 0; k0 < k; k0 += 128) {
+        int64_t blk = k0 / 128, end = std::min<int64_t>(k, k0 + 128);
         double scale = build.rowwise ? double(sa[i]) * sb[j]
                                      : double(sa[blockwise ? i * kb + blk : 0]) *
                                            sb[blockwise ? (j / 128) * kb + blk : 0];
-        double t = av[i * k + kk] * bv[j * k + kk] * scale;
-        sum += t;
-        mag += std::fabs(t);
+        const double *x = &av[i * k], *y = &bv[j * k];
+        double part = 0, partMag = 0;
+        for (int64_t kk = k0; kk < end; ++kk) {
+          double t = x[kk] * y[kk];
+          part += t;
+          partMag += std::fabs(t);
+        }
+        sum += part * scale;
+        mag += partMag * scale;
       }
       ref[i * n + j] = sum;
       magnitude[i * n + j] = mag;

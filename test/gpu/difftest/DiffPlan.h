@@ -1390,9 +1390,12 @@ inline std::string unsupportedReason(const KernelInfo &k) {
   return "";
 }
 
-/// Whether \p a and \p b have the same parameters (names, kinds, dtypes, dims, strides): the
-/// fast and reference builds of a kernel must.
-inline std::string abiMismatch(const KernelInfo &a, const KernelInfo &b) {
+/// Whether \p a and \p b have the same parameters (names, kinds, dtypes, dims, strides) and,
+/// unless \p b is a family reference (one build with the configuration parameters fixed, which
+/// serves every variant with its own tiles), the same launch shapes: the fast and reference
+/// builds of a kernel must.
+inline std::string abiMismatch(const KernelInfo &a, const KernelInfo &b,
+                               bool familyReference = false) {
   if (a.params.size() != b.params.size())
     return "different parameter counts (" + std::to_string(a.params.size()) + " vs " +
            std::to_string(b.params.size()) + ")";
@@ -1402,6 +1405,8 @@ inline std::string abiMismatch(const KernelInfo &a, const KernelInfo &b) {
         p.strides != q.strides)
       return "parameter " + std::to_string(i) + " ('" + p.name + "') differs";
   }
+  if (familyReference)
+    return "";
   for (int i = 0; i < 3; ++i)
     if (a.threads[i] != b.threads[i] || a.grid[i] != b.grid[i])
       return "different launch shapes";
@@ -1716,18 +1721,25 @@ inline void chooseStrides(const KernelInfo &k, Symbols &values, Rng &rng) {
           inner = d;
           break;
         }
+      // Innermost first, then the dims whose strides are given (constants, fixed symbols),
+      // then the chosen ones from the inside out: a chosen stride covers every dim placed before
+      // it, so in [H, T, D] strides [D, S, 1] S spans all H heads and rows never overlap.
+      auto isChosen = [&](size_t d) {
+        return std::find(strideSyms.begin(), strideSyms.end(), p.strides[d]) !=
+                   strideSyms.end() &&
+               !fixed.count(p.strides[d]);
+      };
       std::vector<size_t> order = {inner};
-      for (size_t d = rank; d-- > 0;)
-        if (d != inner)
-          order.push_back(d);
+      for (bool chosenDims : {false, true})
+        for (size_t d = rank; d-- > 0;)
+          if (d != inner && isChosen(d) == chosenDims)
+            order.push_back(d);
       int64_t span = 1; // elements covered by the dims placed so far
       for (size_t d : order) {
         int64_t size = symbolValue(p.dims[d], values).value_or(0);
         const std::string &s = p.strides[d];
         int64_t stride = 0;
-        bool chosen = std::find(strideSyms.begin(), strideSyms.end(), s) != strideSyms.end() &&
-                      !fixed.count(s);
-        if (!chosen) {
+        if (!isChosen(d)) {
           stride = symbolValue(s, values).value_or(0);
         } else {
           int64_t pad = pads[i][d];
@@ -2000,6 +2012,20 @@ struct CasePlan {
   uint64_t contentSeed = 0;
 };
 
+/// The grid of \p k for the sizes and scalars of \p plan (planned for \p k, or for another
+/// kernel with the same parameters: a reference built with other tiles launches its own grid).
+inline bool planGrid(const KernelInfo &k, const CasePlan &plan, int64_t grid[3],
+                     std::string &error) {
+  Env env(plan.symbols.begin(), plan.symbols.end());
+  for (size_t i = 0; i < k.params.size() && i < plan.scalars.size(); ++i)
+    if (!k.params[i].isTensor)
+      env[k.params[i].name] = plan.scalars[i].asInt();
+  for (int d = 0; d < 3; ++d)
+    if (!k.gridExprs[d].eval(env, grid[d], error))
+      return false;
+  return true;
+}
+
 /// Plans case \p index of \p k (see chooseSizes; \p given pins symbols) under \p seed. Sizes
 /// and strides depend on the kernel family (variants of a kernel share their cases), the seed
 /// and the index; scalars and tensor contents on the seed and the symbol values only, so that
@@ -2015,7 +2041,6 @@ inline bool planCase(const KernelInfo &k, uint64_t seed, int index, const Symbol
   out.text = caseText(k, out.symbols);
   out.contentSeed = mixSeed(kernelSeed, hashName(out.text));
   Rng scalarRng(mixSeed(out.contentSeed, 0x5CA1A5));
-  Env env(out.symbols.begin(), out.symbols.end());
   out.scalars.resize(k.params.size());
   out.layouts.resize(k.params.size());
   for (size_t i = 0; i < k.params.size(); ++i) {
@@ -2031,12 +2056,8 @@ inline bool planCase(const KernelInfo &k, uint64_t seed, int index, const Symbol
       continue;
     }
     out.scalars[i] = randomScalar(*type, scalarRng);
-    env[p.name] = out.scalars[i].asInt();
   }
-  for (int d = 0; d < 3; ++d)
-    if (!k.gridExprs[d].eval(env, out.grid[d], error))
-      return false;
-  return true;
+  return planGrid(k, out, out.grid, error);
 }
 
 //===----------------------------------------------------------------------===//

@@ -165,6 +165,20 @@ static void testManifest() {
   KernelInfo other = g;
   other.params[1].dims[0] = "K2";
   CHECK(!abiMismatch(g, other).empty());
+  // A family reference (other tiles: another grid) launches its own grid; parameters must match.
+  KernelInfo tiles = g;
+  std::string why;
+  tiles.grid[0] = "tlc::rt::ceilDiv(N, 64)";
+  CHECK(tiles.gridExprs[0].parse(tiles.grid[0], why));
+  CHECK(!abiMismatch(g, tiles).empty());
+  CHECK(abiMismatch(g, tiles, /*familyReference=*/true).empty());
+  CHECK(!abiMismatch(g, other, /*familyReference=*/true).empty());
+  CasePlan plan;
+  CHECK(planCase(g, 1, 3, Symbols{{"N", 300}}, 1 << 20, plan, why));
+  int64_t grid[3] = {0, 0, 0};
+  CHECK(planGrid(tiles, plan, grid, why));
+  CHECK_EQ(grid[0], int64_t(5));
+  CHECK_EQ(plan.grid[0], int64_t(2));
 
   // A kernel's size_symbols lacking a symbol a tensor uses: it is added.
   const KernelInfo &rows = m.kernels[1];
@@ -477,6 +491,22 @@ static void testStrides() {
       CHECK(makeLayout(k3.params[p], s, layout, error));
       CHECK(noOverlap(layout));
     }
+  }
+  // A constant stride outside a chosen one ([H, T, D] strides [D, S, 1]: heads of packed rows,
+  // kernels/attention_varlen.tile's O): S covers every head, so written rows never overlap.
+  Manifest m5;
+  CHECK(parseManifest(R"j({"kernels": [{"name": "k", "params": [
+      {"name": "O", "kind": "tensor", "dtype": "bf16", "dims": ["H", "T", "128"],
+       "strides": ["128", "SO", "1"], "access": "write"}]}]})j",
+                      m5, error));
+  for (int i = 0; i < 50; ++i) {
+    Rng rng(mixSeed(15, i));
+    Symbols s{{"H", 1 + i % 9}, {"T", 1 + i % 5}};
+    chooseStrides(m5.kernels[0], s, rng);
+    CHECK(s["SO"] >= 128 * s["H"]);
+    TensorLayout layout;
+    CHECK(makeLayout(m5.kernels[0].params[0], s, layout, error));
+    CHECK(noOverlap(layout));
   }
   // No stride "1": the last dim is innermost and gets a stride of 1 to 4.
   Manifest m4;

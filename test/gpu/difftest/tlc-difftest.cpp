@@ -244,6 +244,19 @@ static void listTargets(const KernelInfo &k, const char *label) {
   }
 }
 
+/// The reference of \p k in \p ref: the kernel of the same name, else (\p family set) the one
+/// kernel of a reference built with the configuration parameters fixed (-D), which serves every
+/// variant of its family.
+static const KernelInfo *findReference(const Manifest &ref, const KernelInfo &k, bool &family) {
+  family = false;
+  if (const KernelInfo *r = ref.find(k.name))
+    return r;
+  if (k.variantOf.empty())
+    return nullptr;
+  family = true;
+  return ref.find(k.variantOf);
+}
+
 /// --list: the kernels, their entries and, with --verbose, the cases planned; no CUDA call.
 static int listKernels(const Options &o, const Manifest &fast, const Manifest *ref,
                        const std::vector<const KernelInfo *> &kernels) {
@@ -265,9 +278,10 @@ static int listKernels(const Options &o, const Manifest &fast, const Manifest *r
       std::printf("  not testable: %s\n", why.c_str());
     listTargets(*k, "fast");
     if (ref) {
-      if (const KernelInfo *r = ref->find(k->name)) {
-        listTargets(*r, "ref ");
-        if (std::string differs = abiMismatch(*k, *r); !differs.empty())
+      bool family = false;
+      if (const KernelInfo *r = findReference(*ref, *k, family)) {
+        listTargets(*r, family ? "ref (family)" : "ref ");
+        if (std::string differs = abiMismatch(*k, *r, family); !differs.empty())
           std::printf("  reference differs: %s\n", differs.c_str());
       } else {
         std::printf("  reference: no kernel '%s'\n", k->name.c_str());
@@ -574,9 +588,14 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
     for (int64_t s : t.layout.strides)
       l.slots.push_back(static_cast<uint64_t>(s));
   }
+  // This kernel's own grid (a family reference's differs from the variant's the case was
+  // planned for).
+  int64_t grid[3];
+  if (!planGrid(k, c.plan, grid, error))
+    return false;
   if (e.persistent()) {
     // Persistent: min(blocks of the kernel's grid, multiprocessors) blocks along x.
-    int64_t blocks = tlc::rt::gridBlocks(c.plan.grid[0], c.plan.grid[1], c.plan.grid[2]);
+    int64_t blocks = tlc::rt::gridBlocks(grid[0], grid[1], grid[2]);
     l.grid[0] = std::min<int64_t>(blocks, Multiprocessors);
     l.grid[1] = l.grid[2] = 1;
     l.block[0] = static_cast<unsigned>(e.threads);
@@ -631,7 +650,7 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
     }
   } else {
     for (int d = 0; d < 3; ++d) {
-      l.grid[d] = c.plan.grid[d];
+      l.grid[d] = grid[d];
       l.block[d] = static_cast<unsigned>(k.threads[d]);
     }
     int64_t product = k.threads[0] * k.threads[1] * k.threads[2];
@@ -1033,16 +1052,15 @@ int main(int argc, char **argv) {
     }
     // A reference built with the configuration parameters fixed (-D: one kernel, not the
     // variants) serves every variant of its family.
-    const KernelInfo *r = ref->find(k->name);
-    if (!r && !k->variantOf.empty())
-      r = ref->find(k->variantOf);
+    bool familyReference = false;
+    const KernelInfo *r = findReference(*ref, *k, familyReference);
     if (!r) {
       std::printf("%s: FAIL: no kernel '%s' in the reference manifest '%s'\n", k->name.c_str(),
                   k->name.c_str(), opt.refManifest.c_str());
       ++count.failures;
       continue;
     }
-    if (std::string why = abiMismatch(*k, *r); !why.empty()) {
+    if (std::string why = abiMismatch(*k, *r, familyReference); !why.empty()) {
       std::printf("%s: FAIL: the reference build differs: %s\n", k->name.c_str(), why.c_str());
       ++count.failures;
       continue;
