@@ -27,7 +27,7 @@
 #include "linear_attention.h"
 #include "linear_attention_mma_sync.h"
 #include "w4a16_gemm.h"
-#include "w4a16_scales.h"
+#include "w4a16_range.h"
 
 #include "CublasPeer.h"
 
@@ -196,19 +196,19 @@ int main() {
     std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx",
                   (long long)m);
     report(what, 2.0 * m * n * k, t, p, 0.0);
-    // The 128-column tiles alone (the only configuration before 2026-12-05), and the experiment
-    // with the scale row in shared memory (bench/experiments/w4a16_scales.tile).
+    // The 128-column tiles alone, and the kernel as shipped until 2026-12-05 (a `range` loop, a
+    // global scale load per element: bench/experiments/w4a16_range.tile, the launcher's choice).
     auto bn128Launch = [&] {
       CHECK_TLC(tlc::w4a16_gemm::w4a16_gemm::variant0::launch(
           gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k, k / 2, n, k / gs));
     };
-    auto scalesLaunch = [&] {
-      CHECK_TLC(tlc::w4a16_scales::launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k,
-                                          k / 2, n, k / gs));
+    auto rangeLaunch = [&] {
+      CHECK_TLC(tlc::w4a16_range::launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k,
+                                         k / 2, n, k / gs));
     };
     for (auto [name, launch] :
          {std::pair<const char *, std::function<void()>>{"BN=128 only", bn128Launch},
-          {"scales in shared (experiment)", scalesLaunch}}) {
+          {"before (range loop)", rangeLaunch}}) {
       auto [tv, pv] = interleaved(gpu, 5, launch, peerLaunch);
       std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 %s vs f16 cublasGemmEx",
                     (long long)m, name);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <tuple>
 
 using namespace tlc::gputest;
 
@@ -171,41 +172,44 @@ int main() {
     check(name, dg.ptr(), want);
   }
 
-  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200; the launcher's choice, then each
-  // configuration (BN = 128, 64, 32).
+  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200, and M = 5, K = 1000 (a partial last
+  // k step and scale group), N = 333; the launcher's choice, then each configuration (BN = 128,
+  // 64, 32).
   using W4a16Launch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
                                           CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t);
   for (auto [what, launch] : {std::pair<const char *, W4a16Launch>{"", tlc::w4a16_gemm::launch},
                               {" BN=128", tlc::w4a16_gemm::w4a16_gemm::variant0::launch},
                               {" BN=64", tlc::w4a16_gemm::w4a16_gemm::variant1::launch},
-                              {" BN=32", tlc::w4a16_gemm::w4a16_gemm::variant2::launch}}) {
-    int64_t m = 37, k = 384, n = 200, gs = 128;
-    auto a = random(m * k, 7), sc = random((k / gs) * n, 8);
-    std::mt19937 gen(9);
-    std::vector<uint8_t> bq(k / 2 * n);
-    for (uint8_t &v : bq)
-      v = uint8_t(gen());
-    DeviceBuffer da = upload16(a, true), dsc = upload16(sc, true), dq(bq.size()),
-                 dc = poisoned(m * n);
-    CHECK_CU(cuMemcpyHtoD(dq.ptr(), bq.data(), bq.size()));
-    CHECK_TLC(
-        launch(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dc.ptr(), m, k, k / 2, n, k / gs));
-    gpu.synchronize();
-    std::vector<double> want(m * n);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (int64_t p = 0; p < k; ++p) {
-          uint8_t byte = bq[(p / 2) * n + j];
-          int q = p % 2 == 0 ? byte % 16 : byte / 16;
-          // The kernel rounds the dequantized weight to f16.
-          double wv = fromF16(toF16(float(fromF16(toF16(float(q - 8))) * sc[(p / gs) * n + j])));
-          s += a[i * k + p] * wv;
+                              {" BN=32", tlc::w4a16_gemm::w4a16_gemm::variant2::launch}})
+    for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{37, 384, 200}, {5, 1000, 333}}) {
+      int64_t gs = 128, kg = (k + gs - 1) / gs;
+      auto a = random(m * k, 7), sc = random(kg * n, 8);
+      std::mt19937 gen(9);
+      std::vector<uint8_t> bq(k / 2 * n);
+      for (uint8_t &v : bq)
+        v = uint8_t(gen());
+      DeviceBuffer da = upload16(a, true), dsc = upload16(sc, true), dq(bq.size()),
+                   dc = poisoned(m * n);
+      CHECK_CU(cuMemcpyHtoD(dq.ptr(), bq.data(), bq.size()));
+      CHECK_TLC(launch(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dc.ptr(), m, k, k / 2, n, kg));
+      gpu.synchronize();
+      std::vector<double> want(m * n);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double s = 0;
+          for (int64_t p = 0; p < k; ++p) {
+            uint8_t byte = bq[(p / 2) * n + j];
+            int q = p % 2 == 0 ? byte % 16 : byte / 16;
+            // The kernel rounds the dequantized weight to f16.
+            double wv = fromF16(toF16(float(fromF16(toF16(float(q - 8))) * sc[(p / gs) * n + j])));
+            s += a[i * k + p] * wv;
+          }
+          want[i * n + j] = s;
         }
-        want[i * n + j] = s;
-      }
-    check((std::string("w4a16_gemm 37x200x384") + what).c_str(), dc.ptr(), want, true);
-  }
+      std::string name = "w4a16_gemm " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                         std::to_string(k) + what;
+      check(name.c_str(), dc.ptr(), want, true);
+    }
 
   // linear_attention: B = 2, H = 3, S = 150 (a partial last chunk), D = 64.
   {

@@ -36,6 +36,9 @@ Value tlc::getBufferMemref(Value buffer) {
 static SmallVector<Value> elementIndices(OpBuilder &b, Location loc, Value buffer,
                                          ValueRange coords) {
   auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  // A ring stage is laid out as its buffer.
+  if (castOp && castOp->hasAttr(kStageViewAttr))
+    castOp = castOp.getInputs()[0].getDefiningOp<UnrealizedConversionCastOp>();
   auto swizzle = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr) : IntegerAttr();
   if (!swizzle || coords.size() != 2)
     return SmallVector<Value>(coords);
@@ -57,14 +60,37 @@ static SmallVector<Value> elementIndices(OpBuilder &b, Location loc, Value buffe
           arith::RemUIOp::create(b, loc, element, width)};
 }
 
+/// The memref.view a lowered shared buffer's cast holds, or null.
+static memref::ViewOp sharedView(Value buffer) {
+  Value memref = getBufferMemref(buffer);
+  return memref ? memref.getDefiningOp<memref::ViewOp>() : memref::ViewOp();
+}
+
+bool tlc::isStageOfLoweredBuffer(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  return castOp && castOp->hasAttr(kStageViewAttr) && sharedView(castOp.getInputs()[0]);
+}
+
+/// The memref of a lowered buffer; for a ring stage's view (tile.stage), its buffer's view of
+/// the dynamic shared memory moved by the stage's byte offset, built at the builder.
+static Value bufferMemref(OpBuilder &b, Location loc, Value buffer) {
+  if (!isStageOfLoweredBuffer(buffer))
+    return getBufferMemref(buffer);
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  memref::ViewOp whole = sharedView(castOp.getInputs()[0]);
+  Value stageBytes = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), castOp.getInputs()[1]);
+  Value shift = arith::AddIOp::create(b, loc, whole.getByteShift(), stageBytes);
+  return memref::ViewOp::create(b, loc, whole.getType(), whole.getSource(), shift, ValueRange{});
+}
+
 Value tlc::loadBufferElement(OpBuilder &b, Location loc, Value buffer, ValueRange coords) {
-  return memref::LoadOp::create(b, loc, getBufferMemref(buffer),
+  return memref::LoadOp::create(b, loc, bufferMemref(b, loc, buffer),
                                 elementIndices(b, loc, buffer, coords));
 }
 
 void tlc::storeBufferElement(OpBuilder &b, Location loc, Value value, Value buffer,
                              ValueRange coords) {
-  memref::StoreOp::create(b, loc, value, getBufferMemref(buffer),
+  memref::StoreOp::create(b, loc, value, bufferMemref(b, loc, buffer),
                           elementIndices(b, loc, buffer, coords));
 }
 

@@ -62,11 +62,17 @@ mlir::Value getBufferMemref(mlir::Value buffer);
 
 /// A pattern for an op on a buffer (`op.getBuffer()`): fails unless the buffer is lowered
 /// (getBufferMemref), else hands its memref to `lower`, which replaces or erases `op`.
+/// Whether `buffer` is a lowered `tile.stage` view of a lowered buffer (a ring's stage, read
+/// element by element by loadBufferElement / storeBufferElement).
+bool isStageOfLoweredBuffer(mlir::Value buffer);
+
+/// A pattern for an op on a lowered buffer (`op.getBuffer()`; its memref, null for a ring stage's
+/// view: isStageOfLoweredBuffer), which replaces or erases `op`.
 template <typename OpTy> struct LoweredBufferPattern : mlir::OpRewritePattern<OpTy> {
   explicit LoweredBufferPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
   mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
     mlir::Value memref = getBufferMemref(op.getBuffer());
-    if (!memref)
+    if (!memref && !isStageOfLoweredBuffer(op.getBuffer()))
       return mlir::failure();
     lower(op, memref, rewriter);
     return mlir::success();
@@ -75,7 +81,8 @@ template <typename OpTy> struct LoweredBufferPattern : mlir::OpRewritePattern<Op
 };
 
 /// Reads / writes element `coords` of a lowered shared, fragment or local buffer (a cast of its
-/// memref); in a swizzled tile (`tile.swizzle` on the cast) at the element's swizzled place.
+/// memref) or of a ring stage's view of one; in a swizzled tile (`tile.swizzle` on the cast) at
+/// the element's swizzled place.
 mlir::Value loadBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
                               mlir::ValueRange coords);
 void storeBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -1725,8 +1725,7 @@ inline void chooseStrides(const KernelInfo &k, Symbols &values, Rng &rng) {
       // then the chosen ones from the inside out: a chosen stride covers every dim placed before
       // it, so in [H, T, D] strides [D, S, 1] S spans all H heads and rows never overlap.
       auto isChosen = [&](size_t d) {
-        return std::find(strideSyms.begin(), strideSyms.end(), p.strides[d]) !=
-                   strideSyms.end() &&
+        return std::find(strideSyms.begin(), strideSyms.end(), p.strides[d]) != strideSyms.end() &&
                !fixed.count(p.strides[d]);
       };
       std::vector<size_t> order = {inner};

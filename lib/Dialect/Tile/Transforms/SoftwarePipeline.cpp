@@ -132,8 +132,11 @@ static bool isRegisterCopy(CopyOp copy) {
 /// A loop whose cp.async copies can run ahead: a loop of the register strategy (attention:
 /// copies, products and element-wise work) or of blocked register layouts (rows through shared
 /// memory into registers: softmax, norms) whose cp.async copies write buffers used in this loop
-/// only, from offsets recomputable for a later iteration. Its other copies fill registers or
-/// store them to tensors, in place.
+/// only, from offsets recomputable for a later iteration: read by its gemms, copied into blocked
+/// registers, or read element by element (a `parallel` that dequantizes packed weights into
+/// another shared tile). Its other copies run in place: into registers, from registers to
+/// tensors, or element by element into shared tiles that are not ring stages (tile-partition-
+/// threads has placed their barriers).
 static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   // Anywhere the block runs it uniformly (tile ops are never under divergent control flow).
   if (loop.getNumResults() != 0)
@@ -144,7 +147,8 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
     if (!copy)
       continue;
     if (!copy->hasAttr(kCpAsyncAttr)) {
-      if (!isRegisterCopy(copy))
+      auto dest = dyn_cast<BufferType>(copy.getDest().getType());
+      if (!isRegisterCopy(copy) && !(dest && dest.isShared()))
         return false;
       continue;
     }
@@ -164,7 +168,7 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
                                                : std::nullopt;
       bool copyOut = other && other.getSource() == copy.getDest() && outLayout &&
                      outLayout->kind == AccLayout::Kind::Blocked;
-      if (!copyFill && !copyOut &&
+      if (!copyFill && !copyOut && !isa<ReadOp>(user) &&
           !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
         return false;
     }
