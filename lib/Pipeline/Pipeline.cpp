@@ -46,6 +46,8 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   // (or over register slots), pipelining, shared-memory layout. Without tensor cores (the
   // reference code generation) every tile op keeps its generic lowering.
   if (options.tensorCoreStrategy) {
+    // 8-bit float gemms without an 8-bit tensor-core form multiply f16 copies of their tiles.
+    pm.addNestedPass<tile::KernelOp>(tile::createTileWidenGemmOperands());
     tile::TileAssignMmaLayoutsOptions assignOptions;
     // The kernel-level remark once per kernel: for the TMA compile, not again for its plain
     // entry (tile-explain describes both).

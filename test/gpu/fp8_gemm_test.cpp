@@ -2,7 +2,9 @@
 // and B [N, K], bf16 C: each configuration (variant) of the shipped sm_90a kernel, in f8e4m3
 // and (kernels/fp8_gemm.tile -D T=f8e5m2) f8e5m2, on ragged shapes (M, N, K not multiples of the
 // tiles, M = 1), rows that are not 16-byte aligned (K odd: the entry for tensors TMA cannot
-// read) and a base one byte off; plus the generic lowering (sm_80's, PTX JIT) on small tiles.
+// read) and a base one byte off; plus sm_80's build (PTX JIT) on small tiles: mma.sync on f16
+// copies of the 8-bit tiles (tile-widen-gemm-operands; the row-wise kernel's 64 rows on 8 warps
+// keep the generic lowering).
 // fp8_gemm_rowwise (a scale per row of A and of B), and fp8_gemm_blockwise (DeepSeek's scales
 // per 1 x 128 block of A and 128 x 128 block of B), on the same shapes. Random codes in [-1, 1]
 // (never zero), random positive scales, C poisoned, guard bytes, a double reference.
@@ -140,11 +142,12 @@ int main() {
       {"e4m3 variant2", true, e4::variant2::launch},
       {"e5m2", false, e5::launch},
       {"e5m2 variant2", false, e5::variant2::launch},
-      {"generic (sm_80 PTX)", true, tlc::fp8_gemm_sm_80::fp8_gemm::launch},
+      {"sm_80 PTX (f16 copies, mma.sync)", true, tlc::fp8_gemm_sm_80::fp8_gemm::launch},
       {"rowwise e4m3", true, rw::launch, true},
       {"rowwise e4m3 variant0", true, rw::variant0::launch, true},
       {"rowwise e4m3 variant2", true, rw::variant2::launch, true},
-      {"rowwise generic (sm_80 PTX)", true, tlc::fp8_gemm_sm_80::fp8_gemm_rowwise::launch, true}};
+      {"rowwise sm_80 PTX (generic: 64 rows on 8 warps)", true,
+       tlc::fp8_gemm_sm_80::fp8_gemm_rowwise::launch, true}};
   struct Shape {
     int64_t m, n, k;
     size_t offset;
@@ -157,7 +160,7 @@ int main() {
       {"e4m3", bw::launch},
       {"e4m3 variant0", bw::variant0::launch},
       {"e4m3 variant1", bw::variant1::launch},
-      {"generic (sm_80 PTX)", bw80::launch}};
+      {"sm_80 PTX (f16 copies, mma.sync)", bw80::launch}};
   bool ok = true;
   uint32_t seed = 1;
   for (const Build &build : builds)

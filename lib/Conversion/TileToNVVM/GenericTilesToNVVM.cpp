@@ -193,14 +193,16 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
     auto srcBuffer = dyn_cast<tile::BufferType>(op.getSource().getType());
     auto dstBuffer = dyn_cast<tile::BufferType>(op.getDest().getType());
     tile::BufferType shapeType = srcBuffer ? srcBuffer : dstBuffer;
-    Value srcMemref = srcBuffer ? getBufferMemref(op.getSource()) : Value();
-    Value dstMemref = dstBuffer ? getBufferMemref(op.getDest()) : Value();
+    // Buffers are lowered (a cast of their memref) or ring stages of lowered buffers.
+    auto lowered = [](Value buffer) {
+      return getBufferMemref(buffer) || isStageOfLoweredBuffer(buffer);
+    };
     std::optional<TensorValues> srcTensor, dstTensor;
     if (!srcBuffer && !(srcTensor = getTensorValues(op.getSource())))
       return failure();
     if (!dstBuffer && !(dstTensor = getTensorValues(op.getDest())))
       return failure();
-    if ((srcBuffer && !srcMemref) || (dstBuffer && !dstMemref))
+    if ((srcBuffer && !lowered(op.getSource())) || (dstBuffer && !lowered(op.getDest())))
       return failure();
     Type srcType = srcBuffer ? srcBuffer.getElementType()
                              : cast<tile::TensorType>(op.getSource().getType()).getElementType();
@@ -226,14 +228,14 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
         [&](OpBuilder &b, Location loc, Value linear) {
           SmallVector<Value> coords = delinearize(b, loc, linear, shape);
           Value value;
-          if (srcMemref) {
+          if (srcBuffer) {
             value = loadBufferElement(b, loc, op.getSource(), coords);
           } else {
             value = buildMaskedLoad(b, loc, *srcTensor, tile::getStorageType(srcType),
                                     tensorIndices(b, loc, srcOffsets, coords));
           }
           value = convertElement(b, loc, value, srcType, dstType);
-          if (dstMemref)
+          if (dstBuffer)
             storeBufferElement(b, loc, value, op.getDest(), coords);
           else
             buildMaskedStore(b, loc, *dstTensor, value, tensorIndices(b, loc, dstOffsets, coords));

@@ -50,27 +50,6 @@ static AllocOp fragmentAlloc(Value value) {
 
 static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
 
-/// Why wgmma m64nNk32 cannot run a gemm of 8-bit floats (empty if it can, as far as its own
-/// operands tell): A and B of one 8-bit float type in shared memory, both K-major (no
-/// transpose_a; B as [N, K] with transpose_b), k a multiple of 32, tiles whole swizzle atoms.
-static std::string float8Misfit(GemmOp gemm) {
-  BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
-  if (aType.getElementType() != bType.getElementType())
-    return "wgmma multiplies 8-bit float operands of one type";
-  if (!aType.isShared() || gemm.getTransposeA())
-    return "wgmma reads an 8-bit float A from shared memory, K-major (no transpose_a)";
-  if (!bType.isShared() || !gemm.getTransposeB())
-    return "wgmma reads 8-bit float operands K-major only: B as [N, K] in shared memory, with "
-           "transpose_b";
-  auto a = aType.getShape(), b = bType.getShape();
-  if (a[1] % 32 != 0)
-    return "the k extent is not a multiple of 32 (one wgmma k32 step of 8-bit floats)";
-  if (!layout::chooseSwizzle(a[0], a[1], 1) || !layout::chooseSwizzle(b[0], b[1], 1))
-    return "its shared tiles are not whole swizzle atoms (rows a multiple of 8, rows of 32, 64 "
-           "or a multiple of 128 bytes)";
-  return "";
-}
-
 /// Why the register strategy cannot run `gemm` on tensor cores (empty if it can, as far as its
 /// own operands tell): mma.sync's rules, or for 8-bit floats, wgmma's (sm_90a: `wgmma`).
 static std::string mmaSyncMisfit(GemmOp gemm, bool wgmma) {
@@ -80,7 +59,7 @@ static std::string mmaSyncMisfit(GemmOp gemm, bool wgmma) {
   if (!cType.isFragment() || !cType.getElementType().isF32() || !fragmentAlloc(gemm.getC()))
     return "mma.sync accumulates into an f32 fragment";
   if (isFloat8(elem))
-    return wgmma ? float8Misfit(gemm)
+    return wgmma ? float8WgmmaMisfit(gemm)
                  : "f8 operands multiply on sm_90a's wgmma only (with B K-major: [N, K] and "
                    "transpose_b); there is no mma.sync form";
   if (!isMmaInput(elem) || aType.getElementType() != elem)

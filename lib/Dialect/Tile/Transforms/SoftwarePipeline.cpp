@@ -133,10 +133,10 @@ static bool isRegisterCopy(CopyOp copy) {
 /// copies, products and element-wise work) or of blocked register layouts (rows through shared
 /// memory into registers: softmax, norms) whose cp.async copies write buffers used in this loop
 /// only, from offsets recomputable for a later iteration: read by its gemms, copied into blocked
-/// registers, or read element by element (a `parallel` that dequantizes packed weights into
-/// another shared tile). Its other copies run in place: into registers, from registers to
-/// tensors, or element by element into shared tiles that are not ring stages (tile-partition-
-/// threads has placed their barriers).
+/// registers or into other shared tiles, or read element by element (a `parallel` that
+/// dequantizes packed weights into another shared tile). Its other copies run in place: into
+/// registers, from registers to tensors, or element by element into shared tiles that are not ring
+/// stages (tile-partition- threads has placed their barriers).
 static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   // Anywhere the block runs it uniformly (tile ops are never under divergent control flow).
   if (loop.getNumResults() != 0)
@@ -168,6 +168,12 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
                                                : std::nullopt;
       bool copyOut = other && other.getSource() == copy.getDest() && outLayout &&
                      outLayout->kind == AccLayout::Kind::Blocked;
+      // Copied element by element into another shared tile (tile-widen-gemm-operands' f16
+      // copies of 8-bit float tiles).
+      auto outShared = other && other.getSource() == copy.getDest() && !other->hasAttr(kCpAsyncAttr)
+                           ? dyn_cast<BufferType>(other.getDest().getType())
+                           : BufferType();
+      copyOut |= outShared && outShared.isShared();
       if (!copyFill && !copyOut && !isa<ReadOp>(user) &&
           !(gemm && (getMmaKind(gemm) == MmaKind::MmaSync || isRegisterWgmma(gemm))))
         return false;

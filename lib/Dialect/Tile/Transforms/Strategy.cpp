@@ -472,3 +472,24 @@ void tlc::tile::convertMisfitUses(
   for (const Misfit &m : misfits)
     convertThroughShared(m.at, m.fragment, m.reason, plan);
 }
+
+/// Why wgmma m64nNk32 cannot run a gemm of 8-bit floats (empty if it can, as far as its own
+/// operands tell): A and B of one 8-bit float type in shared memory, both K-major (no
+/// transpose_a; B as [N, K] with transpose_b), k a multiple of 32, tiles whole swizzle atoms.
+std::string tlc::tile::float8WgmmaMisfit(GemmOp gemm) {
+  BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
+  if (aType.getElementType() != bType.getElementType())
+    return "wgmma multiplies 8-bit float operands of one type";
+  if (!aType.isShared() || gemm.getTransposeA())
+    return "wgmma reads an 8-bit float A from shared memory, K-major (no transpose_a)";
+  if (!bType.isShared() || !gemm.getTransposeB())
+    return "wgmma reads 8-bit float operands K-major only: B as [N, K] in shared memory, with "
+           "transpose_b";
+  auto a = aType.getShape(), b = bType.getShape();
+  if (a[1] % 32 != 0)
+    return "the k extent is not a multiple of 32 (one wgmma k32 step of 8-bit floats)";
+  if (!layout::chooseSwizzle(a[0], a[1], 1) || !layout::chooseSwizzle(b[0], b[1], 1))
+    return "its shared tiles are not whole swizzle atoms (rows a multiple of 8, rows of 32, 64 "
+           "or a multiple of 128 bytes)";
+  return "";
+}

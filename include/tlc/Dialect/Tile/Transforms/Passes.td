@@ -18,6 +18,19 @@ def TileSetTarget : Pass<"tile-set-target", "mlir::ModuleOp"> {
   let dependentDialects = ["tlc::tile::TileDialect"];
 }
 
+def TileWidenGemmOperands : Pass<"tile-widen-gemm-operands", "tlc::tile::KernelOp"> {
+  let summary = "Give 8-bit float gemms without an 8-bit tensor-core form f16 operands";
+  let description = [{
+    A gemm of 8-bit float shared tiles (f8e4m3, f8e5m2) with an f32 fragment accumulator that the
+    target's tensor cores cannot take as it is (no wgmma m64nNk32: before sm_90a, or its operands
+    not both K-major in shared memory) gets, right before it, a copy of each 8-bit operand into
+    a new shared f16 tile of the same shape (exact: every e4m3 and e5m2 value is an f16), and
+    multiplies those; tile-assign-mma-layouts then picks mma.sync or wgmma for it. Gemms that
+    wgmma takes as they are, other types and targets without tensor cores are left alone. Needs
+    tile-set-target first (a located error otherwise).
+  }];
+}
+
 def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"> {
   let summary = "Map gemm tiles onto warpgroups and tensor-core instructions";
   let description = [{

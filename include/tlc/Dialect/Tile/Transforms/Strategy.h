@@ -194,6 +194,11 @@ const char *registerSlotsMisfit(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// Why wgmma m64nNk32 cannot run `gemm` of 8-bit floats (empty if it can, as far as its own
+/// operands tell): A and B of one 8-bit float type in shared memory, both K-major (no
+/// transpose_a; B as [N, K] with transpose_b), k a multiple of 32, tiles whole swizzle atoms.
+std::string float8WgmmaMisfit(GemmOp gemm);
+
 /// The element width in bytes (1, 2 or 4) of a rank-2 shared tile whose elements cp.async can
 /// copy in 16-byte chunks (8-, 16- or 32-bit, not tf32), or 0.
 int64_t cpAsyncElementBytes(BufferType tile);
