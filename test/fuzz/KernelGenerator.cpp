@@ -667,8 +667,8 @@ void genGemm(Kernel &k, bool dequant) {
   Rng &rng = k.rng;
   k.templ = dequant ? "dequant-gemm" : "gemm";
   // Precision: bf16/f16 products in f32 (most), i8 in i32 (exact), f16 in f16, 8-bit floats in
-  // f32 (wgmma k32 on sm_90a with B K-major; generic elsewhere). 8-bit values are only stored,
-  // converted and multiplied: every other use goes through f32(...) casts.
+  // f32 (wgmma k32 on sm_90a with B K-major; f16 copies of the tiles elsewhere). 8-bit values are
+  // only stored, converted and multiplied: every other use goes through f32(...) casts.
   size_t prec = dequant ? 0 : rng.weighted({84, 7, 5, 4});
   bool integer = prec == 1, float8 = prec == 3;
   Ty t = integer     ? Ty::I8
@@ -693,9 +693,10 @@ void genGemm(Kernel &k, bool dequant) {
   bool transB = rng.chance(35);
   if (aimTc && bm == 192)
     warps = 4;
-  // wgmma reads 8-bit operands K-major only, 32 of them per k step.
+  // wgmma reads 8-bit operands K-major only, 32 of them per k step; a row-major B (30 %) is
+  // converted to f16 tiles first (tile-widen-gemm-operands), then wgmma with an MN-major B.
   if (aimTc && float8) {
-    transB = true;
+    transB = rng.chance(70);
     bk = std::max<int64_t>(bk, 32);
   }
   if (aimTc && bn == 96)
