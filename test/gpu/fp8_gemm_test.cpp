@@ -3,8 +3,7 @@
 // and (kernels/fp8_gemm.tile -D T=f8e5m2) f8e5m2, on ragged shapes (M, N, K not multiples of the
 // tiles, M = 1), rows that are not 16-byte aligned (K odd: the entry for tensors TMA cannot
 // read) and a base one byte off; plus sm_80's build (PTX JIT) on small tiles: mma.sync on f16
-// copies of the 8-bit tiles (tile-widen-gemm-operands; the row-wise kernel's 64 rows on 8 warps
-// keep the generic lowering).
+// copies of the 8-bit tiles (tile-widen-gemm-operands).
 // fp8_gemm_rowwise (a scale per row of A and of B), and fp8_gemm_blockwise (DeepSeek's scales
 // per 1 x 128 block of A and 128 x 128 block of B), on the same shapes. Random codes in [-1, 1]
 // (never zero), random positive scales, C poisoned, guard bytes, a double reference.
@@ -146,7 +145,7 @@ int main() {
       {"rowwise e4m3", true, rw::launch, true},
       {"rowwise e4m3 variant0", true, rw::variant0::launch, true},
       {"rowwise e4m3 variant2", true, rw::variant2::launch, true},
-      {"rowwise sm_80 PTX (generic: 64 rows on 8 warps)", true,
+      {"rowwise sm_80 PTX (f16 copies, mma.sync)", true,
        tlc::fp8_gemm_sm_80::fp8_gemm_rowwise::launch, true}};
   struct Shape {
     int64_t m, n, k;
