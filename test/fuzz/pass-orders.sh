@@ -14,9 +14,10 @@ tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(assign partition pipeline layout rings waits mmawaits convert float8 canon cse target90 target80 target75 none)
+passes=(widen assign partition pipeline layout rings waits mmawaits convert float8 canon cse target90 target80 target75 none)
 step() {
   case $1 in
+  widen) echo "tile.kernel(tile-widen-gemm-operands)" ;;
   assign) echo "tile.kernel(tile-assign-mma-layouts)" ;;
   partition) echo "tile.kernel(tile-partition-threads)" ;;
   pipeline) echo "tile.kernel(tile-software-pipeline)" ;;
@@ -33,7 +34,9 @@ step() {
   target75) echo "tile-set-target{arch=sm_75}" ;;
   esac
 }
-fixed=("target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
+fixed=("target80 widen assign partition pipeline layout rings waits convert" "widen target80"
+       "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
+       "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
        "target90 assign partition pipeline layout target80 convert"
        "target80 assign pipeline convert" "assign target90 layout convert"
        "target90 assign assign" "target90 partition assign pipeline layout convert"
