@@ -14,6 +14,10 @@
 #include "fp8_gemm_e5m2.h"
 #include "fp8_gemm_sm_80.h"
 
+#include <algorithm>
+#include <thread>
+#include <vector>
+
 using namespace tlc::gputest;
 
 namespace {
@@ -92,31 +96,40 @@ bool runCase(const GpuContext &gpu, const Build &build, BlockwiseLaunch blockwis
     bv[i] = decodeFloat8(build.e4m3, b[i]);
   std::vector<float> got(m * n);
   std::vector<double> ref(m * n), magnitude(m * n);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double sum = 0, mag = 0;
-      // Per 128-wide k block (the scales are positive and constant across one): per-tensor,
-      // element 0 of each; row-wise, A's row and B's column; blockwise, A's 1 x 128 and B's
-      // 128 x 128 block.
-      for (int64_t k0 = 0; k0 < k; k0 += 128) {
-        int64_t blk = k0 / 128, end = std::min<int64_t>(k, k0 + 128);
-        double scale = build.rowwise ? double(sa[i]) * sb[j]
-                                     : double(sa[blockwise ? i * kb + blk : 0]) *
-                                           sb[blockwise ? (j / 128) * kb + blk : 0];
-        const double *x = &av[i * k], *y = &bv[j * k];
-        double part = 0, partMag = 0;
-        for (int64_t kk = k0; kk < end; ++kk) {
-          double t = x[kk] * y[kk];
-          part += t;
-          partMag += std::fabs(t);
+  // Rows of the reference on every host core (the host product dominates the test's time).
+  auto rows = [&](int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0, mag = 0;
+        // Per 128-wide k block (the scales are positive and constant across one): per-tensor,
+        // element 0 of each; row-wise, A's row and B's column; blockwise, A's 1 x 128 and B's
+        // 128 x 128 block.
+        for (int64_t k0 = 0; k0 < k; k0 += 128) {
+          int64_t blk = k0 / 128, end = std::min<int64_t>(k, k0 + 128);
+          double scale = build.rowwise ? double(sa[i]) * sb[j]
+                                       : double(sa[blockwise ? i * kb + blk : 0]) *
+                                             sb[blockwise ? (j / 128) * kb + blk : 0];
+          const double *x = &av[i * k], *y = &bv[j * k];
+          double part = 0, partMag = 0;
+          for (int64_t kk = k0; kk < end; ++kk) {
+            double t = x[kk] * y[kk];
+            part += t;
+            partMag += std::fabs(t);
+          }
+          sum += part * scale;
+          mag += partMag * scale;
         }
-        sum += part * scale;
-        mag += partMag * scale;
+        ref[i * n + j] = sum;
+        magnitude[i * n + j] = mag;
+        got[i * n + j] = fromBf16(c[i * n + j]);
       }
-      ref[i * n + j] = sum;
-      magnitude[i * n + j] = mag;
-      got[i * n + j] = fromBf16(c[i * n + j]);
-    }
+  };
+  int64_t workers = std::max<int64_t>(1, std::min<int64_t>(m, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int64_t w = 0; w < workers; ++w)
+    pool.emplace_back(rows, m * w / workers, m * (w + 1) / workers);
+  for (std::thread &t : pool)
+    t.join();
   // bf16's rounding (2^-8 relative) over the accumulation of exact products: f32 on the generic
   // path; wgmma's fp8 accumulation keeps fewer bits (about 14 are documented), at most K / 32
   // roundings of 2^-14 of the terms' magnitude (1 % at K = 4096, a few 1e-4 typically).
