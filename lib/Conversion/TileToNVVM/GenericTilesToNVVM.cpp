@@ -193,16 +193,13 @@ struct CopyOpLowering : OpRewritePattern<tile::CopyOp> {
     auto srcBuffer = dyn_cast<tile::BufferType>(op.getSource().getType());
     auto dstBuffer = dyn_cast<tile::BufferType>(op.getDest().getType());
     tile::BufferType shapeType = srcBuffer ? srcBuffer : dstBuffer;
-    // Buffers are lowered (a cast of their memref) or ring stages of lowered buffers.
-    auto lowered = [](Value buffer) {
-      return getBufferMemref(buffer) || isStageOfLoweredBuffer(buffer);
-    };
     std::optional<TensorValues> srcTensor, dstTensor;
     if (!srcBuffer && !(srcTensor = getTensorValues(op.getSource())))
       return failure();
     if (!dstBuffer && !(dstTensor = getTensorValues(op.getDest())))
       return failure();
-    if ((srcBuffer && !lowered(op.getSource())) || (dstBuffer && !lowered(op.getDest())))
+    if ((srcBuffer && !hasElementAccess(op.getSource())) ||
+        (dstBuffer && !hasElementAccess(op.getDest())))
       return failure();
     Type srcType = srcBuffer ? srcBuffer.getElementType()
                              : cast<tile::TensorType>(op.getSource().getType()).getElementType();

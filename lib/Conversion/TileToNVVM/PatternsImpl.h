@@ -60,19 +60,23 @@ mlir::FailureOr<int64_t> allocateBlockBuffers(mlir::gpu::GPUFuncOp func, tile::K
 /// The memref behind a lowered buffer (the input of its unrealized cast), or null.
 mlir::Value getBufferMemref(mlir::Value buffer);
 
-/// A pattern for an op on a buffer (`op.getBuffer()`): fails unless the buffer is lowered
-/// (getBufferMemref), else hands its memref to `lower`, which replaces or erases `op`.
 /// Whether `buffer` is a lowered `tile.stage` view of a lowered buffer (a ring's stage, read
 /// element by element by loadBufferElement / storeBufferElement).
 bool isStageOfLoweredBuffer(mlir::Value buffer);
 
-/// A pattern for an op on a lowered buffer (`op.getBuffer()`; its memref, null for a ring stage's
-/// view: isStageOfLoweredBuffer), which replaces or erases `op`.
+/// Whether loadBufferElement / storeBufferElement can address `buffer`: a lowered buffer (a cast
+/// of its memref) or a ring stage's view of one.
+inline bool hasElementAccess(mlir::Value buffer) {
+  return getBufferMemref(buffer) || isStageOfLoweredBuffer(buffer);
+}
+
+/// A pattern for an op on a buffer (`op.getBuffer()`): fails unless hasElementAccess, else hands
+/// its memref (null for a ring stage's view) to `lower`, which replaces or erases `op`.
 template <typename OpTy> struct LoweredBufferPattern : mlir::OpRewritePattern<OpTy> {
   explicit LoweredBufferPattern(mlir::MLIRContext *ctx) : mlir::OpRewritePattern<OpTy>(ctx) {}
   mlir::LogicalResult matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
     mlir::Value memref = getBufferMemref(op.getBuffer());
-    if (!memref && !isStageOfLoweredBuffer(op.getBuffer()))
+    if (!hasElementAccess(op.getBuffer()))
       return mlir::failure();
     lower(op, memref, rewriter);
     return mlir::success();

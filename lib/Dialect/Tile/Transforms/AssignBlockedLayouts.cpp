@@ -53,7 +53,7 @@ static AllocOp fragmentAlloc(Value value) {
 /// Element types held in blocked registers: 8- to 32-bit integers and floats (row reductions
 /// shuffle 32-bit lanes; 8-bit floats, data only, are held as their bytes).
 static bool isBlockedElement(Type type) {
-  if (type.isF32() || type.isF16() || type.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(type))
+  if (type.isF32() || type.isF16() || type.isBF16() || isFloat8(type))
     return true;
   return type.isInteger() && type.getIntOrFloatBitWidth() >= 8 &&
          type.getIntOrFloatBitWidth() <= 32;

@@ -36,8 +36,6 @@ using namespace tlc::tile;
 
 static bool isWgmmaInput(Type type) { return type.isBF16() || type.isF16(); }
 /// 8-bit floats multiply on wgmma only (m64nNk32), both operands K-major.
-static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
-
 /// Shared buffer `buffer` is written only by `copy` and read only by wgmma gemms in `loop`.
 static bool onlyFedBy(Value buffer, CopyOp copy, scf::ForOp loop) {
   for (Operation *user : buffer.getUsers()) {

@@ -159,7 +159,7 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   if (dest && dest.isLocal())
     return "";
   if (source && dest && source.isShared() && dest.isShared() && dest.getElementType().isF16() &&
-      isa<Float8E4M3FNType, Float8E5M2Type>(source.getElementType()) &&
+      isFloat8(source.getElementType()) &&
       llvm::any_of(copy.getDest().getUsers(), [](Operation *user) { return isa<GemmOp>(user); }))
     return "copy: the 8-bit float tile converted to f16 element by element, for a gemm with no "
            "8-bit tensor-core form on this target (tile-widen-gemm-operands)";

@@ -48,8 +48,6 @@ static AllocOp fragmentAlloc(Value value) {
   return value.getDefiningOp<AllocOp>();
 }
 
-static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
-
 /// Why the register strategy cannot run `gemm` on tensor cores (empty if it can, as far as its
 /// own operands tell): mma.sync's rules, or for 8-bit floats, wgmma's (sm_90a: `wgmma`).
 static std::string mmaSyncMisfit(GemmOp gemm, bool wgmma) {

@@ -35,8 +35,6 @@ using namespace tlc::tile;
 
 #define DEBUG_TYPE "tile-widen-gemm-operands"
 
-static bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
-
 /// Whether `gemm` multiplies 8-bit floats that no tensor-core instruction of `target` takes as
 /// they are, while a 16-bit form of it could run on tensor cores: shared 8-bit operands (a
 /// fragment A keeps the generic lowering), an f32 fragment accumulator.

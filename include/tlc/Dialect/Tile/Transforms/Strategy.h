@@ -194,6 +194,11 @@ const char *registerSlotsMisfit(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// Whether `type` is one of the language's 8-bit floats (f8e4m3, f8e5m2).
+inline bool isFloat8(mlir::Type type) {
+  return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
+}
+
 /// Why wgmma m64nNk32 cannot run `gemm` of 8-bit floats (empty if it can, as far as its own
 /// operands tell): A and B of one 8-bit float type in shared memory, both K-major (no
 /// transpose_a; B as [N, K] with transpose_b), k a multiple of 32, tiles whole swizzle atoms.
