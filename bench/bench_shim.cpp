@@ -23,6 +23,8 @@
 #include "layernorm_f32.h"
 #include "layernorm_nt512.h"
 #include "layernorm_prev.h"
+#include "layernorm_wb.h"
+#include "layernorm_wb512.h"
 #include "mla_decode.h"
 #include "rmsnorm.h"
 #include "rmsnorm_b1.h"
@@ -35,6 +37,10 @@
 #include "softmax_bf16_nt512.h"
 #include "softmax_bf16_r16.h"
 #include "softmax_prev.h"
+#include "softmax_rowregs512_bf16.h"
+#include "softmax_rowregs512_f32.h"
+#include "softmax_rowregs_bf16.h"
+#include "softmax_rowregs_f32.h"
 #include "topk.h"
 #include "topk_bf16_k50.h"
 #include "topk_k2.h"
@@ -124,15 +130,26 @@ int tlc_bench_layernorm_residual(int f32, void *stream, uint64_t x, uint64_t r, 
 
 /// bf16 variants (norms_peers.py --variants): softmax 1: BLOCKS = 1 (the shipped bf16 build takes
 /// 4), 2: 16 row tiles per block, 3: before the rings (bench/experiments/softmax_prev.tile), 4: 512
-/// threads.
+/// threads, 5 and 6: rows of 16385..32768 columns held in registers, read once, on 1024 and 512
+/// threads (bench/experiments/softmax_rowregs.tile).
 int tlc_bench_softmax_variant(int variant, void *stream, uint64_t x, uint64_t y, int64_t m,
                               int64_t n) {
   auto s = static_cast<CUstream>(stream);
   auto launch = variant == 1   ? tlc_softmax_bf16_b1_softmax_launch
                 : variant == 2 ? tlc_softmax_bf16_r16_softmax_launch
                 : variant == 4 ? tlc_softmax_bf16_nt512_softmax_launch
+                : variant == 5 ? tlc_softmax_rowregs_bf16_softmax_rowregs_launch
+                : variant == 6 ? tlc_softmax_rowregs512_bf16_softmax_rowregs_launch
                                : tlc_softmax_prev_softmax_launch;
   return launch(s, x, y, m, n);
+}
+
+/// f32 variants of softmax: 1 and 2 as the bf16 variants 5 and 6.
+int tlc_bench_softmax_f32_variant(int variant, void *stream, uint64_t x, uint64_t y, int64_t m,
+                                  int64_t n) {
+  auto launch = variant == 1 ? tlc_softmax_rowregs_f32_softmax_rowregs_launch
+                             : tlc_softmax_rowregs512_f32_softmax_rowregs_launch;
+  return launch(static_cast<CUstream>(stream), x, y, m, n);
 }
 
 /// rmsnorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads.
@@ -145,12 +162,15 @@ int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w,
 }
 
 /// layernorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: deviations kept in
-/// registers (bench/experiments/layernorm_dev.tile).
+/// registers (bench/experiments/layernorm_dev.tile), 5 and 6: also W and B in registers
+/// (bench/experiments/layernorm_wb.tile) on 256 threads (3 blocks) and 512 (2 blocks).
 int tlc_bench_layernorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t b,
                                 uint64_t y, float eps, int64_t m, int64_t n) {
   auto launch = variant == 1   ? tlc_layernorm_b1_layernorm_launch
                 : variant == 3 ? tlc_layernorm_nt512_layernorm_launch
                 : variant == 4 ? tlc_layernorm_dev_layernorm_launch
+                : variant == 5 ? tlc_layernorm_wb_layernorm_launch
+                : variant == 6 ? tlc_layernorm_wb512_layernorm_launch
                                : tlc_layernorm_prev_layernorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, b, y, eps, m, n);
 }
