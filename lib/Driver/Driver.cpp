@@ -558,6 +558,8 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       entry["variant_of"] = info.variantOf;
       entry["variant"] = info.variant;
     }
+    if (!info.when.empty())
+      entry["when"] = info.when;
     kernelList.push_back(std::move(entry));
   }
   llvm::json::Array archNames;

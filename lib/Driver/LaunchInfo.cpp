@@ -32,8 +32,9 @@ static std::string binary(StringRef op, const std::string &a, const std::string 
   return "(" + a + " " + op.str() + " " + b + ")";
 }
 
-/// Translates the grid region's operations into C++ expressions.
-static FailureOr<std::array<std::string, 3>> gridExpressions(tile::KernelOp kernel) {
+/// Translates the grid region's operations into C++ expressions: the three block counts, then
+/// a configuration's `when` condition where it has one.
+static FailureOr<SmallVector<std::string, 4>> gridExpressions(tile::KernelOp kernel) {
   Block &grid = kernel.getGrid().front();
   llvm::DenseMap<Value, std::string> exprs;
   for (BlockArgument arg : grid.getArguments()) {
@@ -123,9 +124,9 @@ static FailureOr<std::array<std::string, 3>> gridExpressions(tile::KernelOp kern
     exprs[op.getResult(0)] = *expr;
   }
   auto yield = cast<tile::YieldOp>(grid.getTerminator());
-  std::array<std::string, 3> result;
-  for (unsigned i = 0; i < 3; ++i)
-    result[i] = get(yield.getValues()[i]);
+  SmallVector<std::string, 4> result;
+  for (Value value : yield.getValues())
+    result.push_back(get(value));
   return result;
 }
 
@@ -192,6 +193,8 @@ FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp m
       info.grid[i] = (*grid)[i];
       info.threads[i] = static_cast<unsigned>(kernel.getThreads()[i]);
     }
+    if (grid->size() == 4)
+      info.when = (*grid)[3];
     infos.push_back(std::move(info));
   }
   return infos;

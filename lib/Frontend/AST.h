@@ -120,6 +120,9 @@ struct KernelDecl {
   std::vector<std::vector<std::pair<Name, ExprPtr>>> configs;
   /// Where each configuration begins (its '('), parallel to `configs`.
   std::vector<llvm::SMLoc> configLocs;
+  /// Each configuration's `when` condition (null without one), parallel to `configs`: the
+  /// launcher prefers the configurations whose condition holds (docs/language.md).
+  std::vector<ExprPtr> configWhens;
   StmtList body;
 };
 

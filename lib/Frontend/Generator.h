@@ -324,7 +324,9 @@ private:
   /// Checks the thread counts of `decl` and sets them on the kernel.
   LogicalResult genThreads(const KernelDecl &decl);
   /// Generates the grid region, computed on the host from sizes and scalar parameters.
-  LogicalResult genGrid(const KernelDecl &decl, Block &grid);
+  /// The grid region: three block counts, then `when`'s condition (i1) for a configuration
+  /// that has one.
+  LogicalResult genGrid(const KernelDecl &decl, Block &grid, const Expr *when);
   /// The value of a constant tensor dimension or stride (a literal or an `int` parameter).
   std::optional<int64_t> constantDim(const Name &name);
   /// Checks the `configs` block and evaluates it: one dictionary per configuration (null when

@@ -329,8 +329,18 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
     } while (consumeIf(Token::comma));
     if (failed(expect(Token::r_paren, "to close the configuration")))
       return failure();
+    // `(...) when cond`: the launcher prefers this configuration where cond holds.
+    ExprPtr when;
+    if (tok.is(Token::identifier) && tok.getSpelling() == "when") {
+      consume();
+      auto cond = parseExpr();
+      if (failed(cond))
+        return failure();
+      when = std::move(*cond);
+    }
     kernel.configs.push_back(std::move(config));
     kernel.configLocs.push_back(configLoc);
+    kernel.configWhens.push_back(std::move(when));
     if (!consumeIf(Token::comma))
       break;
   }

@@ -228,7 +228,8 @@ LogicalResult Generator::genKernel(const KernelDecl &decl, ModuleOp module, Arra
 
   builder.setInsertionPointToStart(body);
   currentEntry = body;
-  if (failed(genThreads(decl)) || failed(genGrid(decl, *grid)))
+  const Expr *when = variant ? decl.configWhens[*variant].get() : nullptr;
+  if (failed(genThreads(decl)) || failed(genGrid(decl, *grid, when)))
     return failure();
 
   // The body, on the device.
@@ -386,7 +387,7 @@ LogicalResult Generator::genThreads(const KernelDecl &decl) {
   return success();
 }
 
-LogicalResult Generator::genGrid(const KernelDecl &decl, Block &grid) {
+LogicalResult Generator::genGrid(const KernelDecl &decl, Block &grid, const Expr *when) {
   builder.setInsertionPointToStart(&grid);
   currentEntry = &grid;
   inGrid = true;
@@ -420,6 +421,15 @@ LogicalResult Generator::genGrid(const KernelDecl &decl, Block &grid) {
   }
   while (sizes.size() < 3)
     sizes.push_back(arith::ConstantIndexOp::create(builder, loc(decl.gridLoc), 1));
+  if (when) {
+    auto v = gen(*when);
+    if (failed(v))
+      return failure();
+    auto cond = materialize(when->loc, *v, builder.getI1Type(), "as the condition of 'when'");
+    if (failed(cond))
+      return failure();
+    sizes.push_back(*cond);
+  }
   tile::YieldOp::create(builder, loc(decl.gridLoc), sizes);
   return success();
 }
@@ -482,6 +492,15 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
       entries.append(name.text, *value);
     }
     configs.push_back(entries.getDictionary(ctx));
+  }
+  // Where no `when` holds the launcher chooses among the configurations without one: there
+  // must be one.
+  if (llvm::all_of(decl.configWhens, [](const ExprPtr &when) { return when != nullptr; })) {
+    auto diag = error(decl.configsLoc) << "every configuration of kernel '" << decl.name.text
+                                       << "' has a 'when' condition";
+    diag.attachNote() << "hint: leave 'when' off at least one configuration: the launcher "
+                      << "chooses among those where no condition holds";
+    return failure();
   }
   return builder.getArrayAttr(configs);
 }

@@ -1128,6 +1128,30 @@ constexpr int64_t kGemm8192[] = {2048, 4096, 8192};
 static_assert(tlc::rt::chooseVariant(kGemm8192, 3, 132) == 0, "");
 constexpr int64_t kEmpty[] = {0, 0};
 static_assert(tlc::rt::chooseVariant(kEmpty, 2, 132) == 0, "");
+
+/// The blocks left to chooseVariant() after applyWhen(), and its choice on 132 SMs.
+struct WhenChoice {
+  int64_t blocks[3];
+  int chosen;
+};
+constexpr WhenChoice whenChoice(bool holds0, bool holds2) {
+  // Variant 0 and 2 have `when` conditions, variant 1 none; 1 would win on blocks alone.
+  WhenChoice c{{100, 8192, 50}, -1};
+  const bool conditional[3] = {true, false, true};
+  const bool holds[3] = {holds0, false, holds2};
+  tlc::rt::applyWhen(c.blocks, conditional, holds, 3);
+  c.chosen = tlc::rt::chooseVariant(c.blocks, 3, 132);
+  return c;
+}
+// A condition holds: only the variants whose condition holds keep their blocks.
+static_assert(whenChoice(true, false).blocks[1] == 0 && whenChoice(true, false).chosen == 0, "");
+static_assert(whenChoice(false, true).blocks[0] == 0 && whenChoice(false, true).chosen == 2, "");
+// Both hold: the usual choice between them (100 blocks beat 50 below 132 SMs).
+static_assert(whenChoice(true, true).blocks[1] == 0 && whenChoice(true, true).chosen == 0, "");
+// None holds: the unconditional variant, whatever the conditional ones' blocks.
+static_assert(whenChoice(false, false).blocks[0] == 0 && whenChoice(false, false).blocks[2] == 0 &&
+                  whenChoice(false, false).blocks[1] == 8192 && whenChoice(false, false).chosen == 1,
+              "");
 constexpr int64_t kSomeEmpty[] = {0, 3};
 static_assert(tlc::rt::chooseVariant(kSomeEmpty, 2, 132) == 1, "");
 static_assert(tlc::mm::mm::num_variants == 2, "");

@@ -300,6 +300,18 @@ constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessor
   return best < 0 ? 0 : best;
 }
 
+/// Applies the variants' `when` conditions to their block counts before chooseVariant():
+/// where some conditional variant's condition holds (\p holds[i], \p conditional[i]), only
+/// those variants keep their blocks; where none holds, the conditional ones lose theirs.
+constexpr void applyWhen(int64_t *blocks, const bool *conditional, const bool *holds, int count) {
+  bool any = false;
+  for (int i = 0; i < count; ++i)
+    any = any || (conditional[i] && holds[i]);
+  for (int i = 0; i < count; ++i)
+    if (any ? !(conditional[i] && holds[i]) : conditional[i])
+      blocks[i] = 0;
+}
+
 /// chooseVariant() on the device a launch would use now (see multiprocessorCount). Queries the
 /// device only when it matters: not when \p count is 1 or less, nor when no variant launches any
 /// block (then \p out is 0: the launch does nothing, or reports the bad grid).

@@ -761,7 +761,8 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
       gridMapping.map(arg, mapping.lookup(bodyArg));
     for (Operation &op : gridBlock.without_terminator())
       b.clone(op, gridMapping);
-    for (Value v : gridBlock.getTerminator()->getOperands())
+    // The three block counts (a configuration's `when` condition after them is the host's).
+    for (Value v : gridBlock.getTerminator()->getOperands().take_front(3))
       grid.push_back(gridMapping.lookup(v));
   }
 

@@ -538,8 +538,11 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
      << "/// The variant launch() runs for these sizes on a device with \\p tlc_multiprocessors\n"
         "/// multiprocessors: the one whose b blocks take the least time in ceil(b / P) waves of\n"
         "/// 1/b of the work each (tlc::rt::chooseVariant). Ties go to the lower index. Makes no\n"
-        "/// driver calls.\n"
-     << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
+        "/// driver calls.\n";
+  if (llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); }))
+    os << "/// Only among the variants whose `when` condition holds, where one holds; among\n"
+          "/// those without a condition otherwise (tlc::rt::applyWhen).\n";
+  os << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
      << selectParams(first) << ");\n\n"
      << "/// The variant launch() runs for these sizes on the current context's device (device 0\n"
         "/// when the calling thread has no current context), or -1 when a size is negative or\n"
@@ -550,6 +553,8 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
        << "/// Configuration " << kernel->variant << " of '" << entry.name << "'";
     if (!kernel->config.empty())
       os << " (" << kernel->config << ")";
+    if (!kernel->when.empty())
+      os << ", preferred when " << renameIdentifiers(kernel->when);
     os << ": kernel '" << kernel->name << "',\n/// ";
     emitLaunchShape(os, *kernel);
     os << ".\n/// Parameters, sizes and errors as for " << entry.name
@@ -937,6 +942,18 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
     for (int i = 0; i < 3; ++i)
       os << (i ? ",\n      " : "") << "static_cast<int64_t>(" << gridExpr(kernel->grid[i]) << ")";
     os << "); // " << kernel->name << "\n";
+  }
+  // `when` conditions: the variants whose condition holds are preferred (tlc::rt::applyWhen).
+  if (llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); })) {
+    os << "  const bool tlc_conditional[" << count << "] = {";
+    for (const KernelLaunchInfo *kernel : entry.kernels)
+      os << (kernel->variant ? ", " : "") << (kernel->when.empty() ? "false" : "true");
+    os << "};\n  const bool tlc_holds[" << count << "] = {";
+    for (const KernelLaunchInfo *kernel : entry.kernels)
+      os << (kernel->variant ? ",\n      " : "")
+         << (kernel->when.empty() ? "false"
+                                  : "static_cast<bool>(" + renameIdentifiers(kernel->when) + ")");
+    os << "};\n  tlc::rt::applyWhen(tlc_blocks, tlc_conditional, tlc_holds, " << count << ");\n";
   }
   os << "}\n\n"
      << "int select_for(int tlc_multiprocessors" << sep << params << ") {\n"

@@ -100,6 +100,9 @@ struct KernelLaunchInfo {
   /// size symbols and scalar parameter names; they may call
   /// tlc::rt::ceilDiv. An empty expression means 1.
   std::string grid[3] = {"1", "1", "1"};
+  /// A variant's `when` condition, a C++ expression over the same names as `grid`: select()
+  /// prefers the variants whose condition holds. Empty without one.
+  std::string when;
   /// Block shape, fixed at compile time.
   unsigned threads[3] = {1, 1, 1};
   /// Dynamic shared memory in bytes.

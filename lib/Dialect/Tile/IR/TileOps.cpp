@@ -57,9 +57,13 @@ LogicalResult KernelOp::verify() {
              << type << " needs " << rank << " dimension names, got " << list.size();
   }
   auto gridYield = dyn_cast<YieldOp>(grid.getTerminator());
-  if (!gridYield || gridYield.getValues().size() != 3 ||
-      !llvm::all_of(gridYield.getValues().getTypes(), [](Type t) { return t.isIndex(); }))
-    return emitOpError("'grid' region must yield three 'index' values");
+  // Three block counts, then optionally a configuration's `when` condition (i1).
+  if (!gridYield || gridYield.getValues().size() < 3 || gridYield.getValues().size() > 4 ||
+      !llvm::all_of(gridYield.getValues().take_front(3).getTypes(),
+                    [](Type t) { return t.isIndex(); }) ||
+      (gridYield.getValues().size() == 4 && !gridYield.getValues()[3].getType().isInteger(1)))
+    return emitOpError("'grid' region must yield three 'index' values and optionally an 'i1' "
+                       "condition");
   auto bodyYield = dyn_cast<YieldOp>(body.getTerminator());
   if (!bodyYield || !bodyYield.getValues().empty())
     return emitOpError("'body' region must end with a 'tile.yield' of no values");

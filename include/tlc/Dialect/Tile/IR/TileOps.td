@@ -18,7 +18,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove, AutomaticAlloc
   let summary = "a GPU kernel with its host-side grid computation";
   let description = [{
     A kernel has two regions with the same entry-block arguments (the kernel's parameters):
-    `grid` runs on the host and yields the launch grid (three `index` values); `body` runs on the
+    `grid` runs on the host and yields the launch grid (three `index` values, then, for a
+    configuration with a `when` condition, that condition as an `i1`); `body` runs on the
     device, once per block of `threads` threads. `arg_names` names the parameters and `dim_names`
     names each tensor parameter's size symbols (an empty list for scalars); launchers use both.
     `params` records the compile-time parameters the kernel was specialized with.
