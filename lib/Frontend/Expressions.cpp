@@ -167,6 +167,19 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
     return failure();
   if (a->isConst() && b->isConst())
     return foldBinary(expr, *a, *b);
+  // `false && x` and `true || x` are constants (x has no effects; it is still checked), so an
+  // `if` on a compile-time parameter and run-time sizes drops its branch where the parameter
+  // decides it (genIf); `true && x` and `false || x` are x.
+  if (expr.op == Token::amp_amp || expr.op == Token::pipe_pipe) {
+    const TValue *known = a->kind == TValue::BoolConst   ? &*a
+                          : b->kind == TValue::BoolConst ? &*b
+                                                         : nullptr;
+    const TValue &other = known == &*a ? *b : *a;
+    if (known && !other.isConst() && typeOf(other).isInteger(1)) {
+      bool absorbing = expr.op == Token::amp_amp ? !known->b : known->b;
+      return absorbing ? *known : other;
+    }
+  }
 
   StringRef opName = Token::describe(expr.op).drop_front().drop_back();
   auto type = unify(expr.loc, opName, *a, *b);

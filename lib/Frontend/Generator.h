@@ -327,6 +327,8 @@ private:
   /// The grid region: three block counts, then `when`'s condition (i1) for a configuration
   /// that has one.
   LogicalResult genGrid(const KernelDecl &decl, Block &grid, const Expr *when);
+  /// Replaces `ifOp` (an scf.if) by the operations of its then (else) branch.
+  void keepBranch(mlir::Operation *ifOp, bool then);
   /// The value of a constant tensor dimension or stride (a literal or an `int` parameter).
   std::optional<int64_t> constantDim(const Name &name);
   /// Checks the `configs` block and evaluates it: one dictionary per configuration (null when

@@ -163,7 +163,33 @@ LogicalResult Generator::genIf(const Stmt &stmt) {
     if (failed(genBlock(stmt.elseBody)))
       return failure();
   }
+  // A compile-time condition (a parameter, `false && ...`): both branches were generated and
+  // checked; only the taken one stays, so the buffers only the other uses take no registers and
+  // no shared memory (a configuration choosing its code path by a parameter).
+  if (cond->kind == TValue::BoolConst)
+    keepBranch(ifOp.getOperation(), cond->b);
   return success();
+}
+
+void Generator::keepBranch(Operation *op, bool then) {
+  auto ifOp = cast<scf::IfOp>(op);
+  // The generator's caches must not outlive the values they are keyed by.
+  ifOp->walk([&](Operation *nested) {
+    for (Value result : nested->getResults()) {
+      threadDependent.erase(result);
+      varState.erase(result);
+    }
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (Value arg : block.getArguments())
+          threadDependent.erase(arg);
+  });
+  Block *kept = then ? ifOp.thenBlock() : ifOp.elseBlock();
+  if (kept) {
+    kept->getTerminator()->erase();
+    ifOp->getBlock()->getOperations().splice(ifOp->getIterator(), kept->getOperations());
+  }
+  ifOp->erase();
 }
 
 LogicalResult Generator::genFor(const Stmt &stmt) {

@@ -4,6 +4,7 @@
 // forms (Y = X, and H = R for the residual variants). The "rings" builds (-D WAVE=1) run
 // several row tiles per block on the cp.async ring whatever the row count (rmsnorm: 3 tiles per
 // block, 4 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
+// layernorm's two configurations are also run forced, each for every row length.
 
 #include "GpuTest.h"
 #include "layernorm.h"
@@ -22,7 +23,9 @@ enum class Norm {
   LayerNorm,
   LayerNormResidual,
   RmsNormRings,
-  LayerNormRings
+  LayerNormRings,
+  LayerNormConfig0, ///< layernorm's configuration 0 (W and B in registers) forced, any N
+  LayerNormConfig1  ///< configuration 1 forced, also where 0 is chosen
 };
 
 const char *normName(Norm norm) {
@@ -39,6 +42,10 @@ const char *normName(Norm norm) {
     return "rmsnorm rings";
   case Norm::LayerNormRings:
     return "layernorm rings";
+  case Norm::LayerNormConfig0:
+    return "layernorm config0";
+  case Norm::LayerNormConfig1:
+    return "layernorm config1";
   }
   return "?";
 }
@@ -47,7 +54,9 @@ bool hasResidual(Norm norm) {
   return norm == Norm::RmsNormResidual || norm == Norm::LayerNormResidual;
 }
 bool isLayerNorm(Norm norm) {
-  return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual || norm == Norm::LayerNormRings;
+  return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual ||
+         norm == Norm::LayerNormRings || norm == Norm::LayerNormConfig0 ||
+         norm == Norm::LayerNormConfig1;
 }
 
 /// \p count random bf16 values offset + scale * u, u uniform in [-1, 1] and never zero (nor is
@@ -173,6 +182,14 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
     CHECK_TLC(tlc::layernorm_rings::layernorm::launch(s, dx.ptr(), dw.ptr(), db.ptr(), outY.ptr(),
                                                       eps, m, n));
     break;
+  case Norm::LayerNormConfig0:
+    CHECK_TLC(tlc::layernorm::layernorm::variant0::launch(s, dx.ptr(), dw.ptr(), db.ptr(),
+                                                          outY.ptr(), eps, m, n));
+    break;
+  case Norm::LayerNormConfig1:
+    CHECK_TLC(tlc::layernorm::layernorm::variant1::launch(s, dx.ptr(), dw.ptr(), db.ptr(),
+                                                          outY.ptr(), eps, m, n));
+    break;
   }
   gpu.synchronize();
   std::vector<uint16_t> y = downloadBits(outY.ptr(), MN);
@@ -242,8 +259,9 @@ int main() {
                           {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
-  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
-                    Norm::RmsNormRings, Norm::LayerNormRings}) {
+  for (Norm norm :
+       {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
+        Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0, Norm::LayerNormConfig1}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.
@@ -251,6 +269,9 @@ int main() {
     ok &= runCase(gpu, norm, {21, 200}, seed += 10, 4.0f, false);
     ok &= runCase(gpu, norm, {37, 1000}, seed += 10, 0.0f, true);
   }
+  // layernorm's configuration 0 (chosen for 2048 < N <= 4096) with many rows per block (the
+  // shipped build's R = 8 once there are 4096 row tiles), ragged.
+  ok &= runCase(gpu, Norm::LayerNorm, {4101, 3000}, seed += 10, 1.0f, false);
   std::printf("norms_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

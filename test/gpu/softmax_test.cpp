@@ -1,7 +1,8 @@
 // GPU test of kernels/softmax.tile: row softmax over rows of any length, f32 tensors and, with
 // -D T=bf16 / -D T=f16 (f32 arithmetic inside), 16-bit ones; and builds whose blocks run
 // several row tiles on the cp.async ring for any number of rows (-D WAVE=1, 3 or 5 tiles per
-// block, 4 or 2 stages): rings that end mid-way and copies past the end.
+// block, 4 or 2 stages): rings that end mid-way and copies past the end; and each of the two
+// configurations forced, for every row length.
 
 #include "GpuTest.h"
 #include "HalfFloat.h"
@@ -27,9 +28,28 @@ static void softmaxReference(const std::vector<float> &x, std::vector<double> &r
   }
 }
 
-/// `rings`: the -D WAVE=1 build (5 row tiles per block on 2 stages).
+/// Which kernel a case runs: the shipped build's choice, the -D WAVE=1 build (`Rings`), or one
+/// configuration of the shipped build forced (`LongRows`: configuration 0, 512 threads, rows of
+/// 4096 < N <= 32768 in registers, its other branches otherwise; `Sweeps`: configuration 1).
+enum class Build { Shipped, Rings, LongRows, Sweeps };
+
+static const char *buildName(Build build) {
+  switch (build) {
+  case Build::Shipped:
+    return "";
+  case Build::Rings:
+    return " rings";
+  case Build::LongRows:
+    return " config0";
+  case Build::Sweeps:
+    return " config1";
+  }
+  return "";
+}
+
+/// `build`: see Build (Rings: the -D WAVE=1 build, 5 row tiles per block on 2 stages).
 static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, uint32_t seed,
-                    bool rings = false) {
+                    Build build = Build::Shipped) {
   size_t M = m, N = n;
   std::vector<float> x(M * N);
   randomFill(x, seed);
@@ -38,8 +58,12 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
   DeviceBuffer dx(x.size() * 4), dy((x.size() + GuardElements) * 4);
   upload(dx.ptr(), x);
   poison(dy, gpu.stream());
-  if (rings)
+  if (build == Build::Rings)
     CHECK_TLC(tlc::softmax_rings_f32::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else if (build == Build::LongRows)
+    CHECK_TLC(tlc::softmax::softmax::variant0::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else if (build == Build::Sweeps)
+    CHECK_TLC(tlc::softmax::softmax::variant1::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   else
     CHECK_TLC(tlc::softmax::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   gpu.synchronize();
@@ -48,17 +72,17 @@ static bool runCase(const GpuContext &gpu, int64_t m, int64_t n, float scale, ui
   softmaxReference(x, ref, M, N);
   Comparison cmp = compare(y, ref, magnitude, 1e-5);
   char name[96];
-  std::snprintf(name, sizeof(name), "softmax%s %lldx%lld scale=%g", rings ? " rings" : "",
-                (long long)m, (long long)n, double(scale));
+  std::snprintf(name, sizeof(name), "softmax%s %lldx%lld scale=%g", buildName(build), (long long)m,
+                (long long)n, double(scale));
   return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 4));
 }
 
 /// bf16 (`f16` false) or f16 tensors: the input rounded to the type, the reference in double
 /// from the rounded input, the output within the type's rounding (relative 2^-8 for bf16,
-/// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error. `rings`
-/// (bf16): the -D WAVE=1 build (3 row tiles per block on 4 stages).
+/// 2^-11 for f16, above f16's smallest normal 2^-14) and the f32 arithmetic's error. `build`
+/// (bf16 only): Rings is the -D WAVE=1 build (3 row tiles per block on 4 stages).
 static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, float scale,
-                        uint32_t seed, bool rings = false) {
+                        uint32_t seed, Build build = Build::Shipped) {
   size_t M = m, N = n;
   std::vector<float> x(M * N);
   randomFill(x, seed);
@@ -73,8 +97,12 @@ static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, f
   poison(dy, gpu.stream());
   if (f16)
     CHECK_TLC(tlc::softmax_f16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
-  else if (rings)
+  else if (build == Build::Rings)
     CHECK_TLC(tlc::softmax_rings_bf16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else if (build == Build::LongRows)
+    CHECK_TLC(tlc::softmax_bf16::softmax::variant0::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
+  else if (build == Build::Sweeps)
+    CHECK_TLC(tlc::softmax_bf16::softmax::variant1::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   else
     CHECK_TLC(tlc::softmax_bf16::launch(gpu.stream(), dx.ptr(), dy.ptr(), m, n));
   gpu.synchronize();
@@ -91,7 +119,7 @@ static bool runHalfCase(const GpuContext &gpu, bool f16, int64_t m, int64_t n, f
   Comparison cmp = compare(y, ref, magnitude, tolerance);
   char name[96];
   std::snprintf(name, sizeof(name), "softmax %s%s %lldx%lld scale=%g", f16 ? "f16" : "bf16",
-                rings ? " rings" : "", (long long)m, (long long)n, double(scale));
+                buildName(build), (long long)m, (long long)n, double(scale));
   return report(name, cmp, y, ref, clobberedGuardBytes(dy, x.size() * 2));
 }
 
@@ -131,8 +159,34 @@ int main() {
                       {3, 4097},
                       {2, 8192},
                       {2, 20001}}) {
-    ok &= runCase(gpu, m, n, 8.0f, 71 + uint32_t(m), /*rings=*/true);
-    ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), /*rings=*/true);
+    ok &= runCase(gpu, m, n, 8.0f, 71 + uint32_t(m), Build::Rings);
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), Build::Rings);
+  }
+  // Rows of 4096 < N <= 32768 in registers (configuration 0, chosen by its `when`): 1 to 4
+  // parts of 8192 columns, a last part of one column, whole parts; 1, 2, 7 and 16 rows per
+  // block (min(16, M / 264)) with the last block's rows past M.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 4097},
+                      {3, 8192},
+                      {5, 8193},
+                      {2, 20001},
+                      {17, 24577},
+                      {3, 32768},
+                      {600, 16385},
+                      {2100, 8200},
+                      {4300, 4500}}) {
+    ok &= runCase(gpu, m, n, 8.0f, 81 + uint32_t(m));
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 83 + uint32_t(n));
+  }
+  // Each configuration is correct for every row length: configuration 0's short-row and
+  // two-sweep branches on 512 threads, configuration 1's two sweeps where 0 is chosen.
+  for (auto [m, n] :
+       {std::pair<int64_t, int64_t>{47, 200}, {50, 1000}, {7, 1500}, {13, 4000}, {2, 40000}}) {
+    ok &= runCase(gpu, m, n, 8.0f, 91 + uint32_t(m), Build::LongRows);
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 93 + uint32_t(n), Build::LongRows);
+  }
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{3, 20001}, {600, 16385}}) {
+    ok &= runCase(gpu, m, n, 8.0f, 95 + uint32_t(m), Build::Sweeps);
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 97 + uint32_t(n), Build::Sweeps);
   }
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;

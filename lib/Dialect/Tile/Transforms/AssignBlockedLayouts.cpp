@@ -79,8 +79,10 @@ struct BlockedPlanner {
 
   void run() {
     SmallVector<AllocOp> fragments;
+    // Fragments nothing uses (a branch a compile-time parameter leaves out) take no registers
+    // and count against no budget.
     for (auto alloc : kernel.getBody().getOps<AllocOp>())
-      if (alloc.getBuffer().getType().isFragment()) {
+      if (alloc.getBuffer().getType().isFragment() && !alloc->use_empty()) {
         fragments.push_back(alloc);
         classes.insert(alloc.getOperation());
       }

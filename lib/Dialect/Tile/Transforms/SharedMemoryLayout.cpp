@@ -76,7 +76,7 @@ static void fitStages(KernelOp kernel, ArrayRef<SharedAlloc> allocs, int64_t lim
     int64_t ring = 0, other = 0;
     SmallVector<AllocOp> ringAllocs;
     for (SharedAlloc a : allocs) {
-      if (inExclusiveBranches(a.uses, &loop.getRegion()))
+      if (a.alloc->use_empty() || inExclusiveBranches(a.uses, &loop.getRegion()))
         continue;
       bool staged = a.alloc->hasAttr(kStagesAttr);
       if (staged && loop->isAncestor(a.uses->getParentOp()))
@@ -139,8 +139,9 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel, ArrayRef<Shared
         align = 1024;
       }
     }
-    Placement p{alloc, type.getSizeInBytes() * stages, align, topLevel(alloc), topLevel(alloc),
-                uses};
+    // A buffer nothing uses (a branch a compile-time parameter leaves out) takes no bytes.
+    int64_t bytes = alloc->use_empty() ? 0 : type.getSizeInBytes() * stages;
+    Placement p{alloc, bytes, align, topLevel(alloc), topLevel(alloc), uses};
     for (Operation *user : alloc->getUsers())
       p.last = std::max(p.last, topLevel(user));
     placements.push_back(p);
