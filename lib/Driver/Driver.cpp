@@ -403,10 +403,18 @@ void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
                                   << info.registers << " registers per thread, "
                                   << info.spillStoreBytes << " bytes of spill stores, "
                                   << info.spillLoadBytes << " bytes of spill loads (ptxas)";
+      if (info.stackFrameBytes)
+        remark << ", a " << info.stackFrameBytes << "-byte stack frame";
       if (info.spillStoreBytes || info.spillLoadBytes)
         remark.attachNote() << "hint: spilled registers go through local memory at every use: "
                                "smaller tiles, fewer fragments or more threads per block hold "
                                "fewer values per thread";
+      else if (info.stackFrameBytes)
+        // Fragments LLVM could not keep in registers: e.g. identical copies into different
+        // fragments down an else-if chain, merged into one store through a pointer phi.
+        remark.attachNote() << "hint: a stack frame without spills holds a fragment or local "
+                               "buffer in local memory (e.g. copies into different fragments in "
+                               "the branches of one else-if chain: write them as separate ifs)";
     }
   });
 }
