@@ -163,8 +163,8 @@ int main() {
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), Build::Rings);
   }
   // Rows of 4096 < N <= 32768 in registers (configuration 0, chosen by its `when`): 1 to 4
-  // parts of 8192 columns, a last part of one column, whole parts; 1, 2, 7 and 16 rows per
-  // block (min(16, M / 264)) with the last block's rows past M.
+  // parts of 8192 columns, a last part of one column, whole parts; 1, 3, 8 and 16 rows per
+  // block (min(16, cdiv(M, 264))) with the last block's rows past M.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 4097},
                       {3, 8192},
                       {5, 8193},

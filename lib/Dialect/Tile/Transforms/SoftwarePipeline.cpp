@@ -191,6 +191,39 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   return anyCopy && !nested.wasInterrupted();
 }
 
+/// A shared tile that `loop` fills by cp.async and that is otherwise used only in branches of an
+/// `if` exclusive with the loop (a kernel choosing its loop by the shapes, each loop filling the
+/// same tile) gets an alloc of its own for the loop: each loop may become a ring of its own
+/// (a ring's stages are its loop's alone), and the two allocs share bytes
+/// (tile-shared-memory-layout places buffers of exclusive branches together).
+static void privatizeRingTiles(scf::ForOp loop) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || !copy->hasAttr(kCpAsyncAttr))
+      continue;
+    auto alloc = copy.getDest().getDefiningOp<AllocOp>();
+    if (!alloc)
+      continue;
+    SmallVector<OpOperand *> inside;
+    bool outside = false, exclusive = true;
+    for (OpOperand &use : alloc.getBuffer().getUses()) {
+      if (loop->isProperAncestor(use.getOwner())) {
+        inside.push_back(&use);
+        continue;
+      }
+      outside = true;
+      exclusive &= inExclusiveBranches(use.getOwner()->getParentRegion(), &loop.getRegion());
+    }
+    if (!outside || !exclusive)
+      continue;
+    OpBuilder b(alloc);
+    b.setInsertionPointAfter(alloc);
+    Operation *own = b.clone(*alloc.getOperation());
+    for (OpOperand *use : inside)
+      use->set(own->getResult(0));
+  }
+}
+
 namespace {
 struct SoftwarePipelinePass
     : public tlc::tile::impl::TileSoftwarePipelineBase<SoftwarePipelinePass> {
@@ -212,7 +245,10 @@ struct SoftwarePipelinePass
       // The register strategy: copies S - 1 iterations ahead into S stages of their buffers.
       kernel.getBody().walk([&](scf::ForOp loop) {
         auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
-        if (!stages || stages.getInt() < 2 || !isRegisterRing(loop, kernel))
+        if (!stages || stages.getInt() < 2)
+          return;
+        privatizeRingTiles(loop);
+        if (!isRegisterRing(loop, kernel))
           return;
         loop->setAttr(kPipelineAttr,
                       PipelineKindAttr::get(b.getContext(), PipelineKind::CpAsyncRegs));
