@@ -141,7 +141,8 @@ def bf16_err(got, ref):
 # The bf16 variants per op (bench_shim.cpp): variant number -> name.
 VARIANTS = {
     "softmax": {1: "blocks1", 2: "r16", 3: "before_rings", 4: "threads512", 5: "rowregs",
-                6: "rowregs512"},
+                6: "rowregs512", 7: "parts_s3", 8: "parts_s4", 9: "parts_h16s3",
+                10: "parts_h16s4"},
     "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
     "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "dev_regs",
                   5: "wb_regs", 6: "wb_regs512"},
@@ -151,7 +152,10 @@ VARIANTS_F32 = {"softmax": {1: "rowregs", 2: "rowregs512"}}
 
 
 def variant_fits(vname, n):
-    """The rowregs variants hold rows of 16385..32768 columns only."""
+    """The rowregs variants hold rows of 16385..32768 columns only, the parts variants rows of
+    4097..32768."""
+    if vname.startswith("parts"):
+        return 4096 < n <= 32768
     return not vname.startswith("rowregs") or 16384 < n <= 32768
 
 
