@@ -38,6 +38,8 @@
 #include "softmax_bf16_r16.h"
 #include "softmax_parts_h16s3.h"
 #include "softmax_parts_h16s4.h"
+#include "softmax_parts_pow2.h"
+#include "softmax_parts_pow2s4.h"
 #include "softmax_parts_s3.h"
 #include "softmax_parts_s4.h"
 #include "softmax_prev.h"
@@ -137,20 +139,22 @@ int tlc_bench_layernorm_residual(int f32, void *stream, uint64_t x, uint64_t r, 
 /// threads, 5 and 6: rows of 16385..32768 columns held in registers, read once, on 1024 and 512
 /// threads (bench/experiments/softmax_rowregs.tile), 7-10: configuration 0 alone
 /// (bench/experiments/softmax_parts.tile) on 3 and 4 stages of 8192-column parts, and of two
-/// 16384-column parts.
+/// 16384-column parts; 11, 12: rows and parts by shifts (POW2) on 6 and 4 stages.
 int tlc_bench_softmax_variant(int variant, void *stream, uint64_t x, uint64_t y, int64_t m,
                               int64_t n) {
   auto s = static_cast<CUstream>(stream);
-  auto launch = variant == 1   ? tlc_softmax_bf16_b1_softmax_launch
-                : variant == 2 ? tlc_softmax_bf16_r16_softmax_launch
-                : variant == 4 ? tlc_softmax_bf16_nt512_softmax_launch
-                : variant == 5 ? tlc_softmax_rowregs_bf16_softmax_rowregs_launch
-                : variant == 6 ? tlc_softmax_rowregs512_bf16_softmax_rowregs_launch
-                : variant == 7 ? tlc_softmax_parts_s3_softmax_parts_launch
-                : variant == 8 ? tlc_softmax_parts_s4_softmax_parts_launch
-                : variant == 9 ? tlc_softmax_parts_h16s3_softmax_parts_launch
+  auto launch = variant == 1    ? tlc_softmax_bf16_b1_softmax_launch
+                : variant == 2  ? tlc_softmax_bf16_r16_softmax_launch
+                : variant == 4  ? tlc_softmax_bf16_nt512_softmax_launch
+                : variant == 5  ? tlc_softmax_rowregs_bf16_softmax_rowregs_launch
+                : variant == 6  ? tlc_softmax_rowregs512_bf16_softmax_rowregs_launch
+                : variant == 7  ? tlc_softmax_parts_s3_softmax_parts_launch
+                : variant == 8  ? tlc_softmax_parts_s4_softmax_parts_launch
+                : variant == 9  ? tlc_softmax_parts_h16s3_softmax_parts_launch
                 : variant == 10 ? tlc_softmax_parts_h16s4_softmax_parts_launch
-                               : tlc_softmax_prev_softmax_launch;
+                : variant == 11 ? tlc_softmax_parts_pow2_softmax_parts_launch
+                : variant == 12 ? tlc_softmax_parts_pow2s4_softmax_parts_launch
+                                : tlc_softmax_prev_softmax_launch;
   return launch(s, x, y, m, n);
 }
 

@@ -142,7 +142,7 @@ def bf16_err(got, ref):
 VARIANTS = {
     "softmax": {1: "blocks1", 2: "r16", 3: "before_rings", 4: "threads512", 5: "rowregs",
                 6: "rowregs512", 7: "parts_s3", 8: "parts_s4", 9: "parts_h16s3",
-                10: "parts_h16s4"},
+                10: "parts_h16s4", 11: "parts_pow2", 12: "parts_pow2s4"},
     "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512"},
     "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "dev_regs",
                   5: "wb_regs", 6: "wb_regs512"},
