@@ -162,7 +162,8 @@ int main() {
     ok &= runCase(gpu, m, n, 8.0f, 71 + uint32_t(m), Build::Rings);
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), Build::Rings);
   }
-  // Rows of 4096 < N <= 32768 in registers (configuration 0, chosen by its `when`): 1 to 4
+  // Rows of 4096 < N <= 32768 (f32: in registers, configuration 0, chosen by its `when`; bf16:
+  // configuration 1, the configurations forced below run both): 1 to 4
   // parts of 8192 columns, a last part of one column, whole parts; 1, 3, 8 and 16 rows per
   // block (min(16, cdiv(M, 264))) with the last block's rows past M.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 4097},
@@ -188,6 +189,9 @@ int main() {
     ok &= runCase(gpu, m, n, 8.0f, 95 + uint32_t(m), Build::Sweeps);
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 97 + uint32_t(n), Build::Sweeps);
   }
+  // bf16 rows in registers (configuration 0 forced: not chosen for 16-bit tensors).
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{5, 8193}, {17, 24577}, {2100, 8200}})
+    ok &= runHalfCase(gpu, false, m, n, 8.0f, 99 + uint32_t(n), Build::LongRows);
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
