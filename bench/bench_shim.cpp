@@ -168,7 +168,7 @@ int tlc_bench_softmax_f32_variant(int variant, void *stream, uint64_t x, uint64_
 }
 
 /// rmsnorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: long rows in 4096-column
-/// parts (-D H=4096).
+/// parts (bench/experiments/rmsnorm_parts.tile -D H=4096).
 int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t y,
                               float eps, int64_t m, int64_t n) {
   auto launch = variant == 1   ? tlc_rmsnorm_b1_rmsnorm_launch
