@@ -175,7 +175,10 @@ FailureOr<TValue> Generator::genBinary(const Expr &expr) {
                           : b->kind == TValue::BoolConst ? &*b
                                                          : nullptr;
     const TValue &other = known == &*a ? *b : *a;
-    if (known && !other.isConst() && typeOf(other).isInteger(1)) {
+    // A thread-dependent side is kept: a tile op under `false && thread.x == 0` is still the
+    // error it is for every value of the parameter.
+    if (known && !other.isConst() && typeOf(other).isInteger(1) &&
+        !dependsOnThreadId(other.value)) {
       bool absorbing = expr.op == Token::amp_amp ? !known->b : known->b;
       return absorbing ? *known : other;
     }
