@@ -103,7 +103,10 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
     cp.async copies (tensors TMA cannot read) and wgmma gemms becomes the same ring,
     `#tile.pipeline<loads_wgmma>`, whose 128 producer threads load the tiles (realigned in
     registers) and arrive on the full barriers; `cp_async_mma` rings (every thread copies S - 1
-    iterations ahead) serve mma.sync gemms, and wgmma ones without `producer-loads`.
+    iterations ahead) serve mma.sync gemms, and wgmma ones without `producer-loads`. Other
+    `pipelined` loops whose cp.async tiles only their copies into registers (and register-strategy
+    gemms) read become `cp_async_regs` rings; a tile such a loop fills that is otherwise used only
+    in the other branch of an `if` around it first gets an alloc of its own for the loop.
   }];
   let options = [
     Option<"producerLoads", "producer-loads", "bool", "true",
