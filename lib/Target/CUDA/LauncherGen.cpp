@@ -517,6 +517,11 @@ static std::string headerGuard(const LauncherInfo &info) {
   return guard + info.fileStem + "_H";
 }
 
+/// Whether some variant of `entry` has a `when` condition (select() then applies them).
+static bool hasWhen(const LauncherEntry &entry) {
+  return llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); });
+}
+
 /// The declarations of a kernel with variants: the dispatcher, select, select_for,
 /// num_variants and one variant<i>::launch each.
 static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
@@ -539,7 +544,7 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
         "/// multiprocessors: the one whose b blocks take the least time in ceil(b / P) waves of\n"
         "/// 1/b of the work each (tlc::rt::chooseVariant). Ties go to the lower index. Makes no\n"
         "/// driver calls.\n";
-  if (llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); }))
+  if (hasWhen(entry))
     os << "/// Only among the variants whose `when` condition holds, where one holds; among\n"
           "/// those without a condition otherwise (tlc::rt::applyWhen).\n";
   os << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
@@ -944,7 +949,7 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
     os << "); // " << kernel->name << "\n";
   }
   // `when` conditions: the variants whose condition holds are preferred (tlc::rt::applyWhen).
-  if (llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); })) {
+  if (hasWhen(entry)) {
     os << "  const bool tlc_conditional[" << count << "] = {";
     for (const KernelLaunchInfo *kernel : entry.kernels)
       os << (kernel->variant ? ", " : "") << (kernel->when.empty() ? "false" : "true");
