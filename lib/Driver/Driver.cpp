@@ -12,6 +12,7 @@
 #include "tlc/Target/CUDA/FatbinWriter.h"
 #include "tlc/Target/CUDA/LauncherGen.h"
 #include "tlc/Target/CUDA/PtxEmitter.h"
+#include "tlc/Target/CUDA/PtxMerge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,6 +74,9 @@ private:
   /// compileArch's stages after the MLIR pipeline: LLVM IR, PTX, ptxas.
   LogicalResult finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module, StringRef arch,
                            ArchOutput &out, TimingScope &archTimer);
+  /// The PTX of a lowered module (`--emit=llvm`: its LLVM IR in `out`, and an empty string).
+  FailureOr<std::string> emitPtx(ModuleOp lowered, StringRef arch, ArchOutput &out,
+                                 TimingScope &archTimer);
   /// Runs the passes `build` adds on `module`; timed under `timer`.
   LogicalResult runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
                           TimingScope &timer);
@@ -319,25 +323,11 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
     return success();
   }
 
-  llvm::LLVMContext llvmContext;
-  std::string libdevice;
-  if (toolkit)
-    libdevice = (toolkit->root() + "/nvvm/libdevice/libdevice.10.bc").str();
-  TimingScope llvmTimer = archTimer.nest("LLVM IR and its optimization (O3)");
-  auto llvmModule = cuda::translateToLLVMIR(*lowered, llvmContext, arch, libdevice);
-  llvmTimer.stop();
-  if (failed(llvmModule))
-    return failure();
-  if (options.emit == EmitKind::LLVM) {
-    llvm::raw_string_ostream os(out.llvmIR);
-    (*llvmModule)->print(os, nullptr);
-    return success();
-  }
-  TimingScope ptxTimer = archTimer.nest("PTX (NVPTX back end)");
-  auto ptx = cuda::emitPtx(**llvmModule, arch, commandLineLoc());
-  ptxTimer.stop();
+  FailureOr<std::string> ptx = emitPtx(*lowered, arch, out, archTimer);
   if (failed(ptx))
     return failure();
+  if (options.emit == EmitKind::LLVM)
+    return success();
   out.ptx = std::move(*ptx);
   if (options.emit == EmitKind::PTX || !toolkit || options.ptxOnly)
     return success();
@@ -354,6 +344,75 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
   if (options.explain)
     explainRegisters(module, out);
   return success();
+}
+
+FailureOr<std::string> Compilation::emitPtx(ModuleOp lowered, StringRef arch, ArchOutput &out,
+                                            TimingScope &archTimer) {
+  std::string libdevice;
+  if (toolkit)
+    libdevice = (toolkit->root() + "/nvvm/libdevice/libdevice.10.bc").str();
+  // The kernels go through LLVM and the NVPTX back end apart, on the context's threads when it
+  // has some; the merged PTX is the text the whole module gives (numbered as in it), so the
+  // output does not depend on -j. `--emit=llvm` prints the whole module.
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  if (options.emit != EmitKind::LLVM)
+    parts = cuda::splitKernels(lowered);
+  if (!parts.empty()) {
+    size_t n = parts.size();
+    std::vector<std::unique_ptr<llvm::LLVMContext>> contexts(n);
+    std::vector<std::unique_ptr<llvm::Module>> modules(n);
+    std::vector<std::string> texts(n);
+    std::vector<char> ok(n, false);
+    auto forEachPart = [&](function_ref<void(size_t)> fn) {
+      if (!context.isMultithreadingEnabled()) {
+        for (size_t i = 0; i < n; ++i)
+          fn(i);
+        return;
+      }
+      llvm::ThreadPoolTaskGroup group(context.getThreadPool());
+      for (size_t i = 0; i < n; ++i)
+        group.async([&fn, i] { fn(i); });
+      group.wait();
+    };
+    TimingScope llvmTimer = archTimer.nest("LLVM IR and its optimization (O3)");
+    forEachPart([&](size_t i) {
+      contexts[i] = std::make_unique<llvm::LLVMContext>();
+      auto module = cuda::translateToLLVMIR(*parts[i], *contexts[i], arch, libdevice);
+      if (succeeded(module)) {
+        modules[i] = std::move(*module);
+        ok[i] = true;
+      }
+    });
+    llvmTimer.stop();
+    if (llvm::is_contained(ok, false))
+      return failure();
+    TimingScope ptxTimer = archTimer.nest("PTX (NVPTX back end)");
+    forEachPart([&](size_t i) {
+      auto text = cuda::emitPtx(*modules[i], arch, commandLineLoc());
+      ok[i] = succeeded(text);
+      if (ok[i])
+        texts[i] = std::move(*text);
+    });
+    ptxTimer.stop();
+    if (llvm::is_contained(ok, false))
+      return failure();
+    if (std::optional<std::string> merged = cuda::mergePtx(texts))
+      return std::move(*merged);
+  }
+
+  llvm::LLVMContext llvmContext;
+  TimingScope llvmTimer = archTimer.nest("LLVM IR and its optimization (O3)");
+  auto llvmModule = cuda::translateToLLVMIR(lowered, llvmContext, arch, libdevice);
+  llvmTimer.stop();
+  if (failed(llvmModule))
+    return failure();
+  if (options.emit == EmitKind::LLVM) {
+    llvm::raw_string_ostream os(out.llvmIR);
+    (*llvmModule)->print(os, nullptr);
+    return std::string();
+  }
+  TimingScope ptxTimer = archTimer.nest("PTX (NVPTX back end)");
+  return cuda::emitPtx(**llvmModule, arch, commandLineLoc());
 }
 
 void Compilation::reportPtxasFailure(ModuleOp module, StringRef arch, StringRef ptx,

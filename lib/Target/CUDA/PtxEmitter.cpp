@@ -3,6 +3,8 @@
 #include "tlc/Dialect/Tile/IR/TileAttrs.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -149,4 +151,36 @@ FailureOr<std::string> tlc::cuda::emitPtx(llvm::Module &module, llvm::StringRef 
     return emitError(loc) << "the NVPTX target cannot emit PTX", failure();
   pm.run(module);
   return std::string(buffer.str());
+}
+
+SmallVector<OwningOpRef<ModuleOp>> tlc::cuda::splitKernels(ModuleOp lowered) {
+  auto gpuModules = lowered.getOps<gpu::GPUModuleOp>();
+  if (gpuModules.empty())
+    return {};
+  gpu::GPUModuleOp gpuModule = *gpuModules.begin();
+  SmallVector<LLVM::LLVMFuncOp> definitions;
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+      return {};
+    definitions.push_back(func);
+  }
+  if (definitions.size() < 2)
+    return {};
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  for (LLVM::LLVMFuncOp definition : definitions) {
+    OwningOpRef<ModuleOp> part = ModuleOp::create(lowered.getLoc());
+    (*part)->setAttrs(lowered->getAttrDictionary());
+    OpBuilder b(part->getBodyRegion());
+    Operation *partGpu = b.cloneWithoutRegions(*gpuModule.getOperation());
+    b.setInsertionPointToStart(&partGpu->getRegion(0).emplaceBlock());
+    for (Operation &op : gpuModule.getBody()->getOperations()) {
+      auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+      if (!func || func.isExternal() || func == definition)
+        b.clone(op);
+    }
+    parts.push_back(std::move(part));
+  }
+  return parts;
 }

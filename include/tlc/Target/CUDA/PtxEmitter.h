@@ -3,7 +3,9 @@
 #define TLC_TARGET_CUDA_PTXEMITTER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -31,6 +33,12 @@ bool isKnownArch(llvm::StringRef arch);
 /// Compiles optimized LLVM IR to PTX text with the NVPTX target.
 mlir::FailureOr<std::string> emitPtx(llvm::Module &module, llvm::StringRef arch,
                                      mlir::Location loc);
+
+/// The kernels of a lowered module's gpu.module, one module each (with every global and
+/// declaration of the gpu.module), so that they go through LLVM and the NVPTX back end apart and
+/// concurrently. Empty when there is nothing to split: fewer than two definitions, or a
+/// definition that is not a kernel (a call between parts would cross modules).
+llvm::SmallVector<mlir::OwningOpRef<mlir::ModuleOp>> splitKernels(mlir::ModuleOp lowered);
 
 } // namespace tlc::cuda
 
