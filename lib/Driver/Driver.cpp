@@ -24,6 +24,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -80,9 +81,11 @@ private:
   /// Runs the passes `build` adds on `module`; timed under `timer`.
   LogicalResult runPasses(ModuleOp module, function_ref<void(OpPassManager &)> build,
                           TimingScope &timer);
-  /// Runs tlc's pipeline on a copy of `module`; timed under `timer`.
+  /// Runs tlc's pipeline on a copy of `module` (of its kernels in `only` when given); timed
+  /// under `timer`.
   FailureOr<OwningOpRef<ModuleOp>> lowerModule(ModuleOp module, const PipelineOptions &options,
-                                               TimingScope &timer);
+                                               TimingScope &timer,
+                                               const llvm::StringSet<> *only = nullptr);
   /// The --arch values (sm_90a when none), each one the NVPTX backend knows.
   FailureOr<std::vector<std::string>> checkArchs();
   /// Names that become C++ identifiers in the launchers (output stem, namespace, kernels,
@@ -189,8 +192,13 @@ LogicalResult Compilation::runPasses(ModuleOp module, function_ref<void(OpPassMa
 
 FailureOr<OwningOpRef<ModuleOp>> Compilation::lowerModule(ModuleOp module,
                                                           const PipelineOptions &pipelineOptions,
-                                                          TimingScope &timer) {
+                                                          TimingScope &timer,
+                                                          const llvm::StringSet<> *only) {
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+  if (only)
+    for (auto kernel : llvm::make_early_inc_range(lowered->getOps<tile::KernelOp>()))
+      if (!only->contains(kernel.getSymName()))
+        kernel.erase();
   if (failed(runPasses(
           *lowered, [&](OpPassManager &pm) { buildTlcPipeline(pm, pipelineOptions); }, timer)))
     return failure();
@@ -230,10 +238,14 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     return failure();
   tileTimer.stop();
   bool choseTma = false, leadingTma = false;
+  // The plain compile lowers only the kernels that chose TMA: the others' entries are the first
+  // compile's.
+  llvm::StringSet<> tmaKernels;
   lowered->walk([&](tile::CopyOp copy) {
     if (!copy->hasAttr(tile::kTmaAttr))
       return;
     choseTma = true;
+    tmaKernels.insert(copy->getParentOfType<tile::KernelOp>().getSymName());
     leadingTma |= cast<tile::TensorType>(copy.getSource().getType()).getRank() > 2;
   });
   // Main loops over tiles of rank-3 to rank-5 tensors keep the loading producer in the plain
@@ -252,7 +264,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
       plainThread.emplace([&] {
         ordered.setOrderIDForThread(1);
         TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-        plain = lowerModule(module, plainOptions, plainTimer);
+        plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
         ordered.eraseOrderIDForThread();
       });
       plainLaunched = true;
@@ -271,7 +283,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
                    [](auto entry) { return entry.second.getKind() == tile::EntryKind::Tma; })) {
     if (!plainLaunched) {
       TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-      plain = lowerModule(module, plainOptions, plainTimer);
+      plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
     }
     if (failed(plain))
       return failure();

@@ -64,8 +64,9 @@ std::optional<std::string> tlc::cuda::mergePtx(ArrayRef<std::string> parts) {
     std::string function = llvm::join(ArrayRef(lines).drop_front(entry), "\n");
     if (index != 0) {
       std::string number = std::to_string(index);
-      for (auto [from, to] : {std::pair<std::string, std::string>{"$L__BB0_", "$L__BB" + number + "_"},
-                              {"__local_depot0", "__local_depot" + number}}) {
+      for (auto [from, to] :
+           {std::pair<std::string, std::string>{"$L__BB0_", "$L__BB" + number + "_"},
+            {"__local_depot0", "__local_depot" + number}}) {
         std::string renamed;
         StringRef rest = function;
         for (size_t found; (found = rest.find(from)) != StringRef::npos;
