@@ -481,11 +481,12 @@ void Compilation::explainRegisters(ModuleOp module, const ArchOutput &out) {
                                "smaller tiles, fewer fragments or more threads per block hold "
                                "fewer values per thread";
       else if (info.stackFrameBytes)
-        // Fragments LLVM could not keep in registers: e.g. identical copies into different
-        // fragments down an else-if chain, merged into one store through a pointer phi.
+        // Buffers LLVM could not keep in registers: registers have no addresses, so an element
+        // chosen at run time needs the buffer in memory.
         remark.attachNote() << "hint: a stack frame without spills holds a fragment or local "
-                               "buffer in local memory (e.g. copies into different fragments in "
-                               "the branches of one else-if chain: write them as separate ifs)";
+                               "buffer in local memory: one of its elements is chosen by a value "
+                               "known only at run time (index it with loop counters and "
+                               "constants, or select between elements)";
     }
   });
 }

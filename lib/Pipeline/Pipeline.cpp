@@ -91,15 +91,18 @@ void tlc::buildLoweringPasses(OpPassManager &pm) {
 
   // Upstream lowering to the LLVM and NVVM dialects.
   kernels.addPass(createLowerStructuredControlFlow());
-  ConvertGpuOpsToNVVMOpsOptions gpuOptions;
-  gpuOptions.indexBitwidth = 64;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
+  // Upstream's convert-gpu-to-nvvm without its block merging (Passes.td).
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuToNVVM());
   pm.addNestedPass<gpu::GPUModuleOp>(createUnifyDynamicSharedMemory());
   OpPassManager &functions = pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
   functions.addPass(createMarkGridConstants());
   functions.addPass(createConvertNVVMToLLVMPass());
   functions.addPass(createReconcileUnrealizedCastsPass());
-  functions.addPass(createCanonicalizerPass());
+  // Blocks stay apart here too: merging identical blocks makes the buffers they address differ
+  // by a block argument, which keeps fragments in local memory.
+  GreedyRewriteConfig keepBlocks;
+  keepBlocks.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
+  functions.addPass(createCanonicalizerPass(keepBlocks));
   functions.addPass(createCSEPass());
 }
 

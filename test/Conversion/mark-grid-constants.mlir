@@ -36,7 +36,7 @@ llvm.func @helper(%a: !llvm.ptr) {
 
 // -----
 
-// Precondition: the tensor-map parameters are pointers (after convert-gpu-to-nvvm).
+// Precondition: the tensor-map parameters are pointers (after tlc-gpu-to-nvvm).
 // expected-error @+1 {{tensor map parameter 1 must be a pointer (the CUtensorMap passed by value); got 'i32'}}
 llvm.func @early(%a: !llvm.ptr, %map: i32) attributes {tile.entry = #tile.entry<"early", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 1, arg = 0, box = [64, 64], swizzle = 128, element = bf16>]>} {
   llvm.return

@@ -2,7 +2,8 @@
 # pass-orders.sh TLC TLC_OPT WORKDIR SEQUENCES KERNEL.tile...: "tlc-opt never crashes, whatever
 # passes it runs in whatever order" (issue 11). Each kernel file is lowered to the tile dialect
 # (`tlc --emit=tile`); then SEQUENCES pass sequences per file, drawn with a fixed seed from the
-# tile passes, the conversion, canonicalize/cse and tile-set-target with varying architectures
+# tile passes, the conversion and the passes after it (scf to cf, gpu to NVVM, shared memory,
+# grid constants), canonicalize/cse and tile-set-target with varying architectures
 # (missing, repeated, out of order, targets changed midway), run through TLC_OPT. Each run must
 # exit 0 or 1 with located errors only: no signal, no assertion, no LLVM/MLIR crash text.
 # The sequences that crashed before the passes checked their preconditions (assign, pipeline,
@@ -14,7 +15,8 @@ tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(widen assign partition pipeline layout rings waits mmawaits convert float8 canon cse target90 target80 target75 none)
+passes=(widen assign blocked partition pipeline layout rings waits mmawaits explain convert float8 scfcf
+        nvvm unify gridconst canon cse target90 target80 target75 none)
 step() {
   case $1 in
   widen) echo "tile.kernel(tile-widen-gemm-operands)" ;;
@@ -25,7 +27,13 @@ step() {
   rings) echo "tile.kernel(tile-pipeline-register-rings)" ;;
   waits) echo "tile.kernel(tile-place-async-waits)" ;;
   mmawaits) echo "tile.kernel(tile-place-mma-waits)" ;;
+  blocked) echo "tile.kernel(tile-assign-blocked-layouts)" ;;
+  explain) echo "tile.kernel(tile-explain)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
+  scfcf) echo "tlc-scf-to-cf" ;;
+  nvvm) echo "gpu.module(tlc-gpu-to-nvvm)" ;;
+  unify) echo "gpu.module(tlc-unify-dynamic-shared-memory)" ;;
+  gridconst) echo "gpu.module(llvm.func(tlc-mark-grid-constants))" ;;
   float8) echo "tlc-expand-float8" ;;
   canon) echo "canonicalize" ;;
   cse) echo "cse" ;;
@@ -35,6 +43,8 @@ step() {
   esac
 }
 fixed=("target80 widen assign partition pipeline layout rings waits convert" "widen target80"
+       "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon cse"
+       "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
        "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
        "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
        "target90 assign partition pipeline layout target80 convert"

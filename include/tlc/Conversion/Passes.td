@@ -11,7 +11,7 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
     launch ABI of docs/abi.md (a tensor becomes a global pointer, its sizes and its strides), drops
     the host-side `grid` region, and lowers block/thread indices, sizes and masked element accesses
     to `gpu`, `arith`, `scf` and `llvm` operations. The remaining upstream conversions
-    (`convert-gpu-to-nvvm` and friends) finish the job.
+    (`tlc-gpu-to-nvvm` and friends) finish the job.
 
     Preconditions, each a located error when not met: the module's target (`tile-set-target`);
     no `tile.parallel` left (`tile-partition-threads`); every instruction, copy and pipeline
@@ -27,12 +27,12 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
 def MarkGridConstants : Pass<"tlc-mark-grid-constants", "mlir::LLVM::LLVMFuncOp"> {
   let summary = "Pass TMA tensor maps by value as __grid_constant__ kernel parameters";
   let description = [{
-    Runs after convert-gpu-to-nvvm: each tensor-map parameter of a kernel's `tile.entry`
+    Runs after tlc-gpu-to-nvvm: each tensor-map parameter of a kernel's `tile.entry`
     becomes a 128-byte, 64-byte aligned `byval` parameter marked `nvvm.grid_constant`, so the kernel
     reads the CUtensorMap the launcher passes by value in parameter space (no device copy) and
     TMA instructions take its generic address (docs/abi.md). A kernel with a producer
     warpgroup gets one block per multiprocessor (`nvvm.minctasm`). Precondition, a located
-    error when not met: each tensor-map parameter is a pointer (`convert-gpu-to-nvvm` first).
+    error when not met: each tensor-map parameter is a pointer (`tlc-gpu-to-nvvm` first).
   }];
 }
 
@@ -40,7 +40,7 @@ def UnifyDynamicSharedMemory
     : Pass<"tlc-unify-dynamic-shared-memory", "mlir::gpu::GPUModuleOp"> {
   let summary = "One dynamic shared memory symbol per module: `tlc_smem`, 1024-byte aligned";
   let description = [{
-    Runs after convert-gpu-to-nvvm. The generic lowering reaches dynamic shared memory through
+    Runs after tlc-gpu-to-nvvm. The generic lowering reaches dynamic shared memory through
     `gpu.dynamic_shared_memory`, which upstream lowers to a global of its own
     (`__dynamic_shmem__N`, 16-byte aligned); the tensor-core lowerings address it through
     `tlc_smem` (1024-byte aligned, as 128-byte swizzle atoms need). Two symbols need not start
@@ -66,6 +66,21 @@ def LowerStructuredControlFlow : Pass<"tlc-scf-to-cf"> {
     Ops a lowering creates (`scf.parallel` becomes `scf.for`) are lowered by the next round.
   }];
   let dependentDialects = ["mlir::cf::ControlFlowDialect", "mlir::arith::ArithDialect"];
+}
+
+def ConvertGpuToNVVM : Pass<"tlc-gpu-to-nvvm", "mlir::gpu::GPUModuleOp"> {
+  let summary = "gpu, arith, cf, memref and math to the LLVM and NVVM dialects (64-bit indices)";
+  let description = [{
+    Upstream's `convert-gpu-to-nvvm` conversion (its patterns, type conversions and legality,
+    index width 64) without the greedy in-dialect rewrite it runs first. The gpu ops tlc emits
+    (thread and block ids, grid sizes, barriers, shuffles, dynamic shared memory) need none of
+    its rewrites, and that driver merges identical blocks: identical copies into different
+    fragments down an else-if chain became one copy through a block argument choosing the
+    fragment, so the fragments' addresses were taken and LLVM left them in local memory (a
+    stack frame where separate `if`s had none). The later canonicalizations keep blocks apart
+    for the same reason.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"];
 }
 
 def ExpandFloat8 : Pass<"tlc-expand-float8"> {

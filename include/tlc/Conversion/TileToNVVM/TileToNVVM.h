@@ -16,6 +16,7 @@ inline constexpr llvm::StringLiteral kTmaEntrySuffix = "__tma";
 inline constexpr llvm::StringLiteral kLoadsEntrySuffix = "__loads";
 
 #define GEN_PASS_DECL_CONVERTTILETONVVM
+#define GEN_PASS_DECL_CONVERTGPUTONVVM
 #define GEN_PASS_DECL_EXPANDFLOAT8
 #define GEN_PASS_DECL_MARKGRIDCONSTANTS
 #define GEN_PASS_DECL_LOWERSTRUCTUREDCONTROLFLOW
