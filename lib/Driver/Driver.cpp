@@ -366,8 +366,10 @@ FailureOr<std::string> Compilation::emitPtx(ModuleOp lowered, StringRef arch, Ar
   // The kernels go through LLVM and the NVPTX back end apart, on the context's threads when it
   // has some; the merged PTX is the text the whole module gives (numbered as in it), so the
   // output does not depend on -j. `--emit=llvm` prints the whole module.
+  // A missing libdevice is reported once, by the whole module's compile.
   SmallVector<OwningOpRef<ModuleOp>> parts;
-  if (options.emit != EmitKind::LLVM)
+  if (options.emit != EmitKind::LLVM &&
+      (!cuda::callsLibdevice(lowered) || llvm::sys::fs::exists(libdevice)))
     parts = cuda::splitKernels(lowered);
   if (!parts.empty()) {
     size_t n = parts.size();

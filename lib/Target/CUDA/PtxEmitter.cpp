@@ -86,6 +86,14 @@ static LogicalResult linkLibdevice(llvm::Module &module, llvm::StringRef path, L
   return success();
 }
 
+bool tlc::cuda::callsLibdevice(ModuleOp lowered) {
+  for (auto gpuModule : lowered.getOps<gpu::GPUModuleOp>())
+    for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>())
+      if (func.isExternal() && func.getSymName().starts_with("__nv_"))
+        return true;
+  return false;
+}
+
 bool tlc::cuda::isKnownArch(llvm::StringRef arch) {
   if (!arch.starts_with("sm_"))
     return false;

@@ -27,6 +27,10 @@ mlir::FailureOr<std::unique_ptr<llvm::Module>> translateToLLVMIR(mlir::ModuleOp 
                                                                  llvm::StringRef arch,
                                                                  llvm::StringRef libdevicePath);
 
+/// Whether the gpu.module of a lowered module calls CUDA math functions (`__nv_*`, linked from
+/// libdevice).
+bool callsLibdevice(mlir::ModuleOp lowered);
+
 /// True when `arch` ("sm_90a") is a processor the NVPTX backend knows.
 bool isKnownArch(llvm::StringRef arch);
 
