@@ -58,7 +58,8 @@ int main(int argc, char **argv) {
                  "C++ namespace of the generated launchers (default tlc::<output file stem>)");
   app.add_option("-j,--jobs", options.jobs,
                  "threads to compile with: architectures concurrently, kernels inside the "
-                 "passes (default: one per core; outputs are the same for every value)")
+                 "passes and through LLVM (default: one per core; outputs are the same for "
+                 "every value)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
