@@ -85,6 +85,32 @@ static bool isWritten(Value tensor) {
   return false;
 }
 
+/// Why a copy of a tensor tile into shared memory `dest` took no cp.async (as the passes that
+/// mark copies decide: RegisterLayouts, AssignBlockedLayouts), or empty.
+static std::string genericCopyReason(CopyOp copy, BufferType dest) {
+  auto tensor = cast<tile::TensorType>(copy.getSource().getType());
+  if (tensor.getElementType() != dest.getElementType())
+    return llvm::formatv(": it converts {0} to {1}, and cp.async copies bytes as they are",
+                         tensor.getElementType(), dest.getElementType())
+        .str();
+  int64_t elemBytes = cpAsyncElementBytes(dest);
+  if (!elemBytes || tensor.getRank() < 2)
+    return ": cp.async takes rank-2 tiles of 1-, 2- or 4-byte elements from tensors of rank 2 "
+           "or more";
+  auto shape = dest.getShape();
+  if (shape[0] % 8 != 0)
+    return llvm::formatv(": its {0} x {1} tile is not a multiple of 8 rows (cp.async fills "
+                         "whole 8-row swizzle atoms)",
+                         shape[0], shape[1])
+        .str();
+  if (!layout::chooseSwizzle(shape[0], shape[1], elemBytes))
+    return llvm::formatv(": a row of its {0} x {1} tile is {2} bytes (cp.async fills rows of 32, "
+                         "64 or a multiple of 128 bytes)",
+                         shape[0], shape[1], shape[1] * elemBytes)
+        .str();
+  return "";
+}
+
 /// Empty for copies that are not worth a note (local buffers).
 static std::string describeCopy(CopyOp copy, bool producer) {
   auto source = dyn_cast<BufferType>(copy.getSource().getType());
@@ -136,7 +162,8 @@ static std::string describeCopy(CopyOp copy, bool producer) {
                     "element loads for them"
                   : "; element loads for tensors that are not 16-byte aligned") +
              column;
-    return "copy: element loads by every thread (the generic lowering)";
+    return "copy: element loads by every thread (the generic lowering)" +
+           genericCopyReason(copy, dest);
   }
   if (source && source.isFragment() && !dest)
     return getAccLayout(copy.getSource())
