@@ -363,14 +363,14 @@ FailureOr<std::string> Compilation::emitPtx(ModuleOp lowered, StringRef arch, Ar
   std::string libdevice;
   if (toolkit)
     libdevice = (toolkit->root() + "/nvvm/libdevice/libdevice.10.bc").str();
-  // The kernels go through LLVM and the NVPTX back end apart, on the context's threads when it
-  // has some; the merged PTX is the text the whole module gives (numbered as in it), so the
-  // output does not depend on -j. `--emit=llvm` prints the whole module.
-  // A missing libdevice is reported once, by the whole module's compile.
+  // With -j, the kernels go through LLVM and the NVPTX back end in groups, two per thread, on
+  // the context's threads; the merged PTX is the text the whole module gives (numbered as in
+  // it), so the output does not depend on -j. `--emit=llvm` prints the whole module, and a
+  // missing libdevice is reported once, by the whole module's compile.
   SmallVector<OwningOpRef<ModuleOp>> parts;
-  if (options.emit != EmitKind::LLVM &&
+  if (context.isMultithreadingEnabled() && options.emit != EmitKind::LLVM &&
       (!cuda::callsLibdevice(lowered) || llvm::sys::fs::exists(libdevice)))
-    parts = cuda::splitKernels(lowered);
+    parts = cuda::splitKernels(lowered, 2 * context.getThreadPool().getMaxConcurrency());
   if (!parts.empty()) {
     size_t n = parts.size();
     std::vector<std::unique_ptr<llvm::LLVMContext>> contexts(n);
@@ -378,11 +378,6 @@ FailureOr<std::string> Compilation::emitPtx(ModuleOp lowered, StringRef arch, Ar
     std::vector<std::string> texts(n);
     std::vector<char> ok(n, false);
     auto forEachPart = [&](function_ref<void(size_t)> fn) {
-      if (!context.isMultithreadingEnabled()) {
-        for (size_t i = 0; i < n; ++i)
-          fn(i);
-        return;
-      }
       llvm::ThreadPoolTaskGroup group(context.getThreadPool());
       for (size_t i = 0; i < n; ++i)
         group.async([&fn, i] { fn(i); });

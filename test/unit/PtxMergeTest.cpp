@@ -40,6 +40,26 @@ TEST_CASE("mergePtx gives the text of the whole module", "[ptx]") {
   CHECK(*merged == expected);
 }
 
+TEST_CASE("mergePtx numbers the entries of parts holding several", "[ptx]") {
+  // A part with entries a and b (function numbers 0 and 1 in it), then one with c.
+  std::string two = part("a", false);
+  std::string b = part("b", true);
+  std::string bEntry = b.substr(b.find(".visible"));
+  for (size_t at; (at = bEntry.find("BB0_")) != std::string::npos;)
+    bEntry.replace(at, 4, "BB1_");
+  bEntry.replace(bEntry.find("__local_depot0"), 14, "__local_depot1");
+  const std::string globlA = "\t// .globl\ta\n";
+  two.insert(two.find(globlA) + globlA.size(), kShared);
+  two += "\t// .globl\tb\n" + bEntry;
+  auto merged = mergePtx({two, part("c", true)});
+  REQUIRE(merged);
+  auto whole = mergePtx({part("a", false), part("b", true), part("c", true)});
+  REQUIRE(whole);
+  CHECK(*merged == *whole);
+  CHECK(merged->find("$L__BB2_1:") != std::string::npos);
+  CHECK(merged->find("__local_depot2[16]") != std::string::npos);
+}
+
 TEST_CASE("mergePtx refuses what it cannot merge", "[ptx]") {
   // Different headers (another target).
   std::string other = part("b", false);

@@ -62,12 +62,25 @@ static LogicalResult linkLibdevice(llvm::Module &module, llvm::StringRef path, L
     return emitError(loc) << "the kernel calls CUDA math functions from libdevice, and no CUDA "
                              "toolkit was found to provide them; give --cuda-path",
            failure();
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return emitError(loc) << "cannot read libdevice '" << path
-                          << "': " << buffer.getError().message(),
-           failure();
-  auto library = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  // The file is read once per process; each module materializes only the functions it links
+  // (a lazy module: kernels compiled apart each link their few functions, not all of libdevice).
+  static std::mutex mutex;
+  static llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> files;
+  llvm::MemoryBufferRef bitcode;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<llvm::MemoryBuffer> &file = files[path];
+    if (!file) {
+      auto buffer = llvm::MemoryBuffer::getFile(path);
+      if (!buffer)
+        return emitError(loc) << "cannot read libdevice '" << path
+                              << "': " << buffer.getError().message(),
+               failure();
+      file = std::move(*buffer);
+    }
+    bitcode = file->getMemBufferRef();
+  }
+  auto library = llvm::getLazyBitcodeModule(bitcode, module.getContext());
   if (!library)
     return emitError(loc) << "cannot parse libdevice '" << path
                           << "': " << llvm::toString(library.takeError()),
@@ -161,23 +174,44 @@ FailureOr<std::string> tlc::cuda::emitPtx(llvm::Module &module, llvm::StringRef 
   return std::string(buffer.str());
 }
 
-SmallVector<OwningOpRef<ModuleOp>> tlc::cuda::splitKernels(ModuleOp lowered) {
+SmallVector<OwningOpRef<ModuleOp>> tlc::cuda::splitKernels(ModuleOp lowered, unsigned maxParts) {
   auto gpuModules = lowered.getOps<gpu::GPUModuleOp>();
-  if (gpuModules.empty())
+  if (gpuModules.empty() || maxParts < 2)
     return {};
   gpu::GPUModuleOp gpuModule = *gpuModules.begin();
   SmallVector<LLVM::LLVMFuncOp> definitions;
+  SmallVector<int64_t> weights;
   for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
     if (func.isExternal())
       continue;
     if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return {};
     definitions.push_back(func);
+    int64_t ops = 0;
+    func.walk([&](Operation *) { ++ops; });
+    weights.push_back(ops);
   }
   if (definitions.size() < 2)
     return {};
+  // Consecutive kernels, in groups of about equal size (operations), at most maxParts of them.
+  int64_t total = 0;
+  for (int64_t weight : weights)
+    total += weight;
+  unsigned groups = std::min<unsigned>(maxParts, definitions.size());
+  SmallVector<SmallVector<LLVM::LLVMFuncOp>> partKernels(1);
+  int64_t done = 0;
+  for (auto [func, weight] : llvm::zip(definitions, weights)) {
+    // A new group once this one holds its share of the operations seen so far.
+    if (!partKernels.back().empty() && partKernels.size() < groups &&
+        done >= static_cast<int64_t>(partKernels.size()) * total / groups)
+      partKernels.emplace_back();
+    partKernels.back().push_back(func);
+    done += weight;
+  }
+  if (partKernels.size() < 2)
+    return {};
   SmallVector<OwningOpRef<ModuleOp>> parts;
-  for (LLVM::LLVMFuncOp definition : definitions) {
+  for (ArrayRef<LLVM::LLVMFuncOp> kernels : partKernels) {
     OwningOpRef<ModuleOp> part = ModuleOp::create(lowered.getLoc());
     (*part)->setAttrs(lowered->getAttrDictionary());
     OpBuilder b(part->getBodyRegion());
@@ -185,7 +219,7 @@ SmallVector<OwningOpRef<ModuleOp>> tlc::cuda::splitKernels(ModuleOp lowered) {
     b.setInsertionPointToStart(&partGpu->getRegion(0).emplaceBlock());
     for (Operation &op : gpuModule.getBody()->getOperations()) {
       auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
-      if (!func || func.isExternal() || func == definition)
+      if (!func || func.isExternal() || llvm::is_contained(kernels, func))
         b.clone(op);
     }
     parts.push_back(std::move(part));

@@ -21,13 +21,24 @@ static bool startsFunction(StringRef line) {
          line.starts_with(".extern .func");
 }
 
+/// `text` with every `from` replaced by `to`.
+static std::string replaceAll(StringRef text, StringRef from, StringRef to) {
+  std::string result;
+  for (size_t found; (found = text.find(from)) != StringRef::npos;
+       text = text.drop_front(found + from.size()))
+    result += (text.take_front(found) + to).str();
+  return result + text.str();
+}
+
 std::optional<std::string> tlc::cuda::mergePtx(ArrayRef<std::string> parts) {
-  // Each part: header, `// .globl` line, its module-scope declarations, a blank line, its entry.
-  // The whole module's PTX declares every variable after the first `// .globl` line; the other
-  // entries follow their `// .globl` lines directly.
+  // Each part: the header, the first entry's `// .globl` line, the part's module-scope
+  // declarations, a blank line, then its entries, each after its `// .globl` line. The whole
+  // module's PTX is the same with every declaration after the first `// .globl` line, and each
+  // entry's labels and local depot numbered by the entry's place in the module.
   StringRef header;
-  SmallVector<std::string> preambles, functions;
+  std::string firstGlobl, entries;
   llvm::SetVector<StringRef> declarations;
+  unsigned number = 0;
   for (auto [index, part] : llvm::enumerate(parts)) {
     StringRef text = part;
     size_t at = text.find("\n.address_size ");
@@ -47,45 +58,49 @@ std::optional<std::string> tlc::cuda::mergePtx(ArrayRef<std::string> parts) {
     size_t entry = 0;
     while (entry < lines.size() && !startsFunction(lines[entry]))
       ++entry;
-    if (entry == lines.size() || !lines[entry].starts_with(".visible .entry ") ||
-        llvm::count_if(ArrayRef(lines).drop_front(entry), startsFunction) != 1)
+    if (entry == lines.size())
       return std::nullopt;
-    std::string preamble;
+    std::string globl;
     for (StringRef line : ArrayRef(lines).take_front(entry)) {
       if (isModuleScopeDeclaration(line))
         declarations.insert(line);
-      else if (line.trim().starts_with("// .globl"))
-        preamble += line.str() + "\n";
+      else if (line.trim().starts_with("// .globl") && globl.empty())
+        globl = line.str() + "\n";
       else if (!line.empty())
         return std::nullopt;
     }
-    preambles.push_back(std::move(preamble));
-    // Labels and the local depot carry the function's number in the module.
-    std::string function = llvm::join(ArrayRef(lines).drop_front(entry), "\n");
-    if (index != 0) {
-      std::string number = std::to_string(index);
-      for (auto [from, to] :
-           {std::pair<std::string, std::string>{"$L__BB0_", "$L__BB" + number + "_"},
-            {"__local_depot0", "__local_depot" + number}}) {
-        std::string renamed;
-        StringRef rest = function;
-        for (size_t found; (found = rest.find(from)) != StringRef::npos;
-             rest = rest.drop_front(found + from.size()))
-          renamed += rest.take_front(found).str() + to;
-        function = renamed + rest.str();
+    // The part's entries: each up to the next `// .globl` line, which starts the next one.
+    SmallVector<std::string> functions(1);
+    for (StringRef line : ArrayRef(lines).drop_front(entry)) {
+      if (line.trim().starts_with("// .globl"))
+        functions.emplace_back();
+      functions.back() += line.str() + "\n";
+    }
+    // split() gave one line after the text's last newline: the last entry has one too many.
+    functions.back().pop_back();
+    for (auto [local, function] : llvm::enumerate(functions)) {
+      StringRef f = function;
+      size_t starts = llvm::count_if(llvm::split(f, '\n'), startsFunction);
+      bool entry = f.starts_with(".visible .entry ") || f.contains("\n.visible .entry ");
+      if (starts != 1 || !entry)
+        return std::nullopt;
+      std::string numbered = function;
+      if (local != number) {
+        numbered = replaceAll(numbered, ("$L__BB" + Twine(local) + "_").str(),
+                              ("$L__BB" + Twine(number) + "_").str());
+        numbered = replaceAll(numbered, ("__local_depot" + Twine(local)).str(),
+                              ("__local_depot" + Twine(number)).str());
       }
+      if (index == 0 && local == 0)
+        firstGlobl = globl;
+      else if (local == 0)
+        entries += globl;
+      entries += numbered;
+      ++number;
     }
-    functions.push_back(std::move(function));
   }
-  std::string merged = header.str();
-  for (auto [index, preamble, function] : llvm::enumerate(preambles, functions)) {
-    merged += preamble;
-    if (index == 0) {
-      for (StringRef declaration : declarations)
-        merged += declaration.str() + "\n";
-      merged += "\n";
-    }
-    merged += function;
-  }
-  return merged;
+  std::string merged = header.str() + firstGlobl;
+  for (StringRef declaration : declarations)
+    merged += declaration.str() + "\n";
+  return merged + "\n" + entries;
 }

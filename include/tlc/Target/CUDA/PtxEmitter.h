@@ -38,11 +38,13 @@ bool isKnownArch(llvm::StringRef arch);
 mlir::FailureOr<std::string> emitPtx(llvm::Module &module, llvm::StringRef arch,
                                      mlir::Location loc);
 
-/// The kernels of a lowered module's gpu.module, one module each (with every global and
-/// declaration of the gpu.module), so that they go through LLVM and the NVPTX back end apart and
-/// concurrently. Empty when there is nothing to split: fewer than two definitions, or a
-/// definition that is not a kernel (a call between parts would cross modules).
-llvm::SmallVector<mlir::OwningOpRef<mlir::ModuleOp>> splitKernels(mlir::ModuleOp lowered);
+/// The kernels of a lowered module's gpu.module in at most `maxParts` modules (consecutive
+/// kernels of about equal size each; every global and declaration of the gpu.module in each),
+/// so that they go through LLVM and the NVPTX back end apart and concurrently. Empty when there
+/// is nothing to split: fewer than two parts, or a definition that is not a kernel (a call
+/// between parts would cross modules).
+llvm::SmallVector<mlir::OwningOpRef<mlir::ModuleOp>> splitKernels(mlir::ModuleOp lowered,
+                                                                  unsigned maxParts);
 
 } // namespace tlc::cuda
 
