@@ -366,7 +366,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
         return signalPassFailure();
       int64_t limit = target->getSharedBytes();
       if (*bytes > limit) {
-        kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << *bytes
+        kernel.emitError() << "kernel " << kernel.getDisplayName() << " needs " << *bytes
                            << " bytes of shared memory for its buffers (fragments without a "
                            << "register layout are kept there too); " << limit
                            << " bytes is the limit for '" << arch << "'; hint: smaller tiles, "

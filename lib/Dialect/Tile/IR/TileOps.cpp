@@ -23,6 +23,36 @@ int64_t KernelOp::getNumThreads() {
   return n;
 }
 
+std::string KernelOp::getDisplayName() {
+  auto of = (*this)->getAttrOfType<StringAttr>("variant_of");
+  auto variant = (*this)->getAttrOfType<IntegerAttr>("variant");
+  auto configs = (*this)->getAttrOfType<ArrayAttr>("configs");
+  if (!of || !variant)
+    return ("'" + getSymName() + "'").str();
+  std::string name = ("'" + of.getValue() + "' (configuration " + Twine(variant.getInt())).str();
+  int64_t index = variant.getInt();
+  auto config = configs && index >= 0 && index < static_cast<int64_t>(configs.size())
+                    ? dyn_cast<DictionaryAttr>(configs[index])
+                    : DictionaryAttr();
+  if (config && !config.empty()) {
+    name += ":";
+    for (auto [i, entry] : llvm::enumerate(config.getValue())) {
+      name += (i ? ", " : " ") + entry.getName().str() + " = ";
+      llvm::raw_string_ostream os(name);
+      if (auto integer = dyn_cast<IntegerAttr>(entry.getValue());
+          integer && integer.getType().isInteger(1))
+        os << (integer.getInt() ? "true" : "false");
+      else if (auto integer = dyn_cast<IntegerAttr>(entry.getValue()))
+        os << integer.getInt();
+      else if (auto type = dyn_cast<TypeAttr>(entry.getValue()))
+        os << type.getValue();
+      else
+        os << entry.getValue();
+    }
+  }
+  return name + ")";
+}
+
 LogicalResult KernelOp::verify() {
   ArrayRef<int64_t> threads = getThreads();
   if (threads.size() != 3)

@@ -225,7 +225,7 @@ struct SharedMemoryLayoutPass
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
 
     if (total > limit) {
-      auto diag = kernel.emitError() << "kernel '" << kernel.getSymName() << "' needs " << total
+      auto diag = kernel.emitError() << "kernel " << kernel.getDisplayName() << " needs " << total
                                      << " bytes of shared memory; " << limit
                                      << " bytes is the limit for '" << target->getArch() << "'";
       for (Placement &p : placements)
