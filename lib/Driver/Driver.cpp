@@ -215,6 +215,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.cpAsyncWgmma = options.cpAsyncWgmma;
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
+  pipelineOptions.mergeBlocks = options.mergeBlocks;
   PipelineOptions plainOptions = pipelineOptions;
   plainOptions.tma = false;
   // Measured on the H200 (bench/RESULTS.md, 2026-12-03): for 2-D GEMMs whose tensors TMA cannot
@@ -271,7 +272,9 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     }
     ordered.setOrderIDForThread(0);
     TimingScope loweringTimer = passesTimer.nest("lowering to NVVM");
-    lowering = runPasses(*lowered, buildLoweringPasses, loweringTimer);
+    lowering = runPasses(
+        *lowered, [&](OpPassManager &pm) { buildLoweringPasses(pm, pipelineOptions); },
+        loweringTimer);
     ordered.eraseOrderIDForThread();
     if (plainThread)
       plainThread->join();

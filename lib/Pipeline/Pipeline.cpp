@@ -34,7 +34,7 @@ using namespace mlir;
 
 void tlc::buildTlcPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildTilePasses(pm, options);
-  buildLoweringPasses(pm);
+  buildLoweringPasses(pm, options);
 }
 
 void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
@@ -80,7 +80,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCSEPass());
 }
 
-void tlc::buildLoweringPasses(OpPassManager &pm) {
+void tlc::buildLoweringPasses(OpPassManager &pm, const PipelineOptions &options) {
   // Out of the tile dialect, into a gpu.module. From here on, passes that work function by
   // function are nested on the functions, so that `-j` runs them on the kernels in parallel.
   pm.addPass(createConvertTileToNVVM());
@@ -91,8 +91,15 @@ void tlc::buildLoweringPasses(OpPassManager &pm) {
 
   // Upstream lowering to the LLVM and NVVM dialects.
   kernels.addPass(createLowerStructuredControlFlow());
-  // Upstream's convert-gpu-to-nvvm without its block merging (Passes.td).
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuToNVVM());
+  // Upstream's convert-gpu-to-nvvm without its block merging (Passes.td); upstream's own pass
+  // for comparisons (--codegen=merged-blocks).
+  if (options.mergeBlocks) {
+    ConvertGpuOpsToNVVMOpsOptions gpuOptions;
+    gpuOptions.indexBitwidth = 64;
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(gpuOptions));
+  } else {
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuToNVVM());
+  }
   pm.addNestedPass<gpu::GPUModuleOp>(createUnifyDynamicSharedMemory());
   OpPassManager &functions = pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
   functions.addPass(createMarkGridConstants());
@@ -101,7 +108,9 @@ void tlc::buildLoweringPasses(OpPassManager &pm) {
   // Blocks stay apart here too: merging identical blocks makes the buffers they address differ
   // by a block argument, which keeps fragments in local memory.
   GreedyRewriteConfig keepBlocks;
-  keepBlocks.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
+  keepBlocks.setRegionSimplificationLevel(options.mergeBlocks
+                                              ? GreedySimplifyRegionLevel::Aggressive
+                                              : GreedySimplifyRegionLevel::Normal);
   functions.addPass(createCanonicalizerPass(keepBlocks));
   functions.addPass(createCSEPass());
 }

@@ -75,8 +75,10 @@ int main(int argc, char **argv) {
                  "S - 1 iterations ahead instead of a producer warpgroup), mma-sync (cp.async "
                  "rings feeding mma.sync instead of wgmma) or register (no main-loop rings: "
                  "every kernel on the per-op register strategy, pipelined loops as register "
-                 "rings)")
-      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register"}));
+                 "rings); merged-blocks (the default, but the lowering to NVVM merges identical "
+                 "blocks as before tlc-gpu-to-nvvm: the code of earlier tlc)")
+      ->check(CLI::IsMember(
+          {"default", "reference", "mma-sync", "cp-async-wgmma", "register", "merged-blocks"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -104,8 +106,9 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
-  options.producerLoads = codegen == "default";
+  options.producerLoads = codegen == "default" || codegen == "merged-blocks";
   options.mainLoops = codegen != "register";
+  options.mergeBlocks = codegen == "merged-blocks";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

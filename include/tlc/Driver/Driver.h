@@ -48,6 +48,9 @@ struct CompileOptions {
   /// Pipelined GEMM loops take main-loop rings (PipelineOptions::mainLoops); false with
   /// `--codegen=register`.
   bool mainLoops = true;
+  /// The lowering merges identical blocks as upstream's convert-gpu-to-nvvm does
+  /// (PipelineOptions::mergeBlocks); true with `--codegen=merged-blocks`.
+  bool mergeBlocks = false;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

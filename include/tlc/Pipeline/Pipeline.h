@@ -34,6 +34,10 @@ struct PipelineOptions {
   /// accumulator layout); off (`tlc --codegen=register`), every kernel takes the per-op register
   /// strategy and its pipelined loops register rings.
   bool mainLoops = true;
+  /// The lowering to LLVM/NVVM merges identical blocks as upstream's convert-gpu-to-nvvm does
+  /// (`tlc --codegen=merged-blocks`, to compare with the code before tlc-gpu-to-nvvm); off, it
+  /// keeps them apart (buildLoweringPasses).
+  bool mergeBlocks = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a
@@ -42,7 +46,7 @@ void buildTlcPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 /// The first part of buildTlcPipeline: the tile-level passes, which make every decision.
 void buildTilePasses(mlir::OpPassManager &pm, const PipelineOptions &options);
 /// The rest of buildTlcPipeline: convert-tile-to-nvvm and the lowering to LLVM/NVVM.
-void buildLoweringPasses(mlir::OpPassManager &pm);
+void buildLoweringPasses(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 /// Registers `--tlc-pipeline` (for tlc-opt) and every tlc pass.
 void registerTlcPasses();
