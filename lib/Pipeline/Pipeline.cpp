@@ -105,13 +105,14 @@ void tlc::buildLoweringPasses(OpPassManager &pm, const PipelineOptions &options)
   functions.addPass(createMarkGridConstants());
   functions.addPass(createConvertNVVMToLLVMPass());
   functions.addPass(createReconcileUnrealizedCastsPass());
-  // Blocks stay apart here too: merging identical blocks makes the buffers they address differ
-  // by a block argument, which keeps fragments in local memory.
-  GreedyRewriteConfig keepBlocks;
-  keepBlocks.setRegionSimplificationLevel(options.mergeBlocks
-                                              ? GreedySimplifyRegionLevel::Aggressive
-                                              : GreedySimplifyRegionLevel::Normal);
-  functions.addPass(createCanonicalizerPass(keepBlocks));
+  // Blocks stay apart here too (but with --codegen=merged-blocks): merging identical blocks
+  // makes the buffers they address differ by a block argument, which keeps fragments in local
+  // memory.
+  GreedyRewriteConfig canonicalization;
+  canonicalization.setRegionSimplificationLevel(options.mergeBlocks
+                                                    ? GreedySimplifyRegionLevel::Aggressive
+                                                    : GreedySimplifyRegionLevel::Normal);
+  functions.addPass(createCanonicalizerPass(canonicalization));
   functions.addPass(createCSEPass());
 }
 
