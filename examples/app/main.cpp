@@ -218,8 +218,10 @@ int main() {
   }
   std::printf("example_app_test on %s\n", name);
 
+  // A blocking stream, ordered after the legacy stream's cuMemcpyHtoD and cuMemsetD32 (both
+  // may still be running when they return): a non-blocking one would not wait for them.
   CUstream stream = nullptr;
-  if (check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
+  if (check(cuStreamCreate(&stream, CU_STREAM_DEFAULT), "cuStreamCreate")) {
     std::mt19937 rng(20240601u);
     for (int64_t n : {int64_t(0), int64_t(1), int64_t(2047), int64_t(2048), int64_t(2049),
                       int64_t((1 << 22) + 3)})

@@ -73,7 +73,12 @@ public:
     CHECK_CU(cuDeviceGet(&Device, 0));
     CHECK_CU(cuDevicePrimaryCtxRetain(&Context, Device));
     CHECK_CU(cuCtxSetCurrent(Context));
-    CHECK_CU(cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING));
+    // A blocking stream: it waits for the legacy stream's work. cuMemcpyHtoD from pageable
+    // memory returns once the data is staged, before its DMA ends, and cuMemsetD32 returns
+    // at once; both run on the legacy stream, which a CU_STREAM_NON_BLOCKING stream does not
+    // wait for (a kernel read stale inputs or had its output poisoned after it, seen on the
+    // H100 with three test programs at once).
+    CHECK_CU(cuStreamCreate(&Stream, CU_STREAM_DEFAULT));
     char name[256] = {};
     CHECK_CU(cuDeviceGetName(name, sizeof(name) - 1, Device));
     std::printf("device 0: %s\n", name);
