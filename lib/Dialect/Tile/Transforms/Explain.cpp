@@ -98,12 +98,15 @@ static std::string genericCopyReason(CopyOp copy, BufferType dest) {
     return ": cp.async takes rank-2 tiles of 1-, 2- or 4-byte elements from tensors of rank 2 "
            "or more";
   auto shape = dest.getShape();
-  if (!layout::chooseCopySwizzle(shape[0], shape[1], elemBytes))
-    return llvm::formatv(
-               ": a row of its {0} x {1} tile is {2} bytes (cp.async fills tiles of 8-row "
-               "multiples with rows of 32, 64 or a multiple of 128 bytes, and other "
-               "tiles with rows of a multiple of 128 bytes)",
-               shape[0], shape[1], shape[1] * elemBytes)
+  if (shape[0] % 8 != 0)
+    return llvm::formatv(": its {0} x {1} tile is not a multiple of 8 rows (cp.async fills "
+                         "whole 8-row swizzle atoms)",
+                         shape[0], shape[1])
+        .str();
+  if (!layout::chooseSwizzle(shape[0], shape[1], elemBytes))
+    return llvm::formatv(": a row of its {0} x {1} tile is {2} bytes (cp.async fills rows of 32, "
+                         "64 or a multiple of 128 bytes)",
+                         shape[0], shape[1], shape[1] * elemBytes)
         .str();
   return "";
 }

@@ -409,7 +409,7 @@ void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {
     if (!tensor || !elemBytes || copy->hasAttr(kCpAsyncAttr) || tensor.getRank() < 2 ||
         tensor.getElementType() != dest.getElementType())
       return;
-    if (layout::chooseCopySwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
+    if (layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
       copy->setAttr(kCpAsyncAttr, b.getUnitAttr());
   });
 }
