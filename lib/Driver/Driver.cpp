@@ -519,6 +519,20 @@ static std::string narrowestRounding(tile::KernelOp kernel) {
   return name;
 }
 
+/// Whether `kernel` multiplies 8-bit floats in a gemm: on sm_90a's wgmma their f32 accumulator
+/// keeps about 14 significant bits per k step (measured: |error| near (K / 32) 2^-15 max |C|),
+/// so its results differ from an f32 multiply-add reference by more than f32 rounding
+/// (tlc-difftest's tolerance).
+static bool multipliesFloat8(tile::KernelOp kernel) {
+  WalkResult found = kernel.getBody().walk([](tile::GemmOp gemm) {
+    auto a = cast<tile::BufferType>(gemm.getA().getType());
+    return a.getElementType().getIntOrFloatBitWidth() == 8 && isa<FloatType>(a.getElementType())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 /// The manifest's `params` of a kernel: name, kind, dtype, dims, and for tensors strides and
 /// access.
 static llvm::json::Array manifestParams(const cuda::KernelLaunchInfo &info, tile::KernelOp op) {
@@ -634,6 +648,8 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         {"targets", std::move(targets)}};
     if (std::string rounding = narrowestRounding(op); !rounding.empty())
       entry["rounds_to"] = rounding;
+    if (multipliesFloat8(op))
+      entry["f8_gemm"] = true;
     if (!info.variantOf.empty()) {
       entry["variant_of"] = info.variantOf;
       entry["variant"] = info.variant;

@@ -45,7 +45,7 @@ static const char *const SampleManifest = R"json({
       "threads": [256, 1, 1],
       "grid": ["tlc::rt::ceilDiv(N, 256)", "tlc::rt::ceilDiv(M, 128)", "1"],
       "size_symbols": ["M", "K", "N", "ldc"],
-      "exact": false, "rounds_to": "bf16",
+      "exact": false, "rounds_to": "bf16", "f8_gemm": true,
       "params": [
         {"name": "A", "kind": "tensor", "dtype": "bf16", "dims": ["M", "K"], "access": "read"},
         {"name": "B", "kind": "tensor", "dtype": "bf16", "dims": ["K", "N"], "access": "read"},
@@ -133,6 +133,7 @@ static void testManifest() {
   CHECK(!g.exact);
   CHECK_EQ(g.roundsTo, std::string("bf16"));
   CHECK(m.kernels[1].roundsTo.empty());
+  CHECK(g.f8Gemm && !m.kernels[1].f8Gemm);
   CHECK_EQ(g.threads[0], int64_t(256));
   CHECK_EQ(g.params.size(), size_t(4));
   CHECK_EQ(g.params[2].strides.size(), size_t(2));
@@ -673,9 +674,9 @@ struct Tensor2D {
   uint8_t *at(std::vector<uint8_t> &img, int64_t r, int64_t c) {
     return img.data() + (r * layout.strides[0] + c) * type.bytes;
   }
-  TensorComparison compare(bool exact, const std::string &roundsTo = "") {
-    return compareTensor(type, layout, toleranceFor(type, exact, roundsTo), fast.data(), ref.data(),
-                         initial.data());
+  TensorComparison compare(bool exact, const std::string &roundsTo = "", bool f8Gemm = false) {
+    return compareTensor(type, layout, toleranceFor(type, exact, roundsTo, f8Gemm), fast.data(),
+                         ref.data(), initial.data());
   }
 };
 
@@ -708,6 +709,14 @@ static void testComparison() {
     CHECK(!t.compare(false, "f16").pass());
     CHECK(!t.compare(true, "bf16").pass());
     CHECK(toleranceFor(t.type, false, "f8e4m3").rtol == 1.0 / 8);
+    // A kernel multiplying 8-bit floats (f8_gemm): at least 2^-6 (wgmma's accumulation), the
+    // wider of that and its other roundings, and still exact when the kernel is.
+    CHECK(toleranceFor(t.type, false, "", true).rtol == 1.0 / 64);
+    CHECK(toleranceFor(t.type, false, "f8e4m3", true).rtol == 1.0 / 8);
+    CHECK(toleranceFor(t.type, true, "", true).exact);
+    storeFloat(t.type, t.at(t.fast, 1, 1), v + 0.05f); // max |ref| near 4: atol near 4 / 64
+    CHECK(!t.compare(false, "bf16").pass());
+    CHECK(t.compare(false, "", true).pass());
   }
   {
     // NaN in both agrees; in one only is "written by one path only".
