@@ -163,7 +163,8 @@ int main() {
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 73 + uint32_t(n), Build::Rings);
   }
   // Rows of 4096 < N <= 32768 (f32: in registers, configuration 0, chosen by its `when`; bf16:
-  // configuration 1, the configurations forced below run both): 1 to 4
+  // configuration 0 where the parts are 7/8 full (8192, 16384, 32768 here), else 1; the
+  // configurations forced below run both): 1 to 4
   // parts of 8192 columns, a last part of one column, whole parts; 1, 3, 8 and 16 rows per
   // block (min(16, cdiv(M, 264))) with the last block's rows past M.
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 4097},
@@ -174,6 +175,7 @@ int main() {
                       {3, 32768},
                       {600, 16385},
                       {2100, 8200},
+                      {40, 16384},
                       {4300, 4500}}) {
     ok &= runCase(gpu, m, n, 8.0f, 81 + uint32_t(m));
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 83 + uint32_t(n));
@@ -189,8 +191,14 @@ int main() {
     ok &= runCase(gpu, m, n, 8.0f, 95 + uint32_t(m), Build::Sweeps);
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 97 + uint32_t(n), Build::Sweeps);
   }
-  // bf16 rows in registers (configuration 0 forced: not chosen for 16-bit tensors).
-  for (auto [m, n] : {std::pair<int64_t, int64_t>{5, 8193}, {17, 24577}, {2100, 8200}})
+  // bf16 rows in registers (configuration 0 forced; chosen for 16-bit rows only where their
+  // parts are 7/8 full): 1, 2, 3 (an empty fourth step of the shifted ring) and 4 parts.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4, 5000},
+                      {5, 8193},
+                      {3, 20001},
+                      {17, 24577},
+                      {2100, 8200},
+                      {6, 32768}})
     ok &= runHalfCase(gpu, false, m, n, 8.0f, 99 + uint32_t(n), Build::LongRows);
   std::printf("softmax_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
