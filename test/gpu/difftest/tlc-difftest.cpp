@@ -941,8 +941,8 @@ bool Runner::testKernel(const KernelInfo &k, const KernelInfo &refK) {
         if (!t || !t->param->isWritten())
           continue;
         TensorComparison cmp = compareTensor(
-            t->type, t->layout, toleranceFor(t->type, k.exact, k.roundsTo, k.f8Gemm), t->span(fastImages[i]),
-            t->span(refImages[i]), t->span(t->initial), MismatchesShown);
+            t->type, t->layout, toleranceFor(t->type, k.exact, k.roundsTo, k.f8Gemm),
+            t->span(fastImages[i]), t->span(refImages[i]), t->span(t->initial), MismatchesShown);
         maxAbs = std::max(maxAbs, cmp.maxAbs);
         maxRel = std::max(maxRel, cmp.maxRel);
         mismatches += cmp.mismatches;
