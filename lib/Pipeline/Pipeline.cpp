@@ -105,14 +105,18 @@ void tlc::buildLoweringPasses(OpPassManager &pm, const PipelineOptions &options)
   functions.addPass(createMarkGridConstants());
   functions.addPass(createConvertNVVMToLLVMPass());
   functions.addPass(createReconcileUnrealizedCastsPass());
-  // Blocks stay apart here too (but with --codegen=merged-blocks): merging identical blocks
-  // makes the buffers they address differ by a block argument, which keeps fragments in local
-  // memory.
+  // Identical blocks merge unless that makes a local buffer's address a block argument, which
+  // keeps fragments in local memory (tlc-merge-identical-blocks); --codegen=merged-blocks merges
+  // them all, as upstream's canonicalization does.
   GreedyRewriteConfig canonicalization;
   canonicalization.setRegionSimplificationLevel(options.mergeBlocks
                                                     ? GreedySimplifyRegionLevel::Aggressive
                                                     : GreedySimplifyRegionLevel::Normal);
   functions.addPass(createCanonicalizerPass(canonicalization));
+  if (!options.mergeBlocks) {
+    functions.addPass(createMergeIdenticalBlocks());
+    functions.addPass(createCanonicalizerPass(canonicalization));
+  }
   functions.addPass(createCSEPass());
 }
 

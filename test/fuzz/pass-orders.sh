@@ -16,7 +16,7 @@ shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
 passes=(widen assign blocked partition pipeline layout rings waits mmawaits explain convert float8 scfcf
-        nvvm unify gridconst canon cse target90 target80 target75 none)
+        nvvm unify gridconst merge canon cse target90 target80 target75 none)
 step() {
   case $1 in
   widen) echo "tile.kernel(tile-widen-gemm-operands)" ;;
@@ -34,6 +34,7 @@ step() {
   nvvm) echo "gpu.module(tlc-gpu-to-nvvm)" ;;
   unify) echo "gpu.module(tlc-unify-dynamic-shared-memory)" ;;
   gridconst) echo "gpu.module(llvm.func(tlc-mark-grid-constants))" ;;
+  merge) echo "gpu.module(llvm.func(tlc-merge-identical-blocks))" ;;
   float8) echo "tlc-expand-float8" ;;
   canon) echo "canonicalize" ;;
   cse) echo "cse" ;;
@@ -43,7 +44,7 @@ step() {
   esac
 }
 fixed=("target80 widen assign partition pipeline layout rings waits convert" "widen target80"
-       "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon cse"
+       "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon merge canon cse"
        "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
        "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
        "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"

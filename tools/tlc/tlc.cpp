@@ -75,8 +75,9 @@ int main(int argc, char **argv) {
                  "S - 1 iterations ahead instead of a producer warpgroup), mma-sync (cp.async "
                  "rings feeding mma.sync instead of wgmma) or register (no main-loop rings: "
                  "every kernel on the per-op register strategy, pipelined loops as register "
-                 "rings); merged-blocks (the default, but the lowering to NVVM merges identical "
-                 "blocks as before tlc-gpu-to-nvvm: the code of earlier tlc)")
+                 "rings); merged-blocks (the default, but the lowering to NVVM merges every "
+                 "identical block, as upstream's convert-gpu-to-nvvm does, also where that puts "
+                 "fragments in local memory)")
       ->check(CLI::IsMember(
           {"default", "reference", "mma-sync", "cp-async-wgmma", "register", "merged-blocks"}));
   app.add_flag("--ptx-only", options.ptxOnly,

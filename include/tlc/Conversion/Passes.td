@@ -68,6 +68,23 @@ def LowerStructuredControlFlow : Pass<"tlc-scf-to-cf"> {
   let dependentDialects = ["mlir::cf::ControlFlowDialect", "mlir::arith::ArithDialect"];
 }
 
+def MergeIdenticalBlocks : Pass<"tlc-merge-identical-blocks", "mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Merges identical blocks unless a merged block would address local memory "
+                "through a block argument";
+  let description = [{
+    Runs after tlc-gpu-to-nvvm and the canonicalization that keeps blocks apart. Merges
+    structurally identical blocks of a function (upstream's region simplification: the operands
+    that differ become block arguments), and keeps the result unless one of the block arguments
+    it adds receives an address derived from an `llvm.alloca` (a fragment or local buffer):
+    such an argument takes the buffers' addresses, and LLVM then keeps them in local memory
+    (an else-if chain copying into different fragments had a 32-byte stack frame). Merges
+    whose new arguments carry values or global and shared addresses stay: the masked stores of
+    linear_attention's per-chunk output merge into shared blocks (8 fewer registers; 3.5 %
+    faster on the H100 than with blocks apart). The function is merged on a copy and the
+    copy kept or dropped as a whole.
+  }];
+}
+
 def ConvertGpuToNVVM : Pass<"tlc-gpu-to-nvvm", "mlir::gpu::GPUModuleOp"> {
   let summary = "gpu, arith, cf, memref and math to the LLVM and NVVM dialects (64-bit indices)";
   let description = [{
@@ -78,7 +95,7 @@ def ConvertGpuToNVVM : Pass<"tlc-gpu-to-nvvm", "mlir::gpu::GPUModuleOp"> {
     fragments down an else-if chain became one copy through a block argument choosing the
     fragment, so the fragments' addresses were taken and LLVM left them in local memory (a
     stack frame where separate `if`s had none). The later canonicalizations keep blocks apart
-    for the same reason.
+    for the same reason; tlc-merge-identical-blocks merges those it can safely.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"];
 }

@@ -21,6 +21,7 @@ inline constexpr llvm::StringLiteral kLoadsEntrySuffix = "__loads";
 #define GEN_PASS_DECL_MARKGRIDCONSTANTS
 #define GEN_PASS_DECL_LOWERSTRUCTUREDCONTROLFLOW
 #define GEN_PASS_DECL_UNIFYDYNAMICSHAREDMEMORY
+#define GEN_PASS_DECL_MERGEIDENTICALBLOCKS
 #include "tlc/Conversion/Passes.h.inc"
 
 } // namespace tlc
