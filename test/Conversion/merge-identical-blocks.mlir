@@ -45,3 +45,32 @@ llvm.func @local_stores(%c: i1, %v: f32, %i: i64) -> f32 {
   %x = llvm.load %ai : !llvm.ptr -> f32
   llvm.return %x : f32
 }
+
+// ... also where the argument would be a struct holding such an address (a local buffer's
+// memref descriptor).
+// CHECK-LABEL: llvm.func @local_descriptors
+// CHECK:         llvm.cond_br %{{.+}}, ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
+// CHECK:       ^[[A]]:
+// CHECK-NEXT:    llvm.call @use(%{{.+}}) : (!llvm.struct<(ptr, i64)>) -> ()
+// CHECK:       ^[[B]]:
+// CHECK-NEXT:    llvm.call @use(%{{.+}}) : (!llvm.struct<(ptr, i64)>) -> ()
+llvm.func @use(!llvm.struct<(ptr, i64)>)
+llvm.func @local_descriptors(%c: i1) {
+  %n = llvm.mlir.constant(4 : i64) : i64
+  %a = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+  %b = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+  %u = llvm.mlir.undef : !llvm.struct<(ptr, i64)>
+  %da0 = llvm.insertvalue %a, %u[0] : !llvm.struct<(ptr, i64)>
+  %da = llvm.insertvalue %n, %da0[1] : !llvm.struct<(ptr, i64)>
+  %db0 = llvm.insertvalue %b, %u[0] : !llvm.struct<(ptr, i64)>
+  %db = llvm.insertvalue %n, %db0[1] : !llvm.struct<(ptr, i64)>
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  llvm.call @use(%da) : (!llvm.struct<(ptr, i64)>) -> ()
+  llvm.br ^bb3
+^bb2:
+  llvm.call @use(%db) : (!llvm.struct<(ptr, i64)>) -> ()
+  llvm.br ^bb3
+^bb3:
+  llvm.return
+}

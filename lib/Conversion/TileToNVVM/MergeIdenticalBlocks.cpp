@@ -18,29 +18,32 @@ namespace tlc {
 
 using namespace mlir;
 
-/// Whether `value` is an address derived from an `llvm.alloca` (through GEPs and casts).
-static bool isLocalAddress(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<LLVM::AllocaOp>(def))
-      return true;
-    if (auto gep = dyn_cast<LLVM::GEPOp>(def))
-      value = gep.getBase();
-    else if (auto cast = dyn_cast<LLVM::AddrSpaceCastOp>(def))
-      value = cast.getArg();
-    else if (auto cast = dyn_cast<LLVM::BitcastOp>(def))
-      value = cast.getArg();
-    else
-      return false;
-  }
+/// Whether `value` is, or is a struct holding, an address derived from an `llvm.alloca`
+/// (through GEPs, casts and insertvalue: a memref descriptor of a local buffer).
+static bool carriesLocalAddress(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<LLVM::AllocaOp>(def))
+    return true;
+  if (auto gep = dyn_cast<LLVM::GEPOp>(def))
+    return carriesLocalAddress(gep.getBase());
+  if (auto cast = dyn_cast<LLVM::AddrSpaceCastOp>(def))
+    return carriesLocalAddress(cast.getArg());
+  if (auto cast = dyn_cast<LLVM::BitcastOp>(def))
+    return carriesLocalAddress(cast.getArg());
+  if (auto insert = dyn_cast<LLVM::InsertValueOp>(def))
+    return carriesLocalAddress(insert.getValue()) || carriesLocalAddress(insert.getContainer());
   return false;
 }
 
-/// The block arguments of `region` that some predecessor passes a local address.
+/// The block arguments of `region` (pointers and structs) that some predecessor passes a local
+/// address.
 static unsigned countLocalAddressArguments(Region &region) {
   unsigned count = 0;
   for (Block &block : region) {
     for (BlockArgument arg : block.getArguments()) {
-      if (!isa<LLVM::LLVMPointerType>(arg.getType()))
+      if (!isa<LLVM::LLVMPointerType, LLVM::LLVMStructType>(arg.getType()))
         continue;
       bool local = false;
       for (auto it = block.pred_begin(); it != block.pred_end() && !local; ++it) {
@@ -49,7 +52,7 @@ static unsigned countLocalAddressArguments(Region &region) {
           continue;
         SuccessorOperands operands = branch.getSuccessorOperands(it.getSuccessorIndex());
         Value incoming = operands[arg.getArgNumber()];
-        local = incoming && isLocalAddress(incoming);
+        local = incoming && carriesLocalAddress(incoming);
       }
       count += local;
     }
