@@ -6,6 +6,7 @@
 #include "tlc/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
+#include "tlc/Dialect/Tile/Transforms/Strategy.h"
 #include "tlc/Frontend/Frontend.h"
 #include "tlc/Pipeline/Pipeline.h"
 #include "tlc/Target/CUDA/CudaToolkit.h"
@@ -525,10 +526,8 @@ static std::string narrowestRounding(tile::KernelOp kernel) {
 /// (tlc-difftest's tolerance).
 static bool multipliesFloat8(tile::KernelOp kernel) {
   WalkResult found = kernel.getBody().walk([](tile::GemmOp gemm) {
-    auto a = cast<tile::BufferType>(gemm.getA().getType());
-    return a.getElementType().getIntOrFloatBitWidth() == 8 && isa<FloatType>(a.getElementType())
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+    return tile::isFloat8(gemm.getA().getType().getElementType()) ? WalkResult::interrupt()
+                                                                  : WalkResult::advance();
   });
   return found.wasInterrupted();
 }

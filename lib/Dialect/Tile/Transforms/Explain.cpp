@@ -51,7 +51,7 @@ static std::string describeGemm(GemmOp gemm) {
     Type elem = gemm.getA().getType().getElementType();
     // 8-bit products: wgmma keeps about 14 significant bits of the f32 accumulator per k step
     // (measured on the H100 against an f32 reference: about (K / 32) 2^-15 of the largest |C|).
-    bool float8 = isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+    bool float8 = isFloat8(elem);
     return llvm::formatv("gemm: wgmma m64n{0}k{1}{2} on {3} x {4} warpgroups, A and B from "
                          "shared memory{5}{6}",
                          acc->wgmma.instrN(), wgmmaK(gemm),
