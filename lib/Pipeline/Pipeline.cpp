@@ -113,10 +113,8 @@ void tlc::buildLoweringPasses(OpPassManager &pm, const PipelineOptions &options)
                                                     ? GreedySimplifyRegionLevel::Aggressive
                                                     : GreedySimplifyRegionLevel::Normal);
   functions.addPass(createCanonicalizerPass(canonicalization));
-  if (!options.mergeBlocks) {
+  if (!options.mergeBlocks)
     functions.addPass(createMergeIdenticalBlocks());
-    functions.addPass(createCanonicalizerPass(canonicalization));
-  }
   functions.addPass(createCSEPass());
 }
 

@@ -44,7 +44,7 @@ step() {
   esac
 }
 fixed=("target80 widen assign partition pipeline layout rings waits convert" "widen target80"
-       "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon merge canon cse"
+       "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon merge cse"
        "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
        "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
        "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
