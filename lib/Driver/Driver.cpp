@@ -57,6 +57,8 @@ struct ArchOutput {
   llvm::StringMap<cuda::TmaEntryInfo> tma;
   /// Kernels whose ring a loading producer warpgroup fills (entry <name>__loads).
   llvm::StringMap<cuda::LoadsEntryInfo> loads;
+  /// Configurations left out of this architecture's image: they do not fit its shared memory.
+  llvm::StringSet<> omitted;
 };
 
 /// One compile of one buffer (a whole file, or one chunk of a split file).
@@ -217,8 +219,13 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.mergeBlocks = options.mergeBlocks;
+  // A configuration that does not fit this architecture's shared memory is left out of its
+  // image (a warning); the launcher chooses among those the loaded image has (docs/language.md).
+  pipelineOptions.omitUnfitVariants = true;
   PipelineOptions plainOptions = pipelineOptions;
   plainOptions.tma = false;
+  // The plain entries are those of kernels the first compile kept: they must fit as well.
+  plainOptions.omitUnfitVariants = false;
   // Measured on the H200 (bench/RESULTS.md, 2026-12-03): for 2-D GEMMs whose tensors TMA cannot
   // read, the loading producer is as fast as the cp.async ring at odd K or a misaligned base
   // and up to 2x slower at odd N, so the plain entry keeps the cp.async ring; main loops TMA
@@ -244,7 +251,8 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   // compile's.
   llvm::StringSet<> tmaKernels;
   lowered->walk([&](tile::CopyOp copy) {
-    if (!copy->hasAttr(tile::kTmaAttr))
+    if (!copy->hasAttr(tile::kTmaAttr) ||
+        copy->getParentOfType<tile::KernelOp>()->hasAttr(tile::kOmittedAttr))
       return;
     choseTma = true;
     tmaKernels.insert(copy->getParentOfType<tile::KernelOp>().getSymName());
@@ -308,8 +316,14 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
 LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp module,
                                       StringRef arch, ArchOutput &out, TimingScope &archTimer) {
   auto entries = loweredEntries(*lowered);
-  for (auto [name, entry] : entries)
+  llvm::StringSet<> compiled;
+  for (auto [name, entry] : entries) {
     out.sharedBytes[name] = entry.getSharedBytes();
+    compiled.insert(entry.getKernel());
+  }
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>())
+    if (!compiled.contains(kernel.getSymName()))
+      out.omitted.insert(kernel.getSymName());
   for (auto [name, entry] : entries) {
     if (entry.getKind() == tile::EntryKind::Tma) {
       cuda::TmaEntryInfo info;
@@ -577,6 +591,9 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
   for (auto [info, op] : llvm::zip(kernels, kernelOps)) {
     llvm::json::Array targets;
     for (const ArchOutput &arch : archs) {
+      // A configuration left out of this architecture's image has no target there.
+      if (arch.omitted.contains(info.name))
+        continue;
       llvm::json::Object target{{"arch", arch.arch}, {"cubin", arch.haveCubin}};
       // Every entry of this kernel in the architecture's image, with what a launch needs.
       llvm::json::Array entries;
@@ -890,6 +907,9 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
       if (auto it = out.loads.find(kernel.name); it != out.loads.end())
         kernel.loads = it->second;
     }
+  for (cuda::KernelLaunchInfo &kernel : launchInfo)
+    kernel.everyImage = llvm::none_of(
+        results, [&](const ArchOutput &out) { return out.omitted.contains(kernel.name); });
   // A kernel every architecture serves through its sm_90a entries has no plain one.
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     kernel.plain = !kernel.loads.present || llvm::any_of(results, [&](const ArchOutput &out) {

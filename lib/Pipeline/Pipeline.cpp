@@ -65,7 +65,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline(pipelineOptions));
-  pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout());
+  tile::TileSharedMemoryLayoutOptions layoutOptions;
+  layoutOptions.omitUnfitVariants = options.omitUnfitVariants;
+  pm.addNestedPass<tile::KernelOp>(tile::createTileSharedMemoryLayout(layoutOptions));
   if (options.explain && options.tensorCoreStrategy) {
     // The plain-entry compile (no TMA) describes only the kernels it compiles differently.
     tile::TileExplainOptions explainOptions;
@@ -83,7 +85,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
 void tlc::buildLoweringPasses(OpPassManager &pm, const PipelineOptions &options) {
   // Out of the tile dialect, into a gpu.module. From here on, passes that work function by
   // function are nested on the functions, so that `-j` runs them on the kernels in parallel.
-  pm.addPass(createConvertTileToNVVM());
+  ConvertTileToNVVMOptions convertOptions;
+  convertOptions.omitUnfitVariants = options.omitUnfitVariants;
+  pm.addPass(createConvertTileToNVVM(convertOptions));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());

@@ -195,6 +195,19 @@ static LauncherInfo mmFile(std::string stem) {
   return info;
 }
 
+/// mm's variants as kernel pv, whose variant 0 has the condition M > 100 and is not in every
+/// image (the mock image has pv__1 only).
+static LauncherInfo pvFile() {
+  LauncherInfo info = mmFile("pv");
+  for (KernelLaunchInfo &k : info.kernels) {
+    k.name = "pv__" + std::to_string(k.variant);
+    k.variantOf = "pv";
+  }
+  info.kernels[0].when = "M > 100";
+  info.kernels[0].everyImage = false;
+  return info;
+}
+
 static size_t countOf(llvm::StringRef text, llvm::StringRef needle) { return text.count(needle); }
 
 static std::string errorText(const LauncherInfo &info) {
@@ -939,7 +952,7 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) {
 CUresult CUDAAPI cuModuleUnload(CUmodule) { ++mock.unloads; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
   ++mock.lookups;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 9; ++i) {
     if (mock.names[i] && std::strcmp(mock.names[i], name) == 0) {
       *f = reinterpret_cast<CUfunction>(static_cast<uintptr_t>(0x100 + i));
       return CUDA_SUCCESS;
@@ -1056,8 +1069,8 @@ struct Mock {
                            reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
   unsigned long long ids[3] = {1, 2, 3}; // 0: destroyed
   CUcontext current = nullptr, saved = nullptr;
-  const char *names[8] = {"vector_add", "mixed", "batched", "mm__0", "mm__1",
-                          "gemm__tma", "tlc_repack_b16", "gemm"};
+  const char *names[9] = {"vector_add", "mixed", "batched", "mm__0", "mm__1",
+                          "gemm__tma", "tlc_repack_b16", "gemm", "pv__1"};
   // Contexts A, B and the primary context are on devices 0, 1 and 0; device 0 has 132
   // multiprocessors, every other device 8.
   CUdevice devices[3] = {0, 1, 0};
@@ -1090,6 +1103,7 @@ static const char MockMain[] = R"cpp(
 #include "va.h"
 #include "ops.h"
 #include "mm.h"
+#include "pv.h"
 #include "tg.h"
 #include <cstdio>
 #include <cstring>
@@ -1399,6 +1413,20 @@ int main() {
   EXPECT(mock.grid[0] == 32 && mock.grid[1] == 32 && mock.block[0] == 256);
   EXPECT(mock.attributeQueries == queries + 1);
 
+  // pv__0 is not in the loaded image: never chosen, not even where its condition holds, and
+  // an empty grid runs (nothing of) pv__1; select_for assumes every variant is there.
+  EXPECT(tlc::pv::pv::select_for(132, 1.0f, 256, 64, 256) == 0);
+  EXPECT(tlc::pv::pv::select(1.0f, 256, 64, 256) == 1);
+  s = tlc::pv::launch(stream, X, Y, Z, 1.0f, 4096, 64, 4096);
+  EXPECT(s.ok() && mock.function && std::strcmp(mock.function, "pv__1") == 0);
+  EXPECT(mock.grid[0] == 64 && mock.grid[1] == 64 && mock.block[0] == 128);
+  EXPECT(tlc::pv::pv::select(1.0f, 0, 64, 256) == 1);
+  launches = mock.launches;
+  EXPECT(tlc::pv::launch(stream, X, Y, Z, 1.0f, 0, 64, 256).ok() && mock.launches == launches);
+  s = tlc::pv::pv::variant0::launch(stream, X, Y, Z, 1.0f, 256, 64, 256);
+  EXPECT(!s.ok() && contains(s, "pv__0"));
+  EXPECT(mock.attributeQueries == queries + 1);
+
   // Per device: 512x512 is 16 or 64 blocks, enough for device 1's 8 multiprocessors.
   mock.current = mock.contexts[1];
   EXPECT(mm::select(1.0f, 512, 64, 512) == 0);
@@ -1575,6 +1603,7 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][
   ops.kernels.push_back(batchedKernel());
   writeLauncher(dir, ops);
   writeLauncher(dir, mmFile("mm"));
+  writeLauncher(dir, pvFile());
   KernelLaunchInfo tma = tmaKernel();
   for (TensorMapInfo &map : tma.tma.maps)
     map.readOnly = true;
@@ -1584,7 +1613,8 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][
   writeFile(dir + "/main.cpp", MockMain);
 
   std::vector<std::string> args = compileCommand(*setup, dir);
-  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/tg.cpp", "/mock.cpp", "/main.cpp"})
+  for (const char *file :
+       {"/va.cpp", "/ops.cpp", "/mm.cpp", "/pv.cpp", "/tg.cpp", "/mock.cpp", "/main.cpp"})
     args.push_back(dir + file);
   args.push_back(runtimeSource);
   args.push_back("-pthread");

@@ -18,7 +18,15 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "mlir::ModuleOp"> {
     decision legal for the target (wgmma and TMA on sm_90a, mma.sync and cp.async on sm_80 and
     later); and in a kernel with tensor-core decisions, the shared-memory placement of
     `tile-shared-memory-layout` (offsets, swizzles, barriers, `tile.shared_bytes`).
+
+    Kernels marked `tile.omitted` (configurations that do not fit the target's shared memory)
+    are dropped. With omit-unfit-variants, a configuration whose generic buffers do not fit is
+    dropped with a warning too; a kernel none of whose configurations fits is an error.
   }];
+  let options = [
+    Option<"omitUnfitVariants", "omit-unfit-variants", "bool", "false",
+           "A configuration that does not fit is left out (a warning), not an error">
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect"];

@@ -38,6 +38,10 @@ struct PipelineOptions {
   /// (`tlc --codegen=merged-blocks`, to compare with the code before tlc-gpu-to-nvvm); off, it
   /// keeps them apart (buildLoweringPasses).
   bool mergeBlocks = false;
+  /// A configuration of a kernel (`configs`) that does not fit the target's shared memory is
+  /// left out of this architecture's image with a warning, where another configuration fits
+  /// (the omit-unfit-variants of tile-shared-memory-layout and convert-tile-to-nvvm).
+  bool omitUnfitVariants = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

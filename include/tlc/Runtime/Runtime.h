@@ -312,6 +312,17 @@ constexpr void applyWhen(int64_t *blocks, const bool *conditional, const bool *h
       blocks[i] = 0;
 }
 
+/// \p chosen where the loaded image has that variant (\p present), else the first variant it
+/// has (0 if none): the choice when every variant with blocks is absent (an empty grid).
+constexpr int presentVariant(int chosen, const bool *present, int count) {
+  if (chosen >= 0 && chosen < count && present[chosen])
+    return chosen;
+  for (int i = 0; i < count; ++i)
+    if (present[i])
+      return i;
+  return 0;
+}
+
 /// chooseVariant() on the device a launch would use now (see multiprocessorCount). Queries the
 /// device only when it matters: not when \p count is 1 or less, nor when no variant launches any
 /// block (then \p out is 0: the launch does nothing, or reports the bad grid).

@@ -346,7 +346,31 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     if (failed(target))
       return signalPassFailure();
     StringRef arch = target->getArch();
-    if (failed(checkSupported(module, arch)))
+    int64_t limit = target->getSharedBytes();
+    // Configurations left out of this architecture's image: those tile-shared-memory-layout
+    // marked, and with omit-unfit-variants those whose generic buffers do not fit (below). A
+    // kernel none of whose configurations is left is an error.
+    llvm::StringMap<int> configurationsLeft;
+    for (tile::KernelOp kernel : kernels)
+      if (StringRef of = tile::getVariantOf(kernel); !of.empty())
+        ++configurationsLeft[of];
+    auto leaveOut = [&](tile::KernelOp kernel) -> LogicalResult {
+      StringRef of = tile::getVariantOf(kernel);
+      if (--configurationsLeft[of] > 0)
+        return success();
+      return kernel.emitError() << "no configuration of kernel '" << of << "' fits the " << limit
+                                << " bytes of shared memory of '" << arch << "'; hint: smaller "
+                                << "tiles or fewer pipeline stages in one of its configurations";
+    };
+    bool noneLeft = false;
+    llvm::erase_if(kernels, [&](tile::KernelOp kernel) {
+      if (!kernel->hasAttr(tile::kOmittedAttr))
+        return false;
+      noneLeft |= failed(leaveOut(kernel));
+      kernel.erase();
+      return true;
+    });
+    if (noneLeft || failed(checkSupported(module, arch)))
       return signalPassFailure();
     for (tile::KernelOp kernel : kernels)
       if (failed(checkPreconditions(kernel, *target)))
@@ -364,15 +388,24 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
       auto bytes = allocateBlockBuffers(func, kernel);
       if (failed(bytes))
         return signalPassFailure();
-      int64_t limit = target->getSharedBytes();
       if (*bytes > limit) {
-        kernel.emitError() << "kernel " << kernel.getDisplayName() << " needs " << *bytes
-                           << " bytes of shared memory for its buffers (fragments without a "
-                           << "register layout are kept there too); " << limit
-                           << " bytes is the limit for '" << arch << "'; hint: smaller tiles, "
-                           << "or 'tlc --explain' to see which fragments stay in shared memory "
-                           << "and why";
-        return signalPassFailure();
+        bool omit = omitUnfitVariants && !tile::getVariantOf(kernel).empty();
+        InFlightDiagnostic diag = omit ? kernel.emitWarning() : kernel.emitError();
+        diag << "kernel " << kernel.getDisplayName() << " needs " << *bytes
+             << " bytes of shared memory for its buffers (fragments without a register layout "
+             << "are kept there too); " << limit << " bytes is the limit for '" << arch << "'";
+        if (omit)
+          diag << "; this configuration is left out of the '" << arch << "' image";
+        diag << "; hint: smaller tiles, or 'tlc --explain' to see which fragments stay in shared "
+             << "memory and why";
+        if (!omit)
+          return signalPassFailure();
+        diag.report();
+        func.erase();
+        if (failed(leaveOut(kernel)))
+          return signalPassFailure();
+        kernel.erase();
+        continue;
       }
       func->setAttr(tile::kEntryAttr, tile::getEntry(func).withSharedBytes(*bytes));
       kernel.erase();

@@ -522,6 +522,12 @@ static bool hasWhen(const LauncherEntry &entry) {
   return llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->when.empty(); });
 }
 
+/// Whether some architecture's image leaves out a variant of `entry` (launch() and select()
+/// then look up which variants the loaded image has).
+static bool hasAbsentVariants(const LauncherEntry &entry) {
+  return llvm::any_of(entry.kernels, [](const KernelLaunchInfo *k) { return !k->everyImage; });
+}
+
 /// The declarations of a kernel with variants: the dispatcher, select, select_for,
 /// num_variants and one variant<i>::launch each.
 static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
@@ -547,6 +553,18 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
   if (hasWhen(entry))
     os << "/// Only among the variants whose `when` condition holds, where one holds; among\n"
           "/// those without a condition otherwise (tlc::rt::applyWhen).\n";
+  if (hasAbsentVariants(entry)) {
+    os << "/// Some architectures' images leave out variants that do not fit their shared memory:\n"
+          "/// select_for() assumes every variant is there; launch() and select() choose among\n"
+          "/// those in the image the driver loaded (";
+    bool firstAbsent = true;
+    for (const KernelLaunchInfo *kernel : entry.kernels)
+      if (!kernel->everyImage) {
+        os << (firstAbsent ? "" : ", ") << "variant" << kernel->variant;
+        firstAbsent = false;
+      }
+    os << " not in every image).\n";
+  }
   os << "int select_for(int tlc_multiprocessors" << (selectParams(first).empty() ? "" : ", ")
      << selectParams(first) << ");\n\n"
      << "/// The variant launch() runs for these sizes on the current context's device (device 0\n"
@@ -935,8 +953,43 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
 
   std::string params = selectParams(first), args = selectArgs(first);
   std::string sep = params.empty() ? "" : ", ";
+  // Variants some image leaves out: the lookup of those the loaded image has, and the block
+  // counts of those it lacks set to 0.
+  bool absent = hasAbsentVariants(entry);
+  std::string presentParam = absent ? ", const bool *tlc_present" : "";
+  if (absent) {
+    os << "\n/// Whether the image the driver loaded has each variant (images leave out variants\n"
+          "/// that do not fit their architecture's shared memory).\n"
+       << "static tlc::rt::Status tlc_presentVariants(bool *tlc_present) {\n"
+       << "  static const char *const tlc_entries[" << count << "][3] = {";
+    for (const KernelLaunchInfo *kernel : entry.kernels) {
+      auto name = [&](bool has, StringRef suffix) {
+        return has ? "\"" + kernel->name + suffix.str() + "\"" : std::string("nullptr");
+      };
+      os << (kernel->variant ? ",\n      " : "") << "{" << name(true, "") << ", "
+         << name(kernel->tma.present, "__tma") << ", " << name(kernel->loads.present, "__loads")
+         << "}";
+    }
+    os << "};\n"
+       << "  for (int tlc_i = 0; tlc_i < " << count << "; ++tlc_i) {\n"
+       << "    tlc_present[tlc_i] = false;\n"
+       << "    for (const char *tlc_entry : tlc_entries[tlc_i]) {\n"
+       << "      if (!tlc_entry || tlc_present[tlc_i])\n"
+       << "        continue;\n"
+       << "      CUfunction tlc_function = nullptr;\n"
+       << "      tlc::rt::Status tlc_status = tlc_moduleCache().findFunction(tlc_entry, "
+          "&tlc_function);\n"
+       << "      if (!tlc_status.ok())\n"
+       << "        return tlc_status;\n"
+       << "      tlc_present[tlc_i] = tlc_function != nullptr;\n"
+       << "    }\n"
+       << "  }\n"
+       << "  return tlc::rt::Status::success();\n"
+       << "}\n";
+  }
   os << "\n/// The blocks of each variant's grid for these sizes.\n"
-     << "static void tlc_variantBlocks(int64_t *tlc_blocks" << sep << params << ") {\n";
+     << "static void tlc_variantBlocks(int64_t *tlc_blocks" << presentParam << sep << params
+     << ") {\n";
   for (const LaunchParam &param : first.params)
     if (param.kind == Kind::Scalar)
       os << "  (void)" << cxxName(param.name) << ";\n";
@@ -954,37 +1007,63 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
     for (const KernelLaunchInfo *kernel : entry.kernels)
       os << (kernel->variant ? ", " : "") << (kernel->when.empty() ? "false" : "true");
     os << "};\n  const bool tlc_holds[" << count << "] = {";
-    for (const KernelLaunchInfo *kernel : entry.kernels)
-      os << (kernel->variant ? ",\n      " : "")
-         << (kernel->when.empty() ? "false"
-                                  : "static_cast<bool>(" + renameIdentifiers(kernel->when) + ")");
+    for (const KernelLaunchInfo *kernel : entry.kernels) {
+      std::string holds = "static_cast<bool>(" + renameIdentifiers(kernel->when) + ")";
+      if (!kernel->everyImage)
+        holds = "tlc_present[" + std::to_string(kernel->variant) + "] && " + holds;
+      os << (kernel->variant ? ",\n      " : "") << (kernel->when.empty() ? "false" : holds);
+    }
     os << "};\n  tlc::rt::applyWhen(tlc_blocks, tlc_conditional, tlc_holds, " << count << ");\n";
   }
+  if (absent)
+    os << "  for (int tlc_i = 0; tlc_i < " << count << "; ++tlc_i)\n"
+       << "    if (!tlc_present[tlc_i])\n"
+       << "      tlc_blocks[tlc_i] = 0;\n";
   os << "}\n\n"
-     << "int select_for(int tlc_multiprocessors" << sep << params << ") {\n"
-     << "  int64_t tlc_blocks[" << count << "];\n"
-     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "int select_for(int tlc_multiprocessors" << sep << params << ") {\n";
+  if (absent) {
+    os << "  const bool tlc_present[" << count << "] = {";
+    for (size_t i = 0; i != count; ++i)
+      os << (i ? ", " : "") << "true";
+    os << "};\n";
+  }
+  std::string presentArg = absent ? ", tlc_present" : "";
+  os << "  int64_t tlc_blocks[" << count << "];\n"
+     << "  tlc_variantBlocks(tlc_blocks" << presentArg << sep << args << ");\n"
      << "  return tlc::rt::chooseVariant(tlc_blocks, " << count << ", tlc_multiprocessors);\n"
      << "}\n\n"
      << "int select(" << params << ") {\n";
   emitSizeChecks(os, first, entry.name, /*returnStatus=*/false);
+  if (absent)
+    os << "  bool tlc_present[" << count << "];\n"
+       << "  if (!tlc_presentVariants(tlc_present).ok())\n"
+       << "    return -1;\n";
   os << "  int64_t tlc_blocks[" << count << "];\n"
-     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "  tlc_variantBlocks(tlc_blocks" << presentArg << sep << args << ");\n"
      << "  int tlc_variant = 0;\n"
      << "  if (!tlc::rt::selectVariant(tlc_blocks, " << count << ", &tlc_variant).ok())\n"
-     << "    return -1;\n"
-     << "  return tlc_variant;\n"
-     << "}\n\n"
+     << "    return -1;\n";
+  if (absent)
+    os << "  return tlc::rt::presentVariant(tlc_variant, tlc_present, " << count << ");\n";
+  else
+    os << "  return tlc_variant;\n";
+  os << "}\n\n"
      << "tlc::rt::Status launch(" << signatureParams(first) << ") {\n";
   emitSizeChecks(os, first, entry.name, /*returnStatus=*/true);
+  if (absent)
+    os << "  bool tlc_present[" << count << "];\n"
+       << "  if (tlc::rt::Status tlc_found = tlc_presentVariants(tlc_present); !tlc_found.ok())\n"
+       << "    return tlc_found;\n";
   os << "  int64_t tlc_blocks[" << count << "];\n"
-     << "  tlc_variantBlocks(tlc_blocks" << sep << args << ");\n"
+     << "  tlc_variantBlocks(tlc_blocks" << presentArg << sep << args << ");\n"
      << "  int tlc_variant = 0;\n"
      << "  tlc::rt::Status tlc_status = tlc::rt::selectVariant(tlc_blocks, " << count
      << ", &tlc_variant);\n"
      << "  if (!tlc_status.ok())\n"
-     << "    return tlc_status;\n"
-     << "  switch (tlc_variant) {\n";
+     << "    return tlc_status;\n";
+  if (absent)
+    os << "  tlc_variant = tlc::rt::presentVariant(tlc_variant, tlc_present, " << count << ");\n";
+  os << "  switch (tlc_variant) {\n";
   for (const KernelLaunchInfo *kernel : entry.kernels) {
     if (static_cast<size_t>(kernel->variant) + 1 == count)
       os << "  default:\n";

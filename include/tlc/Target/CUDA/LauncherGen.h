@@ -116,6 +116,10 @@ struct KernelLaunchInfo {
   /// Whether some image has the plain entry (`<name>`): not when every architecture serves
   /// the kernel through its `__tma` and `__loads` entries (sm_90a only).
   bool plain = true;
+  /// Whether every architecture's image has this kernel: not for a configuration left out of
+  /// an image whose shared memory it does not fit. launch() and select() of a kernel with such
+  /// configurations choose among those the loaded image has.
+  bool everyImage = true;
 };
 
 /// What the launcher needs to know about one .tile file.

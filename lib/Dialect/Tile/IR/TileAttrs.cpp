@@ -284,6 +284,12 @@ LogicalResult tlc::tile::requireUnplaced(KernelOp kernel, StringRef pass) {
                             << " before tile-shared-memory-layout (tlc does)";
 }
 
+StringRef tlc::tile::getVariantOf(KernelOp kernel) {
+  if (auto of = kernel->getAttrOfType<StringAttr>("variant_of"))
+    return of.getValue();
+  return {};
+}
+
 std::optional<MmaKind> tlc::tile::getMmaKind(Operation *gemm) {
   if (auto attr = gemm->getAttrOfType<MmaKindAttr>(kMmaAttr))
     return attr.getValue();
@@ -512,6 +518,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     if (failed(verifyInteger(op, attr, 0, kMaxBytes)))
       return failure();
     return isa<KernelOp>(op) ? success() : misplaced(op, attr, "a 'tile.kernel'");
+  }
+  if (name == kOmittedAttr) {
+    if (failed(verifyUnit(op, attr)))
+      return failure();
+    auto kernel = dyn_cast<KernelOp>(op);
+    return kernel && !getVariantOf(kernel).empty()
+               ? success()
+               : misplaced(op, attr, "a 'tile.kernel' that is one configuration ('variant_of')");
   }
   if (name == kMinBlocksAttr) {
     if (failed(verifyInteger(op, attr, 1, 32)))

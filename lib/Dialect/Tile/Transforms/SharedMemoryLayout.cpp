@@ -224,17 +224,26 @@ struct SharedMemoryLayoutPass
     });
     kernel->setAttr(kSharedBytesAttr, b.getI64IntegerAttr(total));
 
-    if (total > limit) {
-      auto diag = kernel.emitError() << "kernel " << kernel.getDisplayName() << " needs " << total
-                                     << " bytes of shared memory; " << limit
-                                     << " bytes is the limit for '" << target->getArch() << "'";
-      for (Placement &p : placements)
-        diag.attachNote(p.alloc.getLoc())
-            << "this buffer takes " << p.bytes << " bytes"
-            << (p.alloc->hasAttr(kStagesAttr) ? " (one copy per pipeline stage)" : "");
-      diag.attachNote() << "hint: fewer pipeline stages or smaller tiles";
+    if (total <= limit)
+      return;
+    // One configuration of several: left out of this architecture's image (convert-tile-to-nvvm
+    // drops it, and says so if no configuration is left).
+    bool omit = omitUnfitVariants && !getVariantOf(kernel).empty();
+    InFlightDiagnostic diag = omit ? kernel.emitWarning() : kernel.emitError();
+    diag << "kernel " << kernel.getDisplayName() << " needs " << total
+         << " bytes of shared memory; " << limit << " bytes is the limit for '" << target->getArch()
+         << "'";
+    if (omit)
+      diag << "; this configuration is left out of the '" << target->getArch() << "' image";
+    for (Placement &p : placements)
+      diag.attachNote(p.alloc.getLoc())
+          << "this buffer takes " << p.bytes << " bytes"
+          << (p.alloc->hasAttr(kStagesAttr) ? " (one copy per pipeline stage)" : "");
+    diag.attachNote() << "hint: fewer pipeline stages or smaller tiles";
+    if (omit)
+      kernel->setAttr(kOmittedAttr, b.getUnitAttr());
+    else
       signalPassFailure();
-    }
   }
 };
 } // namespace

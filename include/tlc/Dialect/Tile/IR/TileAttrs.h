@@ -54,6 +54,10 @@ inline constexpr llvm::StringLiteral kBarriersAttr = "tile.barriers";
 /// On a `tile.kernel`: threads added for a producer warpgroup, and shared bytes in all.
 inline constexpr llvm::StringLiteral kProducerThreadsAttr = "tile.producer_threads";
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
+/// On a `tile.kernel` that is one configuration of several (`variant_of`): it does not fit the
+/// target's shared memory and is left out of that architecture's image (unit attribute; set by
+/// tile-shared-memory-layout{omit-unfit-variants}, read by convert-tile-to-nvvm, which drops it).
+inline constexpr llvm::StringLiteral kOmittedAttr = "tile.omitted";
 /// On a `tile.kernel` (`blocks_per_sm(E)`), and on the entries convert-tile-to-nvvm emits for it:
 /// at least E blocks resident per multiprocessor (tlc-mark-grid-constants makes it
 /// `nvvm.minctasm`, PTX `.minnctapersm`: ptxas fits the registers to them).
@@ -97,6 +101,10 @@ inline int64_t edgeBlocksOffset(int64_t barriers, int64_t stages) {
   return (barriers + 16 * stages + 15) / 16 * 16;
 }
 int64_t edgeBlockBytesPerStage(mlir::Operation *loop);
+
+/// The kernel a configuration belongs to (its `variant_of`); empty for a kernel without
+/// configurations.
+llvm::StringRef getVariantOf(KernelOp kernel);
 
 /// `tile.entry` of a kernel function, if set.
 EntryAttr getEntry(mlir::Operation *func);

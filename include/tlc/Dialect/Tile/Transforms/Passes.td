@@ -125,8 +125,15 @@ def TileSharedMemoryLayout : Pass<"tile-shared-memory-layout", "tlc::tile::Kerne
     descriptor), places every shared buffer and shared-memory fragment at a byte offset
     (`tile.offset`; 1024-aligned when swizzled; times its stages; buffers not live at the same
     time share bytes), adds the pipeline's mbarriers and records the total on the kernel
-    (`tile.shared_bytes`). A total above the target's limit is a located error.
+    (`tile.shared_bytes`). A total above the target's limit is a located error; with
+    omit-unfit-variants, a kernel that is one configuration of several (`variant_of`) is instead
+    marked `tile.omitted` with a located warning: convert-tile-to-nvvm leaves it out of this
+    architecture's image (the launcher then chooses among the configurations the image has).
   }];
+  let options = [
+    Option<"omitUnfitVariants", "omit-unfit-variants", "bool", "false",
+           "A configuration that does not fit is left out (a warning), not an error">
+  ];
 }
 
 def TilePipelineRegisterRings : Pass<"tile-pipeline-register-rings", "tlc::tile::KernelOp"> {
