@@ -30,7 +30,7 @@
 #include "rmsnorm_b1.h"
 #include "rmsnorm_f32.h"
 #include "rmsnorm_nt512.h"
-#include "rmsnorm_parts4k.h"
+#include "rmsnorm_sweeps.h"
 #include "rmsnorm_prev.h"
 #include "softmax.h"
 #include "softmax_bf16.h"
@@ -167,13 +167,13 @@ int tlc_bench_softmax_f32_variant(int variant, void *stream, uint64_t x, uint64_
   return launch(static_cast<CUstream>(stream), x, y, m, n);
 }
 
-/// rmsnorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: long rows in 4096-column
-/// parts (bench/experiments/rmsnorm_parts.tile -D H=4096).
+/// rmsnorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: before configuration 0,
+/// long rows in two sweeps only (bench/experiments/rmsnorm_sweeps.tile).
 int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t y,
                               float eps, int64_t m, int64_t n) {
   auto launch = variant == 1   ? tlc_rmsnorm_b1_rmsnorm_launch
                 : variant == 3 ? tlc_rmsnorm_nt512_rmsnorm_launch
-                : variant == 4 ? tlc_rmsnorm_parts4k_rmsnorm_launch
+                : variant == 4 ? tlc_rmsnorm_sweeps_rmsnorm_launch
                                : tlc_rmsnorm_prev_rmsnorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, y, eps, m, n);
 }

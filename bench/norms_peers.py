@@ -143,7 +143,7 @@ VARIANTS = {
     "softmax": {1: "blocks1", 2: "r16", 3: "before_rings", 4: "threads512", 5: "rowregs",
                 6: "rowregs512", 7: "parts_s3", 8: "parts_s4", 9: "parts_h16s3",
                 10: "parts_h16s4", 11: "parts_pow2", 12: "parts_pow2s4"},
-    "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "parts4k"},
+    "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "sweeps"},
     "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "dev_regs",
                   5: "wb_regs", 6: "wb_regs512"},
 }
@@ -154,8 +154,6 @@ VARIANTS_F32 = {"softmax": {1: "rowregs", 2: "rowregs512"}}
 def variant_fits(vname, n):
     """The rowregs variants hold rows of 16385..32768 columns only, the parts variants rows of
     4097..32768."""
-    if vname == "parts4k":
-        return n <= 16384 or n > 32768
     if vname.startswith("parts"):
         return 4096 < n <= 32768
     return not vname.startswith("rowregs") or 16384 < n <= 32768

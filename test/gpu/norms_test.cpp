@@ -4,7 +4,9 @@
 // forms (Y = X, and H = R for the residual variants). The "rings" builds (-D WAVE=1) run
 // several row tiles per block on the cp.async ring whatever the row count (rmsnorm: 3 tiles per
 // block, 4 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
-// layernorm's two configurations are also run forced, each for every row length.
+// rmsnorm's and layernorm's two configurations are also run forced, each for every row length;
+// rmsnorm's configuration 0 (long rows held in registers in 1-4 parts of 8192 columns, several
+// rows to a block on one ring) on rows of 1, 2, 3 and 4 parts and ragged row counts.
 
 #include "GpuTest.h"
 #include "layernorm.h"
@@ -25,7 +27,9 @@ enum class Norm {
   RmsNormRings,
   LayerNormRings,
   LayerNormConfig0, ///< layernorm's configuration 0 (W and B in registers) forced, any N
-  LayerNormConfig1  ///< configuration 1 forced, also where 0 is chosen
+  LayerNormConfig1, ///< configuration 1 forced, also where 0 is chosen
+  RmsNormConfig0,   ///< rmsnorm's configuration 0 (rows in registers) forced, any N
+  RmsNormConfig1    ///< rmsnorm's configuration 1 (two sweeps) forced, any N
 };
 
 const char *normName(Norm norm) {
@@ -46,6 +50,10 @@ const char *normName(Norm norm) {
     return "layernorm config0";
   case Norm::LayerNormConfig1:
     return "layernorm config1";
+  case Norm::RmsNormConfig0:
+    return "rmsnorm config0";
+  case Norm::RmsNormConfig1:
+    return "rmsnorm config1";
   }
   return "?";
 }
@@ -190,6 +198,14 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
     CHECK_TLC(tlc::layernorm::layernorm::variant1::launch(s, dx.ptr(), dw.ptr(), db.ptr(),
                                                           outY.ptr(), eps, m, n));
     break;
+  case Norm::RmsNormConfig0:
+    CHECK_TLC(
+        tlc::rmsnorm::rmsnorm::variant0::launch(s, dx.ptr(), dw.ptr(), outY.ptr(), eps, m, n));
+    break;
+  case Norm::RmsNormConfig1:
+    CHECK_TLC(
+        tlc::rmsnorm::rmsnorm::variant1::launch(s, dx.ptr(), dw.ptr(), outY.ptr(), eps, m, n));
+    break;
   }
   gpu.synchronize();
   std::vector<uint16_t> y = downloadBits(outY.ptr(), MN);
@@ -261,7 +277,8 @@ int main() {
   uint32_t seed = 100;
   for (Norm norm :
        {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
-        Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0, Norm::LayerNormConfig1}) {
+        Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0, Norm::LayerNormConfig1,
+        Norm::RmsNormConfig0, Norm::RmsNormConfig1}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.
@@ -272,6 +289,18 @@ int main() {
   // layernorm's configuration 0 (chosen for 2048 < N <= 4096) with many rows per block (the
   // shipped build's R = 8 once there are 4096 row tiles), ragged.
   ok &= runCase(gpu, Norm::LayerNorm, {4101, 3000}, seed += 10, 1.0f, false);
+  // rmsnorm's configuration 0: rows of 1 (4097..8192 columns), 2, 3 and 4 parts, one to a block
+  // and several (M > 264: 3 rows to a block, the last block ragged), forced; and as the
+  // launcher chooses (configuration 0 at 6 x 32768 and 530 x 30000, 1 at 5 x 20001: three
+  // parts of 20001 columns are less than 7/8 full).
+  const Shape longRows[] = {{3, 5000},  {5, 16384}, {4, 9001},    {3, 20001},
+                            {6, 32768}, {2, 30000}, {600, 12000}, {530, 30000}};
+  for (Shape shape : longRows) {
+    ok &= runCase(gpu, Norm::RmsNormConfig0, shape, seed += 10, 0.0f, false);
+    ok &= runCase(gpu, Norm::RmsNorm, shape, seed += 10, 0.0f, false);
+  }
+  ok &= runCase(gpu, Norm::RmsNormConfig0, {530, 30000}, seed += 10, 0.0f, true);
+  ok &= runCase(gpu, Norm::RmsNorm, {5, 20001}, seed += 10, 1.0f, false);
   std::printf("norms_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
