@@ -275,10 +275,9 @@ int main() {
                           {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
-  for (Norm norm :
-       {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
-        Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0, Norm::LayerNormConfig1,
-        Norm::RmsNormConfig0, Norm::RmsNormConfig1}) {
+  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
+                    Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0,
+                    Norm::LayerNormConfig1, Norm::RmsNormConfig0, Norm::RmsNormConfig1}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.
