@@ -290,8 +290,8 @@ int main() {
   ok &= runCase(gpu, Norm::LayerNorm, {4101, 3000}, seed += 10, 1.0f, false);
   // rmsnorm's configuration 0: rows of 1 (4097..8192 columns), 2, 3 and 4 parts, one to a block
   // and several (M > 264: 3 rows to a block, the last block ragged), forced; and as the
-  // launcher chooses (configuration 0 at 6 x 32768 and 530 x 30000, 1 at 5 x 20001: three
-  // parts of 20001 columns are less than 7/8 full).
+  // launcher chooses (configuration 0 at 6 x 32768, 2 x 30000 and 530 x 30000; 1 for bf16
+  // rows of fewer than 3.5 x 8192 columns).
   const Shape longRows[] = {{3, 5000},  {5, 16384}, {4, 9001},    {3, 20001},
                             {6, 32768}, {2, 30000}, {600, 12000}, {530, 30000}};
   for (Shape shape : longRows) {
