@@ -23,6 +23,7 @@
 #include "layernorm_f32.h"
 #include "layernorm_nt512.h"
 #include "layernorm_prev.h"
+#include "layernorm_sweeps.h"
 #include "layernorm_wb.h"
 #include "layernorm_wb512.h"
 #include "mla_decode.h"
@@ -180,7 +181,8 @@ int tlc_bench_rmsnorm_variant(int variant, void *stream, uint64_t x, uint64_t w,
 
 /// layernorm (bf16) 1: BLOCKS = 1, 2: before the rings, 3: 512 threads, 4: deviations kept in
 /// registers (bench/experiments/layernorm_dev.tile), 5 and 6: also W and B in registers
-/// (bench/experiments/layernorm_wb.tile) on 256 threads (3 blocks) and 512 (2 blocks).
+/// (bench/experiments/layernorm_wb.tile) on 256 threads (3 blocks) and 512 (2 blocks), 7: before
+/// configuration 2, long rows in two sweeps only (bench/experiments/layernorm_sweeps.tile).
 int tlc_bench_layernorm_variant(int variant, void *stream, uint64_t x, uint64_t w, uint64_t b,
                                 uint64_t y, float eps, int64_t m, int64_t n) {
   auto launch = variant == 1   ? tlc_layernorm_b1_layernorm_launch
@@ -188,6 +190,7 @@ int tlc_bench_layernorm_variant(int variant, void *stream, uint64_t x, uint64_t 
                 : variant == 4 ? tlc_layernorm_dev_layernorm_launch
                 : variant == 5 ? tlc_layernorm_wb_layernorm_launch
                 : variant == 6 ? tlc_layernorm_wb512_layernorm_launch
+                : variant == 7 ? tlc_layernorm_sweeps_layernorm_launch
                                : tlc_layernorm_prev_layernorm_launch;
   return launch(static_cast<CUstream>(stream), x, w, b, y, eps, m, n);
 }

@@ -145,7 +145,7 @@ VARIANTS = {
                 10: "parts_h16s4", 11: "parts_pow2", 12: "parts_pow2s4"},
     "rmsnorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "sweeps"},
     "layernorm": {1: "blocks1", 2: "before_rings", 3: "threads512", 4: "dev_regs",
-                  5: "wb_regs", 6: "wb_regs512"},
+                  5: "wb_regs", 6: "wb_regs512", 7: "sweeps"},
 }
 # The f32 variants (tlc_bench_softmax_f32_variant).
 VARIANTS_F32 = {"softmax": {1: "rowregs", 2: "rowregs512"}}

@@ -4,9 +4,10 @@
 // forms (Y = X, and H = R for the residual variants). The "rings" builds (-D WAVE=1) run
 // several row tiles per block on the cp.async ring whatever the row count (rmsnorm: 3 tiles per
 // block, 4 stages; layernorm: 5 tiles, 2 stages): rings that end mid-way and copies past the end.
-// rmsnorm's and layernorm's two configurations are also run forced, each for every row length;
-// rmsnorm's configuration 0 (long rows held in registers in 1-4 parts of 8192 columns, several
-// rows to a block on one ring) on rows of 1, 2, 3 and 4 parts and ragged row counts.
+// rmsnorm's and layernorm's configurations are also run forced, each for every row length;
+// the ones that hold long rows in registers (rmsnorm's 0, layernorm's 2: 1-4 parts of 8192
+// columns, several rows to a block on one ring) on rows of 1, 2, 3 and 4 parts and ragged row
+// counts.
 
 #include "GpuTest.h"
 #include "layernorm.h"
@@ -28,6 +29,7 @@ enum class Norm {
   LayerNormRings,
   LayerNormConfig0, ///< layernorm's configuration 0 (W and B in registers) forced, any N
   LayerNormConfig1, ///< configuration 1 forced, also where 0 is chosen
+  LayerNormConfig2, ///< layernorm's configuration 2 (rows in registers) forced, any N
   RmsNormConfig0,   ///< rmsnorm's configuration 0 (rows in registers) forced, any N
   RmsNormConfig1    ///< rmsnorm's configuration 1 (two sweeps) forced, any N
 };
@@ -50,6 +52,8 @@ const char *normName(Norm norm) {
     return "layernorm config0";
   case Norm::LayerNormConfig1:
     return "layernorm config1";
+  case Norm::LayerNormConfig2:
+    return "layernorm config2";
   case Norm::RmsNormConfig0:
     return "rmsnorm config0";
   case Norm::RmsNormConfig1:
@@ -64,7 +68,7 @@ bool hasResidual(Norm norm) {
 bool isLayerNorm(Norm norm) {
   return norm == Norm::LayerNorm || norm == Norm::LayerNormResidual ||
          norm == Norm::LayerNormRings || norm == Norm::LayerNormConfig0 ||
-         norm == Norm::LayerNormConfig1;
+         norm == Norm::LayerNormConfig1 || norm == Norm::LayerNormConfig2;
 }
 
 /// \p count random bf16 values offset + scale * u, u uniform in [-1, 1] and never zero (nor is
@@ -198,6 +202,10 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
     CHECK_TLC(tlc::layernorm::layernorm::variant1::launch(s, dx.ptr(), dw.ptr(), db.ptr(),
                                                           outY.ptr(), eps, m, n));
     break;
+  case Norm::LayerNormConfig2:
+    CHECK_TLC(tlc::layernorm::layernorm::variant2::launch(s, dx.ptr(), dw.ptr(), db.ptr(),
+                                                          outY.ptr(), eps, m, n));
+    break;
   case Norm::RmsNormConfig0:
     CHECK_TLC(
         tlc::rmsnorm::rmsnorm::variant0::launch(s, dx.ptr(), dw.ptr(), outY.ptr(), eps, m, n));
@@ -275,9 +283,10 @@ int main() {
                           {16, 300},  {9, 2049}, {1, 7},    {33, 256},  {19, 1024}, {40, 129}};
   bool ok = true;
   uint32_t seed = 100;
-  for (Norm norm : {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
-                    Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0,
-                    Norm::LayerNormConfig1, Norm::RmsNormConfig0, Norm::RmsNormConfig1}) {
+  for (Norm norm :
+       {Norm::RmsNorm, Norm::RmsNormResidual, Norm::LayerNorm, Norm::LayerNormResidual,
+        Norm::RmsNormRings, Norm::LayerNormRings, Norm::LayerNormConfig0, Norm::LayerNormConfig1,
+        Norm::LayerNormConfig2, Norm::RmsNormConfig0, Norm::RmsNormConfig1}) {
     for (Shape shape : shapes)
       ok &= runCase(gpu, norm, shape, seed += 10, 0.0f, false);
     // Rows far from zero mean: LayerNorm's variance must not cancel.
@@ -299,6 +308,12 @@ int main() {
     ok &= runCase(gpu, Norm::RmsNorm, shape, seed += 10, 0.0f, false);
   }
   ok &= runCase(gpu, Norm::RmsNormConfig0, {530, 30000}, seed += 10, 0.0f, true);
+  // The same for layernorm's configuration 2, rows also far from zero mean.
+  for (Shape shape : longRows) {
+    ok &= runCase(gpu, Norm::LayerNormConfig2, shape, seed += 10, 0.0f, false);
+    ok &= runCase(gpu, Norm::LayerNorm, shape, seed += 10, 4.0f, false);
+  }
+  ok &= runCase(gpu, Norm::LayerNormConfig2, {530, 30000}, seed += 10, 4.0f, true);
   ok &= runCase(gpu, Norm::RmsNorm, {5, 20001}, seed += 10, 1.0f, false);
   std::printf("norms_test: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
