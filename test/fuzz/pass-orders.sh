@@ -15,8 +15,8 @@ tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(widen assign blocked partition pipeline layout rings waits mmawaits explain convert float8 scfcf
-        nvvm unify gridconst merge canon cse target90 target80 target75 none)
+passes=(widen assign blocked partition pipeline layout omitlayout rings waits mmawaits explain convert
+        omitconvert float8 scfcf nvvm unify gridconst merge canon cse target90 target80 target75 none)
 step() {
   case $1 in
   widen) echo "tile.kernel(tile-widen-gemm-operands)" ;;
@@ -24,12 +24,14 @@ step() {
   partition) echo "tile.kernel(tile-partition-threads)" ;;
   pipeline) echo "tile.kernel(tile-software-pipeline)" ;;
   layout) echo "tile.kernel(tile-shared-memory-layout)" ;;
+  omitlayout) echo "tile.kernel(tile-shared-memory-layout{omit-unfit-variants=true})" ;;
   rings) echo "tile.kernel(tile-pipeline-register-rings)" ;;
   waits) echo "tile.kernel(tile-place-async-waits)" ;;
   mmawaits) echo "tile.kernel(tile-place-mma-waits)" ;;
   blocked) echo "tile.kernel(tile-assign-blocked-layouts)" ;;
   explain) echo "tile.kernel(tile-explain)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
+  omitconvert) echo "convert-tile-to-nvvm{omit-unfit-variants=true}" ;;
   scfcf) echo "tlc-scf-to-cf" ;;
   nvvm) echo "gpu.module(tlc-gpu-to-nvvm)" ;;
   unify) echo "gpu.module(tlc-unify-dynamic-shared-memory)" ;;
@@ -44,6 +46,9 @@ step() {
   esac
 }
 fixed=("target80 widen assign partition pipeline layout rings waits convert" "widen target80"
+       "target80 widen assign partition pipeline omitlayout rings waits omitconvert"
+       "target80 widen assign partition pipeline omitlayout rings waits convert"
+       "target80 widen assign partition pipeline omitlayout target90 omitconvert"
        "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon merge cse"
        "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
        "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
