@@ -246,8 +246,8 @@ bool runCase(const GpuContext &gpu, Norm norm, Shape shape, uint32_t seed, float
       // The kernels' f32 mean is off by a few units of 2^-24 of |mean|, which x - mean passes on
       // to the output: up to |mean| rstd |w| 2^-20, the 2^-16 share of |mean| rstd |w| / 16
       // (it shows where an output of rows far from zero mean nearly cancels with its bias).
-      magnitude[row * N + c] =
-          std::fabs(scaled) + std::fabs(bias) + std::fabs(mean) * rstd * std::fabs(fromBf16(w[c])) / 16;
+      magnitude[row * N + c] = std::fabs(scaled) + std::fabs(bias) +
+                               std::fabs(mean) * rstd * std::fabs(fromBf16(w[c])) / 16;
     }
   }
   UlpCheck yc = checkUlps(y, ref, magnitude, 1.0);
