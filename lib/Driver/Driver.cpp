@@ -814,8 +814,8 @@ LogicalResult Compilation::checkLauncherNames(ModuleOp module) {
     // A configuration's kernel (`<kernel>__<i>`) lives in the namespace of the kernel it is a
     // variant of.
     StringRef cxxName = kernel.getSymName();
-    if (auto of = kernel->getAttrOfType<StringAttr>("variant_of"))
-      cxxName = of.getValue();
+    if (StringRef of = tile::getVariantOf(kernel); !of.empty())
+      cxxName = of;
     if (failed(check(cxxName, "kernel name", kernel.getLoc(), /*spelledByCaller=*/true)))
       return failure();
     Block &body = kernel.getBody().front();

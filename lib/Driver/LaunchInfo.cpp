@@ -149,7 +149,7 @@ FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp m
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
     cuda::KernelLaunchInfo info;
     info.name = kernel.getSymName().str();
-    if (auto of = kernel->getAttrOfType<StringAttr>("variant_of")) {
+    if (StringRef of = tile::getVariantOf(kernel); !of.empty()) {
       info.variantOf = of.str();
       if (auto index = kernel->getAttrOfType<IntegerAttr>("variant"))
         info.variant = static_cast<int>(index.getInt());

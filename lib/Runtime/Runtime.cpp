@@ -503,6 +503,22 @@ Status multiprocessorCount(int *out) {
   return Status::success();
 }
 
+Status presentVariants(ModuleCache &cache, const char *const (*entries)[3], int count,
+                       bool *present) {
+  for (int i = 0; i < count; ++i) {
+    present[i] = false;
+    for (const char *entry : entries[i]) {
+      if (!entry || present[i])
+        continue;
+      CUfunction function = nullptr;
+      if (Status s = cache.findFunction(entry, &function); !s.ok())
+        return s;
+      present[i] = function != nullptr;
+    }
+  }
+  return Status::success();
+}
+
 Status selectVariant(const int64_t *blocks, int count, int *out) {
   if (!out)
     return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: selectVariant: null output pointer");

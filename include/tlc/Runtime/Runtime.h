@@ -312,6 +312,11 @@ constexpr void applyWhen(int64_t *blocks, const bool *conditional, const bool *h
       blocks[i] = 0;
 }
 
+/// Whether the image \p cache loaded for the current context has each of \p count variants:
+/// present[i] when one of entries[i] (up to three entry names, null for none) is in it.
+Status presentVariants(ModuleCache &cache, const char *const (*entries)[3], int count,
+                       bool *present);
+
 /// \p chosen where the loaded image has that variant (\p present), else the first variant it
 /// has (0 if none): the choice when every variant with blocks is absent (an empty grid).
 constexpr int presentVariant(int chosen, const bool *present, int count) {

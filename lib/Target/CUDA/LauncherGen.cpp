@@ -971,20 +971,8 @@ static void emitGroupDefinitions(raw_ostream &os, const LauncherEntry &entry) {
          << "}";
     }
     os << "};\n"
-       << "  for (int tlc_i = 0; tlc_i < " << count << "; ++tlc_i) {\n"
-       << "    tlc_present[tlc_i] = false;\n"
-       << "    for (const char *tlc_entry : tlc_entries[tlc_i]) {\n"
-       << "      if (!tlc_entry || tlc_present[tlc_i])\n"
-       << "        continue;\n"
-       << "      CUfunction tlc_function = nullptr;\n"
-       << "      tlc::rt::Status tlc_status = tlc_moduleCache().findFunction(tlc_entry, "
-          "&tlc_function);\n"
-       << "      if (!tlc_status.ok())\n"
-       << "        return tlc_status;\n"
-       << "      tlc_present[tlc_i] = tlc_function != nullptr;\n"
-       << "    }\n"
-       << "  }\n"
-       << "  return tlc::rt::Status::success();\n"
+       << "  return tlc::rt::presentVariants(tlc_moduleCache(), tlc_entries, " << count
+       << ", tlc_present);\n"
        << "}\n";
   }
   os << "\n/// The blocks of each variant's grid for these sizes.\n"
