@@ -26,6 +26,11 @@
 #include "grouped_gemm_mma_sync.h"
 #include "linear_attention.h"
 #include "linear_attention_mma_sync.h"
+#include "w4a16_decode.h"
+#include "w4a16_decode_bk64.h"
+#include "w4a16_decode_m64.h"
+#include "w4a16_decode_s6.h"
+#include "w4a16_decode_w2.h"
 #include "w4a16_gemm.h"
 #include "w4a16_range.h"
 
@@ -91,7 +96,17 @@ void compareBuilds(const GpuContext &gpu, A tlcLaunch, M mmaSyncLaunch, B peerLa
 }
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  // `bench_gemm_family SECTION...` runs only those sections (batched, grouped, w4a16, conv2d,
+  // linear); no argument runs them all.
+  auto section = [&](const char *name) {
+    if (argc < 2)
+      return true;
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == name)
+        return true;
+    return false;
+  };
   GpuContext gpu;
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
@@ -102,8 +117,10 @@ int main() {
   struct Batch {
     int64_t nb, m, n, k;
   };
-  for (Batch s : {Batch{32, 1024, 1024, 1024}, Batch{8, 2048, 2048, 2048},
-                  Batch{256, 256, 256, 256}, Batch{16, 1000, 1111, 777}}) {
+  for (Batch s : section("batched")
+                     ? std::vector<Batch>{Batch{32, 1024, 1024, 1024}, Batch{8, 2048, 2048, 2048},
+                                          Batch{256, 256, 256, 256}, Batch{16, 1000, 1111, 777}}
+                     : std::vector<Batch>{}) {
     size_t aCount = s.nb * s.m * s.k, bCount = s.nb * s.k * s.n, cCount = s.nb * s.m * s.n;
     DeviceBuffer a(aCount * 2), b(bCount * 2), c(cCount * 2), ref(cCount * 2);
     randomBf16(a, aCount, 1);
@@ -136,7 +153,9 @@ int main() {
   struct Grouped {
     int64_t g, m, n, k;
   };
-  for (Grouped s : {Grouped{8, 8192, 4096, 4096}, Grouped{64, 16384, 2048, 1024}}) {
+  for (Grouped s : section("grouped") ? std::vector<Grouped>{Grouped{8, 8192, 4096, 4096},
+                                                             Grouped{64, 16384, 2048, 1024}}
+                                      : std::vector<Grouped>{}) {
     std::mt19937 gen(7);
     std::vector<int32_t> sizes(s.g);
     int64_t left = s.m;
@@ -176,7 +195,7 @@ int main() {
   }
 
   // w4a16 at small M against the f16 GEMM of the same shape.
-  for (int64_t m : {1, 16, 128}) {
+  for (int64_t m : section("w4a16") ? std::vector<int64_t>{1, 16, 128} : std::vector<int64_t>{}) {
     int64_t n = 8192, k = 8192, gs = 128;
     DeviceBuffer a(m * k * 2), bq(k / 2 * n), sc((k / gs) * n * 2), c(m * n * 2), b16(k * n * 2),
         ref(m * n * 2);
@@ -214,14 +233,49 @@ int main() {
                     (long long)m, name);
       report(what, 2.0 * m * n * k, tv, pv, 0.0);
     }
+    // kernels/w4a16_decode.tile (split over k, then the combine: both launches timed), NS
+    // splits of the 64 k steps: 128 column blocks x cdiv(M, 16) x NS.
+    // Experiments beside it (test/gpu/CMakeLists.txt): 64-row k steps, 6 stages, 2 warps; for
+    // M = 128, 64 rows of A per block.
+    using SplitLaunch =
+        tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                            int64_t, int64_t, int64_t, int64_t, int64_t);
+    std::vector<std::pair<const char *, SplitLaunch>> splits = {
+        {"", tlc::w4a16_decode::w4a16_decode_split::launch},
+        {" BK=64", tlc::w4a16_decode_bk64::w4a16_decode_split::launch},
+        {" STAGES=6", tlc::w4a16_decode_s6::w4a16_decode_split::launch},
+        {" WARPS=2", tlc::w4a16_decode_w2::w4a16_decode_split::launch}};
+    std::vector<int64_t> splitCounts = {4, 8, 16};
+    if (m > 16) {
+      splits = {{"", tlc::w4a16_decode::w4a16_decode_split::launch},
+                {" BMQ=64 BK=64", tlc::w4a16_decode_m64::w4a16_decode_split::launch}};
+      splitCounts = {1, 2, 4};
+    }
+    for (auto [name, split] : splits)
+      for (int64_t ns : splitCounts) {
+        DeviceBuffer cp(ns * m * n * 4);
+        auto decodeLaunch = [&] {
+          CHECK_TLC(split(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), cp.ptr(), m, k, k / 2, n,
+                          k / gs, ns));
+          CHECK_TLC(tlc::w4a16_decode::w4a16_decode_combine::launch(gpu.stream(), cp.ptr(), c.ptr(),
+                                                                    ns, m, n));
+        };
+        auto [tv, pv] = interleaved(gpu, 5, decodeLaunch, peerLaunch);
+        std::snprintf(what, sizeof what,
+                      "w4a16_decode%s M=%lld N=8192 K=8192 NS=%lld vs f16 cublasGemmEx", name,
+                      (long long)m, (long long)ns);
+        report(what, 2.0 * m * n * k, tv, pv, 0.0);
+      }
   }
 
   // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.
   struct Conv {
     int64_t nb, h, w, ci, co;
   };
-  for (Conv s : {Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128}, Conv{16, 14, 14, 256, 256},
-                 Conv{8, 112, 112, 64, 128}}) {
+  for (Conv s : section("conv2d")
+                    ? std::vector<Conv>{Conv{32, 56, 56, 64, 64}, Conv{32, 28, 28, 128, 128},
+                                        Conv{16, 14, 14, 256, 256}, Conv{8, 112, 112, 64, 128}}
+                    : std::vector<Conv>{}) {
     int64_t m = s.nb * s.h * s.w, n = s.co, k = 9 * s.ci;
     DeviceBuffer x(m * s.ci * 2), wt(k * n * 2), y(m * n * 2), a(m * k * 2), ref(m * n * 2);
     randomBf16(x, m * s.ci, 9);
@@ -264,7 +318,7 @@ int main() {
   }
 
   // Linear attention, B=4 H=16 S=4096 D=64 (chunks of 64): per chunk four 64^3 products.
-  {
+  if (section("linear")) {
     int64_t b = 4, h = 16, s = 4096, d = 64;
     size_t count = b * h * s * d;
     DeviceBuffer q(count * 2), kk(count * 2), v(count * 2), o(count * 2);

@@ -1,8 +1,8 @@
 // The GEMM-family kernels of kernels/ (batched_gemm, grouped_gemm, conv2d, w4a16_gemm,
-// linear_attention; conv2d_gather of test/gpu/kernels) against double-precision references on the
-// host: random inputs (never zero), outputs poisoned (NaN) before the run, ragged sizes (not tile
-// multiples), an empty group. Tolerance: bf16/f16 output rounding plus f32 accumulation, relative
-// to the largest reference value of the case.
+// w4a16_decode, linear_attention; conv2d_gather of test/gpu/kernels) against double-precision
+// references on the host: random inputs (never zero), outputs poisoned (NaN) before the run, ragged
+// sizes (not tile multiples), an empty group. Tolerance: bf16/f16 output rounding plus f32
+// accumulation, relative to the largest reference value of the case.
 
 #include "GpuTest.h"
 #include "batched_gemm.h"
@@ -10,6 +10,8 @@
 #include "conv2d_gather.h"
 #include "grouped_gemm.h"
 #include "linear_attention.h"
+#include "w4a16_decode.h"
+#include "w4a16_decode_sm_80.h"
 #include "w4a16_gemm.h"
 
 #include <cmath>
@@ -209,6 +211,61 @@ int main() {
       std::string name = "w4a16_gemm " + std::to_string(m) + "x" + std::to_string(n) + "x" +
                          std::to_string(k) + what;
       check(name.c_str(), dc.ptr(), want, true);
+    }
+
+  // w4a16_decode (split, then combine), sm_90a and sm_80 builds: few rows (1, 5, 16), more than
+  // one row tile (M = 19), K not a multiple of the 128-row step (1000), N odd (333: rows of Bq and
+  // Sc not 16-byte aligned), splits that do not divide the steps and one split with no steps
+  // (K = 2048 is 16 steps: NS = 5 gives 4, 4, 4, 4, 0). The products of the integer weights are
+  // exact and scaled in f32: the reference is (q - 8) * scale unrounded.
+  struct DecodeCase {
+    int64_t m, k, n, ns;
+  };
+  using SplitLaunch =
+      tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                          int64_t, int64_t, int64_t, int64_t, int64_t);
+  using CombineLaunch =
+      tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, int64_t, int64_t, int64_t);
+  struct DecodeBuild {
+    const char *what;
+    SplitLaunch split;
+    CombineLaunch combine;
+  };
+  for (DecodeBuild build :
+       {DecodeBuild{"", tlc::w4a16_decode::w4a16_decode_split::launch,
+                    tlc::w4a16_decode::w4a16_decode_combine::launch},
+        DecodeBuild{" sm_80", tlc::w4a16_decode_sm_80::w4a16_decode_split::launch,
+                    tlc::w4a16_decode_sm_80::w4a16_decode_combine::launch}})
+    for (DecodeCase dc : {DecodeCase{1, 1000, 333, 3}, DecodeCase{5, 2048, 200, 5},
+                          DecodeCase{16, 384, 256, 1}, DecodeCase{19, 1000, 130, 2}}) {
+      int64_t gs = 128, kg = (dc.k + gs - 1) / gs, kh = dc.k / 2;
+      auto a = random(dc.m * dc.k, 17), sc = random(kg * dc.n, 18);
+      std::mt19937 gen(19);
+      std::vector<uint8_t> bq(kh * dc.n);
+      for (uint8_t &v : bq)
+        v = uint8_t(gen());
+      DeviceBuffer da = upload16(a, true), dsc = upload16(sc, true), dq(bq.size()),
+                   dp(dc.ns * dc.m * dc.n * 4), dcc = poisoned(dc.m * dc.n);
+      CHECK_CU(cuMemcpyHtoD(dq.ptr(), bq.data(), bq.size()));
+      CHECK_CU(cuMemsetD32(dp.ptr(), 0x7fc00000, dc.ns * dc.m * dc.n)); // NaN partials
+      CHECK_TLC(build.split(gpu.stream(), da.ptr(), dq.ptr(), dsc.ptr(), dp.ptr(), dc.m, dc.k, kh,
+                            dc.n, kg, dc.ns));
+      CHECK_TLC(build.combine(gpu.stream(), dp.ptr(), dcc.ptr(), dc.ns, dc.m, dc.n));
+      gpu.synchronize();
+      std::vector<double> want(dc.m * dc.n);
+      for (int64_t i = 0; i < dc.m; ++i)
+        for (int64_t j = 0; j < dc.n; ++j) {
+          double s = 0;
+          for (int64_t p = 0; p < dc.k; ++p) {
+            uint8_t byte = bq[(p / 2) * dc.n + j];
+            int q = p % 2 == 0 ? byte % 16 : byte / 16;
+            s += a[i * dc.k + p] * (q - 8) * sc[(p / gs) * dc.n + j];
+          }
+          want[i * dc.n + j] = s;
+        }
+      std::string name = "w4a16_decode " + std::to_string(dc.m) + "x" + std::to_string(dc.n) + "x" +
+                         std::to_string(dc.k) + " NS=" + std::to_string(dc.ns) + build.what;
+      check(name.c_str(), dcc.ptr(), want, true);
     }
 
   // linear_attention: B = 2, H = 3, S = 150 (a partial last chunk), D = 64.
