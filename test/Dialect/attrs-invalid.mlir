@@ -139,7 +139,7 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   tile.yield %c1, %c1, %c1 : index, index, index
 } body {
 ^bb0(%x: !tile.tensor<bf16, 2>):
-  // expected-error @+1 {{'tile.swizzle' is 32, 64 or 128 bytes, got 48}}
+  // expected-error @+1 {{'tile.swizzle' is 16 (column blocks, no swizzle), 32, 64 or 128 bytes, got 48}}
   %a = tile.alloc {tile.swizzle = 48 : i64} : !tile.buffer<shared 64x64xbf16>
   tile.yield
 }

@@ -9,7 +9,7 @@
 using namespace tlc::layout;
 
 TEST_CASE("swizzled tiles are a permutation of their bytes", "[layout]") {
-  for (int64_t swizzle : {32, 64, 128}) {
+  for (int64_t swizzle : {16, 32, 64, 128}) {
     SwizzledTile tile{64, 256, 2, swizzle};
     std::set<int64_t> seen;
     for (int64_t r = 0; r < tile.rows; ++r)
@@ -78,6 +78,27 @@ TEST_CASE("swizzling makes column reads of 16-byte chunks conflict-free", "[layo
     }
     REQUIRE(sharedWavefronts(swizzled, 16) == 4);
     REQUIRE(sharedWavefronts(plain, 16) == 32);
+  }
+}
+
+TEST_CASE("16-byte column blocks: rows 16 bytes apart, no swizzle", "[layout]") {
+  SwizzledTile tile{64, 64, 1, 16};
+  REQUIRE(tile.byteOffset(0, 0) == 0);
+  REQUIRE(tile.byteOffset(0, 15) == 15);
+  REQUIRE(tile.byteOffset(1, 0) == 16);
+  REQUIRE(tile.byteOffset(0, 16) == 64 * 16);
+  REQUIRE(tile.byteOffset(5, 37) == 2 * 64 * 16 + 5 * 16 + 5);
+  // A warp reading bytes (lane % 4 + 4 t, lane / 4) (w4a16_decode's packed weights): one
+  // wavefront per read for every t, as with the 64-byte swizzle.
+  SwizzledTile swizzled{64, 64, 1, 64};
+  for (int64_t t = 0; t < 16; ++t) {
+    std::vector<int64_t> blocks, swz;
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      blocks.push_back(tile.byteOffset(lane % 4 + 4 * t, lane / 4));
+      swz.push_back(swizzled.byteOffset(lane % 4 + 4 * t, lane / 4));
+    }
+    REQUIRE(sharedWavefronts(blocks, 1) == 1);
+    REQUIRE(sharedWavefronts(swz, 1) == 1);
   }
 }
 

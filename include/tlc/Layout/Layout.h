@@ -26,7 +26,9 @@ struct SwizzledTile {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t elemBytes = 2;
-  /// 32, 64 or 128.
+  /// 32, 64 or 128; 16 is no swizzle: column blocks of 16 bytes, row r at r * 16 in each
+  /// (tile-shared-memory-layout's choice for tiles only cp.async and element reads access, where
+  /// the reads are as conflict-free so).
   int64_t swizzleBytes = 128;
 
   /// Elements per row of one column block.

@@ -466,11 +466,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                : misplaced(op, attr, "a 'tile.copy' with 'tile.cp_async'");
   }
   if (name == kSwizzleAttr) {
-    if (failed(verifyInteger(op, attr, 32, 128)))
+    if (failed(verifyInteger(op, attr, 16, 128)))
       return failure();
     int64_t bytes = cast<IntegerAttr>(attr.getValue()).getInt();
-    if (bytes != 32 && bytes != 64 && bytes != 128)
-      return op->emitOpError() << "'" << name << "' is 32, 64 or 128 bytes, got " << bytes;
+    if (bytes != 16 && bytes != 32 && bytes != 64 && bytes != 128)
+      return op->emitOpError() << "'" << name << "' is 16 (column blocks, no swizzle), 32, 64 or "
+                               << "128 bytes, got " << bytes;
     auto alloc = dyn_cast<AllocOp>(op);
     if (!isLoweredBuffer(op) && (!alloc || !alloc.getBuffer().getType().isShared()))
       return misplaced(op, attr, "the 'tile.alloc' of a shared buffer");

@@ -23,6 +23,9 @@ using namespace tlc::tile;
 static std::string swizzleOf(Value buffer) {
   auto alloc = buffer.getDefiningOp<AllocOp>();
   auto swizzle = alloc ? alloc->getAttrOfType<IntegerAttr>(kSwizzleAttr) : IntegerAttr();
+  if (swizzle && swizzle.getInt() == 16)
+    return ", 16-byte column blocks (no swizzle: the tile's element reads are as conflict-free "
+           "without one)";
   return swizzle ? llvm::formatv(", {0}-byte swizzle", swizzle.getInt()).str() : "";
 }
 

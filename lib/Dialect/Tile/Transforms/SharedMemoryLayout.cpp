@@ -21,8 +21,13 @@
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#include <array>
 
 namespace tlc::tile {
 #define GEN_PASS_DEF_TILESHAREDMEMORYLAYOUT
@@ -95,6 +100,173 @@ static void fitStages(KernelOp kernel, ArrayRef<SharedAlloc> allocs, int64_t lim
   });
 }
 
+namespace {
+/// The value of index expressions for one thread of warp 0 (tile.read indices after
+/// tile-partition-threads): the thread's coordinates, chosen iterations of the loops around the
+/// read (`loops`: induction variable -> iteration; other loops at their first), values that do
+/// not depend on the thread (block ids, sizes) as 0. nullopt where the expression depends on
+/// something else per thread (an element read from memory).
+struct LaneEvaluator {
+  std::array<int64_t, 3> thread;
+  llvm::DenseMap<Value, int64_t> loops;
+  llvm::DenseMap<Value, std::optional<int64_t>> memo;
+
+  std::optional<int64_t> eval(Value v) {
+    auto it = memo.find(v);
+    if (it != memo.end())
+      return it->second;
+    std::optional<int64_t> result = compute(v);
+    memo[v] = result;
+    return result;
+  }
+
+  std::optional<int64_t> compute(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar())
+        return std::nullopt;
+      std::optional<int64_t> lb = eval(loop.getLowerBound()), step = eval(loop.getStep());
+      if (!lb || !step)
+        return std::nullopt;
+      return *lb + loops.lookup(arg) * *step;
+    }
+    Operation *op = v.getDefiningOp();
+    if (auto id = dyn_cast<ThreadIdOp>(op))
+      return thread[id.getDim()];
+    if (isa<BlockIdOp, DimOp>(op))
+      return 0;
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto value = dyn_cast<IntegerAttr>(constant.getValue()))
+        return value.getInt();
+      return std::nullopt;
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
+            arith::TruncIOp>(op))
+      return eval(op->getOperand(0));
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      std::optional<int64_t> cond = eval(select.getCondition());
+      return cond ? eval(*cond ? select.getTrueValue() : select.getFalseValue()) : std::nullopt;
+    }
+    if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+      return std::nullopt;
+    std::optional<int64_t> x = eval(op->getOperand(0)), y = eval(op->getOperand(1));
+    if (!x || !y)
+      return std::nullopt;
+    int64_t a = *x, b = *y;
+    bool zero = b == 0;
+    return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+        .Case([&](arith::AddIOp) { return a + b; })
+        .Case([&](arith::SubIOp) { return a - b; })
+        .Case([&](arith::MulIOp) { return a * b; })
+        .Case<arith::DivSIOp, arith::DivUIOp>(
+            [&](Operation *) { return zero ? std::nullopt : std::optional<int64_t>(a / b); })
+        .Case<arith::RemSIOp, arith::RemUIOp>(
+            [&](Operation *) { return zero ? std::nullopt : std::optional<int64_t>(a % b); })
+        .Case([&](arith::CeilDivSIOp) {
+          return zero ? std::nullopt : std::optional<int64_t>(llvm::divideCeilSigned(a, b));
+        })
+        .Case([&](arith::FloorDivSIOp) {
+          return zero ? std::nullopt : std::optional<int64_t>(llvm::divideFloorSigned(a, b));
+        })
+        .Case([&](arith::AndIOp) { return a & b; })
+        .Case([&](arith::OrIOp) { return a | b; })
+        .Case([&](arith::XOrIOp) { return a ^ b; })
+        .Case([&](arith::ShLIOp) {
+          return b < 0 || b > 62 ? std::nullopt : std::optional<int64_t>(a << b);
+        })
+        .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *) {
+          return b < 0 || b > 62 ? std::nullopt : std::optional<int64_t>(a >> b);
+        })
+        .Case([&](arith::MinSIOp) { return std::min(a, b); })
+        .Case([&](arith::MaxSIOp) { return std::max(a, b); })
+        .Case([&](arith::CmpIOp cmp) {
+          return std::optional<int64_t>(
+              arith::applyCmpPredicate(cmp.getPredicate(), APInt(64, a), APInt(64, b)));
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+};
+} // namespace
+
+/// Shared-memory wavefronts the element reads (tile.read) of a rank-2 shared tile take, summed
+/// over the reads and, for each, the first iterations (up to 16) of the innermost loop around
+/// it, one warp (warp 0) at a time, when the tile is laid out as `tile`; nullopt when an index
+/// is not known per thread (see LaneEvaluator).
+static std::optional<unsigned> readWavefronts(AllocOp alloc, const layout::SwizzledTile &tile) {
+  auto kernel = alloc->getParentOfType<KernelOp>();
+  ArrayRef<int64_t> threads = kernel.getThreads();
+  unsigned total = 0;
+  for (Operation *user : alloc->getUsers()) {
+    auto read = dyn_cast<ReadOp>(user);
+    if (!read)
+      continue;
+    auto loop = read->getParentOfType<scf::ForOp>();
+    int64_t iterations = 1;
+    if (loop && kernel->isProperAncestor(loop)) {
+      LaneEvaluator bounds{{0, 0, 0}, {}, {}};
+      std::optional<int64_t> lb = bounds.eval(loop.getLowerBound()),
+                             ub = bounds.eval(loop.getUpperBound()),
+                             step = bounds.eval(loop.getStep());
+      if (lb && ub && step && *step > 0)
+        iterations = std::clamp<int64_t>((*ub - *lb + *step - 1) / *step, 1, 16);
+    }
+    for (int64_t it = 0; it < iterations; ++it) {
+      std::vector<int64_t> addresses;
+      for (int64_t lane = 0; lane < std::min<int64_t>(32, threads[0] * threads[1] * threads[2]);
+           ++lane) {
+        LaneEvaluator lanes{
+            {lane % threads[0], lane / threads[0] % threads[1], lane / (threads[0] * threads[1])},
+            {},
+            {}};
+        if (loop)
+          lanes.loops[loop.getInductionVar()] = it;
+        std::optional<int64_t> row = lanes.eval(read.getIndices()[0]),
+                               col = lanes.eval(read.getIndices()[1]);
+        if (!row || !col)
+          return std::nullopt;
+        int64_t r = ((*row % tile.rows) + tile.rows) % tile.rows;
+        int64_t c = ((*col % tile.cols) + tile.cols) % tile.cols;
+        addresses.push_back(tile.byteOffset(r, c));
+      }
+      total += layout::sharedWavefronts(addresses, tile.elemBytes);
+    }
+  }
+  return total;
+}
+
+/// Whether a shared tile that cp.async copies fill and only element reads (tile.read) consume
+/// should be stored in 16-byte column blocks without a swizzle (`tile.swizzle = 16`) instead of
+/// `swizzle`: when its reads take no more wavefronts so. Such addresses are affine in the row, so
+/// a thread's reads of rows r, r + 4, ... share one base register (a swizzle makes each its
+/// own: the XOR of the row): w4a16_decode's packed weights, read a column per thread.
+static bool preferColumnBlocks(AllocOp alloc, int64_t swizzle) {
+  auto type = alloc.getBuffer().getType();
+  if (type.getRank() != 2)
+    return false;
+  bool reads = false;
+  for (Operation *user : alloc->getUsers()) {
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      if (copy.getDest() == alloc.getBuffer() && copy->hasAttr(kCpAsyncAttr))
+        continue;
+      return false;
+    }
+    if (!isa<ReadOp>(user))
+      return false;
+    reads = true;
+  }
+  if (!reads)
+    return false;
+  auto shape = type.getShape();
+  int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  layout::SwizzledTile swizzled{shape[0], shape[1], elemBytes, swizzle};
+  layout::SwizzledTile blocks{shape[0], shape[1], elemBytes, 16};
+  std::optional<unsigned> withSwizzle = readWavefronts(alloc, swizzled);
+  std::optional<unsigned> withBlocks = readWavefronts(alloc, blocks);
+  LLVM_DEBUG(llvm::dbgs() << "column blocks for " << alloc << ": " << withBlocks.value_or(0)
+                          << " wavefronts against " << withSwizzle.value_or(0) << "\n");
+  return withSwizzle && withBlocks && *withBlocks <= *withSwizzle;
+}
+
 /// The shared buffers of `kernel` to place, each with its size (all stages), alignment and the
 /// top-level ops of the kernel's body between which it is live; the tiles that TMA or cp.async
 /// fill or that ldmatrix/wgmma read get their swizzle.
@@ -134,7 +306,10 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel, ArrayRef<Shared
       // fewer than 8 rows.
       auto swizzle = mmaOperand ? layout::chooseSwizzle(shape[0], shape[1], elemBytes)
                                 : layout::chooseCopySwizzle(shape[0], shape[1], elemBytes);
-      if (swizzle) {
+      if (swizzle && !mmaOperand && preferColumnBlocks(alloc, *swizzle)) {
+        alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(16));
+        align = 128;
+      } else if (swizzle) {
         alloc->setAttr(kSwizzleAttr, b.getI64IntegerAttr(*swizzle));
         align = 1024;
       }
