@@ -90,6 +90,19 @@ static llvm::DenseMap<Operation *, int64_t> planRingWaits(ArrayRef<Operation *> 
       break;
     }
   }
+  // Groups complete in order: a wait that leaves at least as many pending as an earlier one of
+  // the iteration has nothing left to wait for (its copy was issued before the earlier wait's,
+  // and that wait's barrier made every thread's chunks visible), so it goes.
+  std::optional<int64_t> covered;
+  for (Operation *op : rest) {
+    auto it = waits.find(op);
+    if (it == waits.end())
+      continue;
+    if (covered && it->second >= *covered)
+      waits.erase(it);
+    else
+      covered = it->second;
+  }
   // A wait that only gemms separate from the one before it joins that one: its barrier would
   // otherwise wait for the gemms before it to finish (an async wgmma must be done before a
   // barrier, tile-place-mma-waits), while the tiles landed together anyway.
