@@ -3,8 +3,8 @@
 //   - batched_gemm (rank-3 tensors) vs cublasGemmStridedBatchedEx, the default build (a cp.async
 //     ring feeding wgmma) and the one with --codegen=mma-sync (the register strategy, mma.sync);
 //   - grouped_gemm (one launch, per-group sizes in a tensor) vs one cublasGemmEx per group;
-//   - w4a16_gemm (int4 weights dequantized into shared memory) vs the f16 GEMM of the same
-//     shape (cublasGemmEx): the weight-only-quantization speed-up;
+//   - w4a16_gemm and w4a16_decode (int4 weights dequantized in registers) vs the f16 GEMM of the
+//     same shape (cublasGemmEx): the weight-only-quantization speed-up;
 //   - conv2d (implicit GEMM by tap-wise tile copies; its 128-row build, its mma.sync build and
 //     the earlier im2col gathered by a `parallel` body, test/gpu/kernels/conv2d_gather.tile) vs
 //     cuBLAS on the GEMM of the same M, N, K (no im2col): a ceiling, not a convolution library;
@@ -27,12 +27,10 @@
 #include "linear_attention.h"
 #include "linear_attention_mma_sync.h"
 #include "w4a16_decode.h"
-#include "w4a16_decode_bk64.h"
-#include "w4a16_decode_m64.h"
-#include "w4a16_decode_s6.h"
-#include "w4a16_decode_w2.h"
 #include "w4a16_gemm.h"
-#include "w4a16_range.h"
+#include "w4a16_gemm_m128ws.h"
+#include "w4a16_gemm_m256w8ws.h"
+#include "w4a16_shared.h"
 
 #include "CublasPeer.h"
 
@@ -195,7 +193,8 @@ int main(int argc, char **argv) {
   }
 
   // w4a16 at small M against the f16 GEMM of the same shape.
-  for (int64_t m : section("w4a16") ? std::vector<int64_t>{1, 16, 128} : std::vector<int64_t>{}) {
+  for (int64_t m :
+       section("w4a16") ? std::vector<int64_t>{1, 16, 128, 1024, 4096} : std::vector<int64_t>{}) {
     int64_t n = 8192, k = 8192, gs = 128;
     DeviceBuffer a(m * k * 2), bq(k / 2 * n), sc((k / gs) * n * 2), c(m * n * 2), b16(k * n * 2),
         ref(m * n * 2);
@@ -215,57 +214,47 @@ int main(int argc, char **argv) {
     std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 vs f16 cublasGemmEx",
                   (long long)m);
     report(what, 2.0 * m * n * k, t, p, 0.0);
-    // The 128-column tiles alone, and the kernel as shipped until 2026-12-05 (a `range` loop, a
-    // global scale load per element: bench/experiments/w4a16_range.tile, the launcher's choice).
-    auto bn128Launch = [&] {
-      CHECK_TLC(tlc::w4a16_gemm::w4a16_gemm::variant0::launch(
-          gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k, k / 2, n, k / gs));
-    };
-    auto rangeLaunch = [&] {
-      CHECK_TLC(tlc::w4a16_range::launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k,
-                                         k / 2, n, k / gs));
-    };
-    for (auto [name, launch] :
-         {std::pair<const char *, std::function<void()>>{"BN=128 only", bn128Launch},
-          {"before (range loop)", rangeLaunch}}) {
-      auto [tv, pv] = interleaved(gpu, 5, launch, peerLaunch);
+    // Beside it: the kernel as shipped until the twenty-seventh session (weights dequantized
+    // into a shared f16 tile: bench/experiments/w4a16_shared.tile, the launcher's choice), and
+    // for M >= 128 two experiments with scaled weights: BMQ = 128 rows of A on 4 warps, 256 on 8.
+    using GemmLaunch =
+        tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
+                            int64_t, int64_t, int64_t, int64_t);
+    std::vector<std::pair<const char *, GemmLaunch>> others = {
+        {"before (dequantized into shared memory)", tlc::w4a16_shared::launch}};
+    if (m >= 128) {
+      others.push_back({"BMQ=128 WSCALED", tlc::w4a16_gemm_m128ws::launch});
+      others.push_back({"BMQ=256 WARPS=8 WSCALED", tlc::w4a16_gemm_m256w8ws::launch});
+    }
+    for (auto [name, launch] : others) {
+      auto other = [&] {
+        CHECK_TLC(
+            launch(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), c.ptr(), m, k, k / 2, n, k / gs));
+      };
+      auto [tv, pv] = interleaved(gpu, 5, other, peerLaunch);
       std::snprintf(what, sizeof what, "w4a16 M=%lld N=8192 K=8192 %s vs f16 cublasGemmEx",
                     (long long)m, name);
       report(what, 2.0 * m * n * k, tv, pv, 0.0);
     }
+    if (m > 16)
+      continue;
     // kernels/w4a16_decode.tile (split over k, then the combine: both launches timed), NS
     // splits of the 64 k steps: 128 column blocks x cdiv(M, 16) x NS.
-    // Experiments beside it (test/gpu/CMakeLists.txt): 64-row k steps, 6 stages, 2 warps; for
-    // M = 128, 64 rows of A per block.
-    using SplitLaunch =
-        tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
-                            int64_t, int64_t, int64_t, int64_t, int64_t);
-    std::vector<std::pair<const char *, SplitLaunch>> splits = {
-        {"", tlc::w4a16_decode::w4a16_decode_split::launch},
-        {" BK=64", tlc::w4a16_decode_bk64::w4a16_decode_split::launch},
-        {" STAGES=6", tlc::w4a16_decode_s6::w4a16_decode_split::launch},
-        {" WARPS=2", tlc::w4a16_decode_w2::w4a16_decode_split::launch}};
-    std::vector<int64_t> splitCounts = {4, 8, 16};
-    if (m > 16) {
-      splits = {{"", tlc::w4a16_decode::w4a16_decode_split::launch},
-                {" BMQ=64 BK=64", tlc::w4a16_decode_m64::w4a16_decode_split::launch}};
-      splitCounts = {1, 2, 4};
+    // (bench/RESULTS.md, twenty-seventh session: the experiments that chose its defaults.)
+    for (int64_t ns : {2, 3, 4, 8}) {
+      DeviceBuffer cp(ns * m * n * 4);
+      auto decodeLaunch = [&] {
+        CHECK_TLC(tlc::w4a16_decode::w4a16_decode_split::launch(
+            gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), cp.ptr(), m, k, k / 2, n, k / gs, ns));
+        CHECK_TLC(tlc::w4a16_decode::w4a16_decode_combine::launch(gpu.stream(), cp.ptr(), c.ptr(),
+                                                                  ns, m, n));
+      };
+      auto [tv, pv] = interleaved(gpu, 5, decodeLaunch, peerLaunch);
+      std::snprintf(what, sizeof what,
+                    "w4a16_decode M=%lld N=8192 K=8192 NS=%lld vs f16 cublasGemmEx", (long long)m,
+                    (long long)ns);
+      report(what, 2.0 * m * n * k, tv, pv, 0.0);
     }
-    for (auto [name, split] : splits)
-      for (int64_t ns : splitCounts) {
-        DeviceBuffer cp(ns * m * n * 4);
-        auto decodeLaunch = [&] {
-          CHECK_TLC(split(gpu.stream(), a.ptr(), bq.ptr(), sc.ptr(), cp.ptr(), m, k, k / 2, n,
-                          k / gs, ns));
-          CHECK_TLC(tlc::w4a16_decode::w4a16_decode_combine::launch(gpu.stream(), cp.ptr(), c.ptr(),
-                                                                    ns, m, n));
-        };
-        auto [tv, pv] = interleaved(gpu, 5, decodeLaunch, peerLaunch);
-        std::snprintf(what, sizeof what,
-                      "w4a16_decode%s M=%lld N=8192 K=8192 NS=%lld vs f16 cublasGemmEx", name,
-                      (long long)m, (long long)ns);
-        report(what, 2.0 * m * n * k, tv, pv, 0.0);
-      }
   }
 
   // conv2d 3x3, padding 1, NHWC, against cuBLAS on the implicit GEMM's M, N, K.

@@ -174,16 +174,22 @@ int main() {
     check(name, dg.ptr(), want);
   }
 
-  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200, and M = 5, K = 1000 (a partial last
-  // k step and scale group), N = 333; the launcher's choice, then each configuration (BN = 128,
-  // 64, 32).
+  // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200; M = 5, K = 1000 (a partial last k
+  // step and scale group), N = 333 (rows of Bq and Sc not 16-byte aligned); M = 130, K = 520,
+  // N = 72; M = 600, K = 384, N = 136; the launcher's choice, then each configuration (BMQ = 16,
+  // 256 and 128 with scaled weights, 64). The products of the integer weights are exact and
+  // scaled in f32 (the reference is (q - 8) * scale unrounded); the scaled weights round to f16.
   using W4a16Launch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
                                           CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t);
   for (auto [what, launch] : {std::pair<const char *, W4a16Launch>{"", tlc::w4a16_gemm::launch},
-                              {" BN=128", tlc::w4a16_gemm::w4a16_gemm::variant0::launch},
-                              {" BN=64", tlc::w4a16_gemm::w4a16_gemm::variant1::launch},
-                              {" BN=32", tlc::w4a16_gemm::w4a16_gemm::variant2::launch}})
-    for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{37, 384, 200}, {5, 1000, 333}}) {
+                              {" BMQ=16", tlc::w4a16_gemm::w4a16_gemm::variant0::launch},
+                              {" BMQ=256 WSCALED", tlc::w4a16_gemm::w4a16_gemm::variant1::launch},
+                              {" BMQ=128 WSCALED", tlc::w4a16_gemm::w4a16_gemm::variant2::launch},
+                              {" BMQ=64", tlc::w4a16_gemm::w4a16_gemm::variant3::launch}})
+    for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{37, 384, 200},
+                           {5, 1000, 333},
+                           {130, 520, 72},
+                           {600, 384, 136}}) {
       int64_t gs = 128, kg = (k + gs - 1) / gs;
       auto a = random(m * k, 7), sc = random(kg * n, 8);
       std::mt19937 gen(9);
@@ -202,9 +208,7 @@ int main() {
           for (int64_t p = 0; p < k; ++p) {
             uint8_t byte = bq[(p / 2) * n + j];
             int q = p % 2 == 0 ? byte % 16 : byte / 16;
-            // The kernel rounds the dequantized weight to f16.
-            double wv = fromF16(toF16(float(fromF16(toF16(float(q - 8))) * sc[(p / gs) * n + j])));
-            s += a[i * k + p] * wv;
+            s += a[i * k + p] * (q - 8) * sc[(p / gs) * n + j];
           }
           want[i * n + j] = s;
         }
