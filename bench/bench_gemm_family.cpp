@@ -216,7 +216,8 @@ int main(int argc, char **argv) {
     report(what, 2.0 * m * n * k, t, p, 0.0);
     // Beside it: the kernel as shipped until the twenty-seventh session (weights dequantized
     // into a shared f16 tile: bench/experiments/w4a16_shared.tile, the launcher's choice), and
-    // for M >= 128 two experiments with scaled weights: BMQ = 128 rows of A on 4 warps, 256 on 8.
+    // for M >= 128 two experiments with scaled weights and one step per iteration: BMQ = 128 rows
+    // of A on 4 warps, 256 on 8 (the launcher takes the second for M >= 512).
     using GemmLaunch =
         tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, CUdeviceptr, int64_t,
                             int64_t, int64_t, int64_t, int64_t);

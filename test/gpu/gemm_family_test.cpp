@@ -177,14 +177,15 @@ int main() {
   // w4a16_gemm: M = 37, K = 384 (3 scale groups), N = 200; M = 5, K = 1000 (a partial last k
   // step and scale group), N = 333 (rows of Bq and Sc not 16-byte aligned); M = 130, K = 520,
   // N = 72; M = 600, K = 384, N = 136; the launcher's choice, then each configuration (BMQ = 16,
-  // 256 and 128 with scaled weights, 64). The products of the integer weights are exact and
-  // scaled in f32 (the reference is (q - 8) * scale unrounded); the scaled weights round to f16.
+  // 256 with scaled weights, 128 with two steps per iteration, 64). The products of the integer
+  // weights are exact and scaled in f32 (the reference is (q - 8) * scale unrounded); the scaled
+  // weights round to f16.
   using W4a16Launch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
                                           CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t);
   for (auto [what, launch] : {std::pair<const char *, W4a16Launch>{"", tlc::w4a16_gemm::launch},
                               {" BMQ=16", tlc::w4a16_gemm::w4a16_gemm::variant0::launch},
                               {" BMQ=256 WSCALED", tlc::w4a16_gemm::w4a16_gemm::variant1::launch},
-                              {" BMQ=128 WSCALED", tlc::w4a16_gemm::w4a16_gemm::variant2::launch},
+                              {" BMQ=128 STEPS2", tlc::w4a16_gemm::w4a16_gemm::variant2::launch},
                               {" BMQ=64", tlc::w4a16_gemm::w4a16_gemm::variant3::launch}})
     for (auto [m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{37, 384, 200},
                            {5, 1000, 333},
