@@ -275,20 +275,12 @@ static void partitionOverSlots(ParallelOp op, Value domain, ArrayRef<int64_t> th
   // after the loop then. A shared tile only cp.async copies write needs none after its reads:
   // the copies that refill it wait for every thread first (the barrier before a run of copies,
   // a register ring's wait before its copies).
-  auto onlyCpAsyncWrites = [](Value buffer) {
-    return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-      if (isa<ReadOp>(user))
-        return true;
-      auto copy = dyn_cast<CopyOp>(user);
-      return copy && copy.getDest() == buffer && copy->hasAttr(kCpAsyncAttr);
-    });
-  };
   bool touchesSharedBuffers = false;
   loop.getBody()->walk([&](Operation *inner) {
     for (Value operand : inner->getOperands())
       if (auto buffer = dyn_cast<BufferType>(operand.getType());
           buffer && !buffer.isLocal() && !getAccLayout(operand) &&
-          !(isa<ReadOp>(inner) && onlyCpAsyncWrites(operand)))
+          !(isa<ReadOp>(inner) && onlyCpAsyncFillsAndReads(operand)))
         touchesSharedBuffers = true;
   });
   if (touchesSharedBuffers) {

@@ -241,20 +241,8 @@ static std::optional<unsigned> readWavefronts(AllocOp alloc, const layout::Swizz
 /// own: the XOR of the row): w4a16_decode's packed weights, read a column per thread.
 static bool preferColumnBlocks(AllocOp alloc, int64_t swizzle) {
   auto type = alloc.getBuffer().getType();
-  if (type.getRank() != 2)
-    return false;
-  bool reads = false;
-  for (Operation *user : alloc->getUsers()) {
-    if (auto copy = dyn_cast<CopyOp>(user)) {
-      if (copy.getDest() == alloc.getBuffer() && copy->hasAttr(kCpAsyncAttr))
-        continue;
-      return false;
-    }
-    if (!isa<ReadOp>(user))
-      return false;
-    reads = true;
-  }
-  if (!reads)
+  if (type.getRank() != 2 || !onlyCpAsyncFillsAndReads(alloc.getBuffer()) ||
+      llvm::none_of(alloc->getUsers(), [](Operation *user) { return isa<ReadOp>(user); }))
     return false;
   auto shape = type.getShape();
   int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;

@@ -398,6 +398,15 @@ bool tlc::tile::usesValue(Operation *op, Value value, function_ref<bool(Operatio
   return found.wasInterrupted();
 }
 
+bool tlc::tile::onlyCpAsyncFillsAndReads(Value buffer) {
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (isa<ReadOp>(user))
+      return true;
+    auto copy = dyn_cast<CopyOp>(user);
+    return copy && copy.getDest() == buffer && copy->hasAttr(kCpAsyncAttr);
+  });
+}
+
 bool tlc::tile::mayWrite(Operation *op, Value buffer) {
   WalkResult found = op->walk([&](Operation *inner) {
     bool w = false;

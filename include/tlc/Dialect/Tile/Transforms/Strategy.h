@@ -194,6 +194,11 @@ const char *registerSlotsMisfit(ParallelOp parallel);
 /// Whether `op` (or an op nested in it) may write `buffer`.
 bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 
+/// Whether every user of shared tile `buffer` is an element read (`tile.read`) or a cp.async
+/// copy into it: the copies that refill such a tile wait for every thread first, and its layout
+/// serves element reads alone.
+bool onlyCpAsyncFillsAndReads(mlir::Value buffer);
+
 /// Whether `type` is one of the language's 8-bit floats (f8e4m3, f8e5m2).
 inline bool isFloat8(mlir::Type type) {
   return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
