@@ -2,7 +2,11 @@
 
 // copy(acc, C[...]) of an mma.sync accumulator (64x64 over 4 warps: 16 pairs of neighbouring
 // columns per thread). Where every pair of the tile is aligned (last stride 1, an even row
-// stride and origin: uniform in the block) each pair is one 4-byte store. Otherwise a row whose
+// stride and origin: uniform in the block) each pair is one 4-byte store, and where the rows are
+// 16-byte aligned too (row stride and origin multiples of 8 elements) each quad transposes the
+// pairs of four 8-column blocks of a row (two rounds of xor shuffles, lanes 1 then 2 apart: 4
+// shuffles per group) and each lane stores 8 neighbouring elements as one 16-byte vector, masked
+// element by element at the tile's edges (4 groups per thread). Otherwise a row whose
 // pairs are one element off stores one element on: each lane takes the first element of the
 // quad's next lane (the quad's last lane that of the quad's first lane 8 columns on, slot 4),
 // the quad's first lane stores the row's first element alone and the last lane the last one.
@@ -10,6 +14,30 @@
 
 // CHECK-LABEL: gpu.func @mm(
 // CHECK-NOT:       gpu.shuffle
+// CHECK:           %[[ROWS:.+]] = arith.andi %arg13, %c7_i64 : i64
+// CHECK:           scf.if
+// CHECK-NEXT:      %[[LANE_I:.+]] = arith.remui %thread_id_x, %c32 : index
+// CHECK-NEXT:      %[[LANE_Q:.+]] = arith.index_cast %[[LANE_I]] : index to i32
+// CHECK-NEXT:      %[[Q:.+]] = arith.andi %[[LANE_Q]], %c3_i32 : i32
+// CHECK-NEXT:      %[[Q0:.+]] = arith.andi %[[Q]], %c1_i32 : i32
+// CHECK-NEXT:      %[[BIT0:.+]] = arith.cmpi ne, %[[Q0]], %c0_i32 : i32
+// CHECK-NEXT:      %[[Q1:.+]] = arith.andi %[[Q]], %c2_i32 : i32
+// CHECK-NEXT:      %[[BIT1:.+]] = arith.cmpi ne, %[[Q1]], %c0_i32 : i32
+// CHECK-NEXT:      %[[SIX:.+]] = arith.muli %[[Q]], %c6_i32 : i32
+// CHECK-COUNT-4:   llvm.bitcast %{{.+}} : vector<2xbf16> to i32
+// CHECK-NEXT:      %[[SEND:.+]] = arith.select %[[BIT0]], %{{.+}}, %{{.+}} : i32
+// CHECK-NEXT:      %[[GOT:.+]], %{{.+}} = gpu.shuffle  xor %[[SEND]], %c1_i32, %c32_i32 : i32
+// CHECK-COUNT-3:   gpu.shuffle  xor
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK-COUNT-8:   llvm.store %{{.+}}, %{{.+}} : bf16, !llvm.ptr<1>
+// CHECK-COUNT-4:   gpu.shuffle  xor
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK-COUNT-4:   gpu.shuffle  xor
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK-COUNT-4:   gpu.shuffle  xor
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           } else {
 // CHECK-COUNT-16:  llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
 // CHECK-NOT:       gpu.shuffle
 // CHECK:           %[[LANE_INDEX:.+]] = arith.remui %thread_id_x, %c32 : index

@@ -26,7 +26,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
     // expected-note @+1 {{gemm: wgmma m64n128k16 on 2 x 1 warpgroups, A and B from shared memory, 128-byte swizzle}}
     tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
   } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 2 : i64}
-  // expected-note @+1 {{copy: from registers, each thread stores its own elements (pairs; one element on where a row is one element off, by a quad shuffle)}}
+  // expected-note @+1 {{copy: from registers, each thread stores its own elements (16-byte vectors of a row, a quad's pairs transposed by 4 shuffles, where the rows are 16-byte aligned; else pairs; one element on where a row is one element off, by a quad shuffle)}}
   tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
   tile.yield
 }

@@ -189,16 +189,16 @@ void tlc::buildMaskedStorePair(OpBuilder &b, Location loc, const TensorValues &t
   LLVM::StoreOp::create(b, loc, second, nextPtr);
 }
 
-/// `address % (2 * bytes)` of tensor[indices] (its element size `bytes`), as an i64, and whether
-/// the last stride is 1.
+/// `address % (elements * bytes)` of tensor[indices] (its element size `bytes`), as an i64, and
+/// whether the last stride is 1.
 static std::pair<Value, Value> pairPhase(OpBuilder &b, Location loc, const TensorValues &t,
-                                         Type type, ValueRange indices) {
+                                         Type type, ValueRange indices, int64_t elements = 2) {
   Type i64 = b.getI64Type();
   int64_t bytes = type.getIntOrFloatBitWidth() / 8;
   Value ptr = buildAddress(b, loc, t, type, indices).second;
   Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  Value phase = arith::AndIOp::create(b, loc, address,
-                                      arith::ConstantIntOp::create(b, loc, i64, 2 * bytes - 1));
+  Value phase = arith::AndIOp::create(
+      b, loc, address, arith::ConstantIntOp::create(b, loc, i64, elements * bytes - 1));
   Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.strides.back(),
                                      arith::ConstantIntOp::create(b, loc, i64, 1));
   return {phase, unit};
@@ -214,30 +214,33 @@ Value tlc::buildPairMisaligned(OpBuilder &b, Location loc, const TensorValues &t
 }
 
 Value tlc::buildRowPairsAligned(OpBuilder &b, Location loc, const TensorValues &t, Type type,
-                                ValueRange origin, unsigned rowDim) {
-  auto [phase, unit] = pairPhase(b, loc, t, type, origin);
+                                ValueRange origin, unsigned rowDim, int64_t elements) {
+  auto [phase, unit] = pairPhase(b, loc, t, type, origin, elements);
   Type i64 = b.getI64Type();
   Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
   Value originOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, phase, zero);
-  Value evenRows =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            arith::AndIOp::create(b, loc, t.strides[rowDim],
-                                                  arith::ConstantIntOp::create(b, loc, i64, 1)),
-                            zero);
+  Value evenRows = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, t.strides[rowDim],
+                            arith::ConstantIntOp::create(b, loc, i64, elements - 1)),
+      zero);
   return arith::AndIOp::create(b, loc, unit, arith::AndIOp::create(b, loc, originOk, evenRows));
 }
 
 /// Whether the `n` elements tensor[indices + (0, .., k)], k < n, are all in bounds, contiguous
-/// (last stride 1) and their first address aligned to `align` bytes; and that address.
+/// (last stride 1) and their first address aligned to `align` bytes (both taken as known with
+/// `knownAligned`: only the bounds are checked); and that address.
 static std::pair<Value, Value> buildVectorCheck(OpBuilder &b, Location loc, const TensorValues &t,
                                                 Type type, ValueRange indices, int64_t n,
-                                                int64_t align) {
+                                                int64_t align, bool knownAligned = false) {
   Type i64 = b.getI64Type();
   SmallVector<Value> lastIndices(indices);
   lastIndices.back() =
       arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, n - 1));
   auto [firstIn, ptr] = buildAddress(b, loc, t, type, indices);
   Value lastIn = buildAddress(b, loc, t, type, lastIndices).first;
+  if (knownAligned)
+    return {arith::AndIOp::create(b, loc, firstIn, lastIn), ptr};
   Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.strides.back(),
                                      arith::ConstantIntOp::create(b, loc, i64, 1));
   Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
@@ -359,13 +362,13 @@ SmallVector<Value> tlc::buildMaskedLoadVector(OpBuilder &b, Location loc, const 
 }
 
 void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues &t,
-                                 ArrayRef<Value> values, ValueRange indices) {
+                                 ArrayRef<Value> values, ValueRange indices, bool knownAligned) {
   Type type = values.front().getType();
   Type memType = isFloat8(type) ? b.getI8Type() : type;
   int64_t n = values.size();
   int64_t bytes = memType.getIntOrFloatBitWidth() / 8;
   int64_t per = vectorElements(n, bytes);
-  auto [ok, ptr] = buildVectorCheck(b, loc, t, type, indices, n, per * bytes);
+  auto [ok, ptr] = buildVectorCheck(b, loc, t, type, indices, n, per * bytes, knownAligned);
   auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());

@@ -109,10 +109,12 @@ void buildMaskedStorePair(mlir::OpBuilder &b, mlir::Location loc, const TensorVa
 /// aligned.
 mlir::Value buildPairMisaligned(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                                 mlir::Type type, mlir::ValueRange indices);
-/// Whether every pair of elements at an even column of a tile at `origin` is aligned: last
-/// stride 1, the origin aligned to two elements and dimension `rowDim`'s stride even.
+/// Whether every run of `elements` (a power of two) elements at a column of a tile at `origin`
+/// that is a multiple of `elements` is aligned to the run's bytes: last stride 1, the origin so
+/// aligned and dimension `rowDim`'s stride a multiple of `elements`.
 mlir::Value buildRowPairsAligned(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
-                                 mlir::Type type, mlir::ValueRange origin, unsigned rowDim);
+                                 mlir::Type type, mlir::ValueRange origin, unsigned rowDim,
+                                 int64_t elements = 2);
 
 /// The `n` consecutive elements tensor[indices + (0, .., k)], k < n (a power of two): as
 /// vectors of up to 16 bytes when all are in bounds, the last stride is 1 and the first address
@@ -122,9 +124,12 @@ llvm::SmallVector<mlir::Value> buildMaskedLoadVector(mlir::OpBuilder &b, mlir::L
                                                      const TensorValues &t, mlir::Type elementType,
                                                      mlir::ValueRange indices, int64_t n);
 /// Stores `values` at tensor[indices + (0, .., k)] likewise: vectors of up to 16 bytes when
-/// in bounds, contiguous and aligned, else each element that is in bounds.
+/// in bounds, contiguous and aligned, else each element that is in bounds. With `knownAligned`
+/// the caller has checked that the last stride is 1 and the first address is aligned to the
+/// vectors: only the bounds are checked.
 void buildMaskedStoreVector(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
-                            llvm::ArrayRef<mlir::Value> values, mlir::ValueRange indices);
+                            llvm::ArrayRef<mlir::Value> values, mlir::ValueRange indices,
+                            bool knownAligned = false);
 
 /// Combines two partial results of a reduction of `kind` ("sum", "max", "min"): addf / maximumf /
 /// minimumf on floats (NaN propagates), addi / maxsi / minsi on integers.

@@ -173,6 +173,116 @@ static Value shuffleFrom(OpBuilder &b, Location loc, Value value, Value lane) {
   return other;
 }
 
+/// A shuffle of `value` (at most 32 bits) with the lane `mask` away (xor) in the warp; narrower
+/// values travel widened, exactly.
+static Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t mask) {
+  Type type = value.getType();
+  Value wide = value;
+  if (isa<FloatType>(type) && !type.isF32())
+    wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+    wide = arith::ExtSIOp::create(b, loc, b.getI32Type(), value);
+  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
+  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
+  Value other =
+      gpu::ShuffleOp::create(b, loc, wide, offset, width, gpu::ShuffleMode::XOR).getShuffleResult();
+  if (other.getType() == type)
+    return other;
+  if (isa<FloatType>(type))
+    return arith::TruncFOp::create(b, loc, type, other);
+  return arith::TruncIOp::create(b, loc, type, other);
+}
+
+/// The runs of four pairs 8 columns apart along a row (each chain of QuadRows::next from a
+/// row's first pair, cut into fours; the rest of a chain is left out): in each, a quad's lanes
+/// hold 32 neighbouring columns of one row.
+static SmallVector<SmallVector<int64_t>> quadGroups(const QuadRows &rows) {
+  SmallVector<SmallVector<int64_t>> groups;
+  for (int64_t j = 0, e = rows.next.size(); j < e; ++j) {
+    if (rows.prev[j] >= 0)
+      continue;
+    SmallVector<int64_t> chain;
+    for (int64_t k = j; k >= 0; k = rows.next[k])
+      chain.push_back(k);
+    for (size_t g = 0; g + 4 <= chain.size(); g += 4)
+      groups.emplace_back(chain.begin() + g, chain.begin() + g + 4);
+  }
+  return groups;
+}
+
+/// copy(acc, C) of 16-bit elements into rows aligned to 16 bytes: lane q of a quad holds
+/// columns 2q and 2q + 1 of each 8-column block of a group (quadGroups); a 4 x 4 transpose of
+/// the quad's pairs (32 bits each) by two rounds of xor shuffles, lanes 1 then 2 apart, leaves
+/// it columns 8q .. 8q + 7 of the group, which it stores as one 16-byte vector (masked at the
+/// edges). Each 32-byte sector of a row is then written whole by one store instead of half by
+/// each of two, and a warp stores its rows with a quarter of the instructions. Pairs in no
+/// group are stored as pairs.
+static void
+storeQuadVectors(OpBuilder &b, Location loc, const TensorValues &tensor,
+                 ArrayRef<SmallVector<int64_t>> groups, int64_t pairs, Value tid,
+                 function_ref<Value(OpBuilder &, int64_t)> slotValue,
+                 function_ref<SmallVector<Value>(OpBuilder &, int64_t, int64_t)> indicesOf) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+  auto select = [&](Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y).getResult();
+  };
+  auto bitSet = [&](Value x, int64_t bit) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                 arith::AndIOp::create(b, loc, x, constant(bit)), constant(0))
+        .getResult();
+  };
+  Value lane = arith::IndexCastOp::create(
+      b, loc, i32, arith::RemUIOp::create(b, loc, tid, arith::ConstantIndexOp::create(b, loc, 32)));
+  Value q = arith::AndIOp::create(b, loc, lane, constant(3));
+  Value q0 = bitSet(q, 1), q1 = bitSet(q, 2);
+  // Lane q's vector starts 8q columns into the group, 6q after its own first pair.
+  Value shift = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                           arith::MulIOp::create(b, loc, q, constant(6)));
+  llvm::SmallDenseSet<int64_t> grouped;
+  for (ArrayRef<int64_t> group : groups) {
+    Type elem;
+    SmallVector<Value> x;
+    for (int64_t j : group) {
+      grouped.insert(j);
+      Value lo = slotValue(b, 2 * j), hi = slotValue(b, 2 * j + 1);
+      elem = lo.getType();
+      auto pairType = VectorType::get({2}, elem);
+      Value vec = LLVM::UndefOp::create(b, loc, pairType);
+      vec = LLVM::InsertElementOp::create(b, loc, vec, lo, constant(0));
+      vec = LLVM::InsertElementOp::create(b, loc, vec, hi, constant(1));
+      x.push_back(LLVM::BitcastOp::create(b, loc, i32, vec));
+    }
+    // Round 1: w[k][i] is the pair of lane (q & ~1) + i in block 2k + q0.
+    Value w[2][2];
+    for (int k = 0; k < 2; ++k) {
+      Value other = shuffleXor(b, loc, select(q0, x[2 * k], x[2 * k + 1]), 1);
+      w[k][0] = select(q0, other, x[2 * k]);
+      w[k][1] = select(q0, x[2 * k + 1], other);
+    }
+    // Round 2: y[p] is the pair of lane p in block q.
+    Value y[4];
+    for (int i = 0; i < 2; ++i) {
+      Value other = shuffleXor(b, loc, select(q1, w[0][i], w[1][i]), 2);
+      y[i] = select(q1, other, w[0][i]);
+      y[2 + i] = select(q1, w[1][i], other);
+    }
+    SmallVector<Value> values;
+    for (Value word : y) {
+      Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, elem), word);
+      values.push_back(LLVM::ExtractElementOp::create(b, loc, vec, constant(0)));
+      values.push_back(LLVM::ExtractElementOp::create(b, loc, vec, constant(1)));
+    }
+    SmallVector<Value> at = indicesOf(b, group.front(), 0);
+    at.back() = arith::AddIOp::create(b, loc, at.back(), shift);
+    buildMaskedStoreVector(b, loc, tensor, values, at, /*knownAligned=*/true);
+  }
+  for (int64_t j = 0; j < pairs; ++j)
+    if (!grouped.contains(j))
+      buildMaskedStorePair(b, loc, tensor, slotValue(b, 2 * j), slotValue(b, 2 * j + 1),
+                           indicesOf(b, j, 0));
+}
+
 /// copy(acc, C[r0, c0]): each thread stores its slots, converted, masked at the edges, as pairs
 /// of neighbouring columns. Where the rows' pairs are not all aligned (an odd row stride or
 /// origin: an odd N), a row whose pairs are misaligned by one element is stored one element on
@@ -227,12 +337,24 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    // The whole tile's pairs aligned (uniform in the block): the plain pair stores.
+    // The whole tile's pairs aligned (uniform in the block): the plain pair stores, or, for
+    // 16-bit elements in rows aligned to 16 bytes, 16-byte vectors (storeQuadVectors).
     Value aligned = buildRowPairsAligned(rewriter, loc, *tensor, dstType, offsets, lead);
     auto uniform = scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(uniform.thenBlock());
-    storePairs(rewriter);
+    SmallVector<SmallVector<int64_t>> groups = quadGroups(*rows);
+    if (bits == 16 && !groups.empty()) {
+      Value vectors = buildRowPairsAligned(rewriter, loc, *tensor, dstType, offsets, lead, 8);
+      auto wide = scf::IfOp::create(rewriter, loc, vectors, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard wideGuard(rewriter);
+      rewriter.setInsertionPointToStart(wide.thenBlock());
+      storeQuadVectors(rewriter, loc, *tensor, groups, pairs, tid, slotValue, indicesOf);
+      rewriter.setInsertionPointToStart(wide.elseBlock());
+      storePairs(rewriter);
+    } else {
+      storePairs(rewriter);
+    }
     rewriter.setInsertionPointToStart(uniform.elseBlock());
     PatternRewriter &b = rewriter;
     Type i32 = b.getI32Type();
@@ -503,26 +625,6 @@ struct CopySlotsToSlots : OpRewritePattern<tile::CopyOp> {
     return success();
   }
 };
-
-/// A shuffle of `value` (at most 32 bits) with the lane `mask` away (xor) in the warp; narrower
-/// values travel widened, exactly.
-static Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t mask) {
-  Type type = value.getType();
-  Value wide = value;
-  if (isa<FloatType>(type) && !type.isF32())
-    wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-  else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
-    wide = arith::ExtSIOp::create(b, loc, b.getI32Type(), value);
-  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
-  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
-  Value other =
-      gpu::ShuffleOp::create(b, loc, wide, offset, width, gpu::ShuffleMode::XOR).getShuffleResult();
-  if (other.getType() == type)
-    return other;
-  if (isa<FloatType>(type))
-    return arith::TruncFOp::create(b, loc, type, other);
-  return arith::TruncIOp::create(b, loc, type, other);
-}
 
 /// Whether a row reduce over warps (a barrier between its scratch writes and reads).
 static bool reducesAcrossWarps(tile::ReduceOp reduce) {

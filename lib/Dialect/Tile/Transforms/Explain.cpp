@@ -174,12 +174,20 @@ static std::string describeCopy(CopyOp copy, bool producer) {
     return "copy: element loads by every thread (the generic lowering)" +
            genericCopyReason(copy, dest);
   }
-  if (source && source.isFragment() && !dest)
-    return getAccLayout(copy.getSource())
-               ? "copy: from registers, each thread stores its own elements (pairs; one element on "
-                 "where a row is one element off, by a quad shuffle)"
-               : "copy: from a fragment kept in shared memory, element by element (the generic "
-                 "lowering)";
+  if (source && source.isFragment() && !dest) {
+    auto layout = getAccLayout(copy.getSource());
+    if (!layout)
+      return "copy: from a fragment kept in shared memory, element by element (the generic "
+             "lowering)";
+    auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
+    bool vectors = tensor && tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
+                   !layout->isRows() && !layout->isBlocked();
+    return std::string("copy: from registers, each thread stores its own elements (") +
+           (vectors ? "16-byte vectors of a row, a quad's pairs transposed by 4 shuffles, where "
+                      "the rows are 16-byte aligned; else "
+                    : "") +
+           "pairs; one element on where a row is one element off, by a quad shuffle)";
+  }
   bool fromRegisters = source && getAccLayout(copy.getSource());
   bool toRegisters = dest && getAccLayout(copy.getDest());
   if (dest && (fromRegisters != toRegisters) && !dest.isLocal() && !source.isLocal())

@@ -1,0 +1,5 @@
+#!/bin/bash
+cd devcarry/exp
+./exp_gemm 2>&1 | grep BENCH | sed 's/fl128/oob128/; s/fl256/oob256/'
+ncu --clock-control none -k regex:gemm__tma --launch-skip 2 --launch-count 1 --section WarpStateStats --section SchedulerStats ./exp_gemm 4096 4096 4096 2>&1 | grep -v "^CHECK\|^BENCH" | grep -E "Stall|Warp Cycles|Issued|Eligible|Active Warps|No Eligible|One or More" | head -30
+ncu --clock-control none -k regex:gemm__tma --launch-skip 2 --launch-count 1 --metrics smsp__pcsamp_warps_issue_stalled_long_scoreboard,smsp__pcsamp_warps_issue_stalled_barrier,smsp__pcsamp_warps_issue_stalled_membar,smsp__pcsamp_warps_issue_stalled_wait,smsp__pcsamp_warps_issue_stalled_math_pipe_throttle,smsp__pcsamp_warps_issue_stalled_lg_throttle,smsp__pcsamp_warps_issue_stalled_sleeping,smsp__pcsamp_warps_issue_stalled_selected,smsp__pcsamp_warps_issue_stalled_dispatch_stall,smsp__pcsamp_warps_issue_stalled_misc,smsp__pcsamp_warps_issue_stalled_drain,smsp__pcsamp_warps_issue_stalled_short_scoreboard,smsp__pcsamp_sample_count ./exp_gemm 4096 4096 4096 2>&1 | grep -E "smsp__" | head -20
