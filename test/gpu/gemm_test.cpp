@@ -200,16 +200,28 @@ int main(int argc, char **argv) {
   for (Case c : {Case{"gemm bf16", 1000, 1112, 776}, Case{"gemm bf16", 1, 1000, 304},
                  Case{"gemm bf16", 2048, 2048, 2048, 64}, Case{"gemm bf16", 4096, 4096, 4104, 24},
                  Case{"gemm bf16", 4096, 4096, 4096, 24}, Case{"gemm bf16", 8192, 8192, 8192, 12},
-                 Case{"gemm bf16", 128, 256, 64}, Case{"gemm bf16", 200, 56, 8}})
+                 Case{"gemm bf16", 128, 256, 64}, Case{"gemm bf16", 200, 56, 8},
+                 // At most 64 rows: the 64 x 64 configuration (`when M <= 64`).
+                 Case{"gemm bf16 skinny", 64, 8192, 1024}, Case{"gemm bf16 skinny", 16, 1000, 2056},
+                 Case{"gemm bf16 skinny", 37, 200, 72}})
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Each configuration on a ragged shape.
-  LaunchFn variants[] = {plain(tlc::gemm::gemm::variant0::launch),
-                         plain(tlc::gemm::gemm::variant1::launch),
-                         plain(tlc::gemm::gemm::variant2::launch)};
+  LaunchFn variants[] = {
+      plain(tlc::gemm::gemm::variant0::launch), plain(tlc::gemm::gemm::variant1::launch),
+      plain(tlc::gemm::gemm::variant2::launch), plain(tlc::gemm::gemm::variant3::launch)};
   const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x128 tiles",
-                         "gemm bf16 64x128 tiles"};
-  for (int v = 0; v < 3; ++v)
+                         "gemm bf16 64x128 tiles", "gemm bf16 64x64 tiles"};
+  for (int v = 0; v < 4; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, variants[v], seed += 3);
+  // The launcher's choice: 64 x 64 tiles exactly where M <= 64 (132 multiprocessors).
+  static_assert(tlc::gemm::gemm::num_variants == 4, "gemm.tile has four configurations");
+  for (auto [m, want] : {std::pair{int64_t(64), 3}, std::pair{int64_t(1), 3},
+                         std::pair{int64_t(65), 2}, std::pair{int64_t(4096), 0}}) {
+    int got = tlc::gemm::gemm::select_for(132, m, 8192, 8192);
+    std::printf("%s gemm select_for(132, M = %lld, 8192, 8192) = %d (want %d)\n",
+                got == want ? "PASS" : "FAIL", (long long)m, got, want);
+    ok &= got == want;
+  }
   // Rows that break TMA's 16-byte rule (K or N not a multiple of 8): launch() copies A and B
   // into an aligned workspace and runs the TMA entry on the copies (issue 11, docs/abi.md).
   for (Case c : {Case{"gemm bf16 unaligned rows (TMA on aligned copies)", 257, 129, 65},
@@ -280,8 +292,9 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, c, sm90, seed += 3);
   LaunchFn sm90variants[] = {plain(tlc::gemm_sm_90::gemm::variant0::launch),
                              plain(tlc::gemm_sm_90::gemm::variant1::launch),
-                             plain(tlc::gemm_sm_90::gemm::variant2::launch)};
-  for (int v = 0; v < 3; ++v)
+                             plain(tlc::gemm_sm_90::gemm::variant2::launch),
+                             plain(tlc::gemm_sm_90::gemm::variant3::launch)};
+  for (int v = 0; v < 4; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
   ok &= runCase(gpu,
                 Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},
