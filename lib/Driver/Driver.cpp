@@ -337,6 +337,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
         info.maps.push_back({param, map.getBoxRows(), map.getBoxCols(), map.getSwizzle()});
         // Tensors the kernel only reads may be copied for TMA (docs/abi.md).
         info.maps.back().readOnly = kernel && StringRef(tensorAccess(kernel, param)) == "read";
+        info.maps.back().mnMajor = kernel && tile::copiedToMnMajorOperand(kernel, param);
       }
       out.tma[entry.getKernel()] = std::move(info);
     } else if (entry.getKind() == tile::EntryKind::Loads) {

@@ -359,8 +359,10 @@ static constexpr int64_t MaxRepackBytes = int64_t(1) << 40;
 /// operand needs a copy.
 template <typename Lookup>
 static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *operands, int count,
-                      CUstream stream, Workspace &workspace, bool *useTma) {
+                      CUstream stream, Workspace &workspace, bool *useTma, bool realign) {
   *useTma = false;
+  // Whether some copy is needed for TMA to read at all (not only to realign rows).
+  bool needed = false;
   // The operand whose copy each operand reads (-1: read in place), and where each copy goes in
   // the workspace.
   std::vector<int> copyOf(count, -1);
@@ -382,7 +384,9 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
         return Status::success();
       continue;
     }
-    if (tmaCompatible2D(*op.base, *op.rowStride, *op.colStride, op.elementBytes))
+    bool compatible = tmaCompatible2D(*op.base, *op.rowStride, *op.colStride, op.elementBytes);
+    if (compatible &&
+        (!realign || !op.mnMajor || tmaSectorAligned2D(*op.base, *op.rowStride, op.elementBytes)))
       continue;
     // The same tensor (kernel parameter) under two maps is copied once: the later operand
     // reads the first one's copy.
@@ -391,12 +395,16 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
         copyOf[i] = j;
     if (copyOf[i] >= 0)
       continue;
+    // An operand that cannot be copied: read in place where TMA can, else no TMA.
+    int64_t ld = ceilDiv(std::max<int64_t>(op.cols, 1), RepackRowMultiple) * RepackRowMultiple;
     if (!op.readOnly || op.elementBytes != 2 || op.rows < 1 || op.cols < 1 ||
-        ceilDiv(op.cols, repack.tileCols) > 65535)
+        ceilDiv(op.cols, repack.tileCols) > 65535 ||
+        op.rows > MaxRepackBytes / (ld * op.elementBytes)) {
+      if (compatible)
+        continue;
       return Status::success();
-    int64_t ld = ceilDiv(op.cols, RepackRowMultiple) * RepackRowMultiple;
-    if (op.rows > MaxRepackBytes / (ld * op.elementBytes))
-      return Status::success();
+    }
+    needed |= !compatible;
     copyOf[i] = i;
     offsets[i] = bytes;
     leading[i] = ld;
@@ -408,13 +416,26 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
     *useTma = true;
     return Status::success();
   }
+  // Copies made only to realign rows are skipped where they cannot be made: TMA reads those
+  // operands in place.
+  auto inPlace = [&] {
+    for (int i = 0; i < count; ++i)
+      copyOf[i] = -1;
+    *useTma = true;
+  };
   CUfunction function = nullptr;
-  if (Status s = lookup(&function); !s.ok() || !function)
+  if (Status s = lookup(&function); !s.ok() || !function) {
+    if (s.ok() && !needed)
+      inPlace();
     return s;
+  }
   bool available = false;
   if (Status s = workspace.allocate(static_cast<size_t>(bytes), stream, &available);
-      !s.ok() || !available)
+      !s.ok() || !available) {
+    if (s.ok() && !needed)
+      inPlace();
     return s;
+  }
   for (int i = 0; i < count; ++i) {
     if (offsets[i] < 0)
       continue;
@@ -445,19 +466,20 @@ static Status prepare(Lookup lookup, const RepackKernel &repack, TmaOperand *ope
 }
 
 Status prepareTmaOperands(ModuleCache &cache, const RepackKernel &repack, TmaOperand *operands,
-                          int count, CUstream stream, Workspace &workspace, bool *useTma) {
+                          int count, CUstream stream, Workspace &workspace, bool *useTma,
+                          bool realign) {
   auto lookup = [&](CUfunction *out) { return cache.findFunction(repack.entry, out); };
-  return prepare(lookup, repack, operands, count, stream, workspace, useTma);
+  return prepare(lookup, repack, operands, count, stream, workspace, useTma, realign);
 }
 
 Status prepareTmaOperands(CUfunction repackFunction, const RepackKernel &repack,
                           TmaOperand *operands, int count, CUstream stream, Workspace &workspace,
-                          bool *useTma) {
+                          bool *useTma, bool realign) {
   auto lookup = [&](CUfunction *out) {
     *out = repackFunction;
     return Status::success();
   };
-  return prepare(lookup, repack, operands, count, stream, workspace, useTma);
+  return prepare(lookup, repack, operands, count, stream, workspace, useTma, realign);
 }
 
 //===----------------------------------------------------------------------===//

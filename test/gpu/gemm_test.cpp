@@ -242,6 +242,10 @@ int main(int argc, char **argv) {
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.
+  // Rows 16 bytes but not 32 bytes aligned (K = 1000, N = 3000) in a grid of more blocks than
+  // multiprocessors: launch() copies A and B into rows of whole sectors (realign, docs/abi.md).
+  ok &= runCase(gpu, Case{"gemm bf16 rows off 32 bytes (realigned copies)", 2000, 3000, 1000, 64},
+                bf16, seed += 3);
   for (Case c : {Case{"gemm bf16 bases off 16 bytes", 1000, 1112, 776},
                  Case{"gemm bf16 bases off 16 bytes", 333, 520, 1000},
                  Case{"gemm bf16 bases off 16 bytes", 4096, 4096, 4096, 24}}) {

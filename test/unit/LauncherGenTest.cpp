@@ -1504,6 +1504,56 @@ int main() {
       EXPECT(aligned == 0x20000 && strides[0] == 304 && view == mock.workspace);
       EXPECT(strides[2] == 64 && strides[3] == 1);
     }
+    // Rows 16-byte but not 32-byte aligned (1000 elements: 2000 bytes) are read in place, or
+    // with realign (large grids) copied into rows of 1024 elements; where no copy can be made
+    // (a tensor the kernel writes, no memory, no repack kernel) they are read in place.
+    {
+      CUdeviceptr odd = 0x50000;
+      int64_t oddStrides[2] = {1000, 1};
+      tlc::rt::TmaOperand rows = {&odd,    40,      1000, &oddStrides[0], &oddStrides[1], 2,
+                                  true,    nullptr, nullptr, 0,             /*mnMajor=*/true};
+      tlc::rt::Workspace workspace;
+      launches = mock.launches;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &rows, 1, stream, workspace, &useTma);
+      EXPECT(s.ok() && useTma && mock.launches == launches && odd == 0x50000);
+      // A K-major operand (mnMajor false) is read in place even with realign.
+      rows.mnMajor = false;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &rows, 1, stream, workspace, &useTma,
+                                      true);
+      EXPECT(s.ok() && useTma && mock.launches == launches && odd == 0x50000);
+      rows.mnMajor = true;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &rows, 1, stream, workspace, &useTma,
+                                      /*realign=*/true);
+      EXPECT(s.ok() && useTma && mock.launches == launches + 1 && mock.allocBytes == 40 * 1024 * 2);
+      EXPECT(arg<int64_t>(3) == 1000 && arg<int64_t>(8) == 1024);
+      EXPECT(odd == mock.workspace && oddStrides[0] == 1024 && oddStrides[1] == 1);
+      // 32-byte aligned rows (1008 elements) stay in place.
+      CUdeviceptr even = 0x60000;
+      int64_t evenStrides[2] = {1008, 1};
+      tlc::rt::TmaOperand wide = {&even, 40,      1000,    &evenStrides[0], &evenStrides[1],
+                                  2,     true,    nullptr, nullptr,         0,
+                                  true};
+      launches = mock.launches;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &wide, 1, stream, workspace, &useTma,
+                                      true);
+      EXPECT(s.ok() && useTma && mock.launches == launches && even == 0x60000);
+      odd = 0x50000;
+      oddStrides[0] = 1000;
+      rows.readOnly = false;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &rows, 1, stream, workspace, &useTma,
+                                      true);
+      EXPECT(s.ok() && useTma && mock.launches == launches && odd == 0x50000);
+      rows.readOnly = true;
+      s = tlc::rt::prepareTmaOperands(nullptr, repack, &rows, 1, stream, workspace, &useTma, true);
+      EXPECT(s.ok() && useTma && mock.launches == launches && odd == 0x50000);
+      tlc::rt::Workspace none;
+      mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
+      s = tlc::rt::prepareTmaOperands(repackFunction, repack, &rows, 1, stream, none, &useTma,
+                                      true);
+      EXPECT(s.ok() && useTma && mock.launches == launches && odd == 0x50000 &&
+             oddStrides[0] == 1000);
+      mock.failAlloc = CUDA_SUCCESS;
+    }
     // A rank-4 tensor is read in place where TMA can, else never copied: the caller falls back.
     {
       CUdeviceptr x = 0x40000;

@@ -133,6 +133,15 @@ constexpr bool tmaCompatible2D(CUdeviceptr base, int64_t rowStride, int64_t colS
          (rowStride * static_cast<int64_t>(elementBytes)) % 16 == 0;
 }
 
+/// Whether the rows of a rank-2 tensor TMA can read (tmaCompatible2D) start at whole 32-byte
+/// L2 sectors: base and row stride multiples of 32 bytes. TMA reads rows that are 16-byte but
+/// not 32-byte aligned with about 1.7x the L2 sectors (ncu on the H100, bench/RESULTS.md,
+/// twenty-eighth session: a 4096 x 3000 x 4096 bf16 GEMM read 41.2 M sectors, 24.2 M at N =
+/// 3008), so prepareTmaOperands copies such operands of large kernels.
+constexpr bool tmaSectorAligned2D(CUdeviceptr base, int64_t rowStride, unsigned elementBytes) {
+  return base % 32 == 0 && (rowStride * static_cast<int64_t>(elementBytes)) % 32 == 0;
+}
+
 /// Whether TMA can step over a leading dimension (not one of the last two) of \p size elements
 /// with this \p stride: a positive multiple of 16 bytes, or a size of at most 1.
 constexpr bool tmaLeadingStrideOk(int64_t size, int64_t stride, unsigned elementBytes) {
@@ -223,6 +232,9 @@ struct TmaOperand {
   const int64_t *outerSizes = nullptr;
   const int64_t *outerStrides = nullptr;
   unsigned outerDims = 0;
+  /// A rank-2 tensor a gemm reads as its MN-major operand (B [K, N] without transpose_b): where
+  /// its rows are not 32-byte aligned, prepareTmaOperands with `realign` copies it.
+  bool mnMajor = false;
 };
 
 /// The kernel that copies a rank-2 tensor of 2-byte elements at any alignment and strides into
@@ -242,13 +254,18 @@ struct RepackKernel {
 /// 64 elements, and its base and strides are redirected to the copy. *\p useTma is false, with
 /// nothing enqueued or changed, where an operand the kernel writes breaks the rules, the sizes
 /// are beyond the copy's grid, or the workspace is not available: the launcher then takes an
-/// entry that reads any tensor.
+/// entry that reads any tensor. With \p realign (the launcher passes it for grids of at least
+/// one block per multiprocessor, whose blocks read each operand tile many times), an MN-major
+/// operand (TmaOperand::mnMajor) TMA could read in place whose rows are not 32-byte aligned
+/// (tmaSectorAligned2D) is copied the same way where it can be; where it cannot, it is read in
+/// place. (K-major operands, A [M, K], read as fast from such rows: not copied.)
 Status prepareTmaOperands(ModuleCache &cache, const RepackKernel &repack, TmaOperand *operands,
-                          int count, CUstream stream, Workspace &workspace, bool *useTma);
+                          int count, CUstream stream, Workspace &workspace, bool *useTma,
+                          bool realign = false);
 /// prepareTmaOperands with the repack kernel's function given (null: no copies are made).
 Status prepareTmaOperands(CUfunction repackFunction, const RepackKernel &repack,
                           TmaOperand *operands, int count, CUstream stream, Workspace &workspace,
-                          bool *useTma);
+                          bool *useTma, bool realign = false);
 
 /// Returns the error a launcher reports for a negative size argument:
 /// "tlc: <kernel>: size '<symbol>' is negative (<value>)".

@@ -776,15 +776,24 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
          << (map.readOnly ? "true" : "false");
       if (rank > 2)
         os << ", tlc_outer_sizes" << i << ", tlc_outer_strides" << i << ", " << rank - 2;
+      else if (map.mnMajor)
+        os << ", nullptr, nullptr, 0, true";
       os << "}";
     }
     os << "};\n"
        << "    const tlc::rt::RepackKernel tlc_repack = {\"" << kRepackEntry << "\", "
        << kRepackThreads << ", " << kernel.tma.repackSharedBytes << ", " << kRepackTileRows << ", "
-       << kRepackTileCols << "};\n"
+       << kRepackTileCols
+       << "};\n"
+       // Grids of at least one block per multiprocessor read each operand tile many times:
+       // operands whose rows are not 32-byte aligned are worth a copy (tmaSectorAligned2D).
+       << "    int tlc_realign_sms = 0;\n"
+       << "    const bool tlc_realign = tlc::rt::multiprocessorCount(&tlc_realign_sms).ok() &&\n"
+       << "                             tlc_realign_sms > 0 && tlc_grid[0] * tlc_grid[1] * "
+          "tlc_grid[2] >= tlc_realign_sms;\n"
        << "    tlc_status = tlc::rt::prepareTmaOperands(tlc_moduleCache(), tlc_repack, "
           "tlc_operands, "
-       << kernel.tma.maps.size() << ", stream, tlc_workspace, &tlc_tma);\n"
+       << kernel.tma.maps.size() << ", stream, tlc_workspace, &tlc_tma, tlc_realign);\n"
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n"
        << "  }\n";

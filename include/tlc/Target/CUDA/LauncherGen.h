@@ -46,6 +46,9 @@ struct TensorMapInfo {
   /// Whether the kernel only reads the tensor: launch() may then copy it into an aligned
   /// workspace where TMA cannot read it in place (docs/abi.md).
   bool readOnly = false;
+  /// Whether the tensor feeds a gemm's MN-major operand (tile::copiedToMnMajorOperand): the
+  /// launcher copies it where its rows are not 32-byte aligned in large grids (docs/abi.md).
+  bool mnMajor = false;
 };
 
 /// The kernel every sm_90a image with a `__tma` entry carries to copy a tensor of 2-byte

@@ -407,6 +407,24 @@ bool tlc::tile::onlyCpAsyncFillsAndReads(Value buffer) {
   });
 }
 
+bool tlc::tile::copiedToMnMajorOperand(KernelOp kernel, unsigned arg) {
+  Block &body = kernel.getBody().front();
+  if (arg >= body.getNumArguments())
+    return false;
+  Value tensor = body.getArgument(arg);
+  WalkResult found = kernel.getBody().walk([&](CopyOp copy) {
+    if (copy.getSource() != tensor)
+      return WalkResult::advance();
+    for (Operation *user : copy.getDest().getUsers())
+      if (auto gemm = dyn_cast<GemmOp>(user))
+        if ((gemm.getB() == copy.getDest() && !gemm.getTransposeB()) ||
+            (gemm.getA() == copy.getDest() && gemm.getTransposeA()))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 bool tlc::tile::mayWrite(Operation *op, Value buffer) {
   WalkResult found = op->walk([&](Operation *inner) {
     bool w = false;

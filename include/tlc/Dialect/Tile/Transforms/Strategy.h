@@ -199,6 +199,12 @@ bool mayWrite(mlir::Operation *op, mlir::Value buffer);
 /// serves element reads alone.
 bool onlyCpAsyncFillsAndReads(mlir::Value buffer);
 
+/// Whether kernel argument `arg` (a tensor) is copied into a shared tile that a gemm reads as
+/// an MN-major operand (B without `transpose_b`, A with `transpose_a`): the tensor's rows then
+/// run along the reduction dimension, and TMA boxes of it read rows of the M or N dimension.
+/// The launcher copies such tensors whose rows are not 32-byte aligned (docs/abi.md).
+bool copiedToMnMajorOperand(KernelOp kernel, unsigned arg);
+
 /// Whether `type` is one of the language's 8-bit floats (f8e4m3, f8e5m2).
 inline bool isFloat8(mlir::Type type) {
   return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
