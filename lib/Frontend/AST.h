@@ -123,6 +123,9 @@ struct KernelDecl {
   /// Each configuration's `when` condition (null without one), parallel to `configs`: the
   /// launcher prefers the configurations whose condition holds (docs/language.md).
   std::vector<ExprPtr> configWhens;
+  /// Each configuration's architectures (`on sm_90a` or `on (sm_90a, sm_100a)`; empty without
+  /// `on`: every architecture), parallel to `configs`.
+  std::vector<std::vector<Name>> configArchs;
   StmtList body;
 };
 

@@ -329,6 +329,20 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
     } while (consumeIf(Token::comma));
     if (failed(expect(Token::r_paren, "to close the configuration")))
       return failure();
+    // `(...) on sm_90a` or `on (sm_90a, sm_100a)`: only those architectures' images have it.
+    std::vector<Name> archs;
+    if (tok.is(Token::identifier) && tok.getSpelling() == "on") {
+      consume();
+      bool list = consumeIf(Token::l_paren);
+      do {
+        auto arch = parseName("an architecture, as in 'on sm_90a'");
+        if (failed(arch))
+          return failure();
+        archs.push_back(*arch);
+      } while (list && consumeIf(Token::comma));
+      if (list && failed(expect(Token::r_paren, "to close the architectures")))
+        return failure();
+    }
     // `(...) when cond`: the launcher prefers this configuration where cond holds.
     ExprPtr when;
     if (tok.is(Token::identifier) && tok.getSpelling() == "when") {
@@ -341,6 +355,7 @@ LogicalResult Parser::parseConfigs(KernelDecl &kernel) {
     kernel.configs.push_back(std::move(config));
     kernel.configLocs.push_back(configLoc);
     kernel.configWhens.push_back(std::move(when));
+    kernel.configArchs.push_back(std::move(archs));
     if (!consumeIf(Token::comma))
       break;
   }

@@ -335,6 +335,11 @@ void Generator::createKernel(const KernelDecl &decl, ModuleOp module,
   if (variant) {
     kernel->setAttr("variant_of", builder.getStringAttr(decl.name.text));
     kernel->setAttr("variant", builder.getI64IntegerAttr(*variant));
+    SmallVector<Attribute> archs;
+    for (const Name &arch : decl.configArchs[*variant])
+      archs.push_back(builder.getStringAttr(arch.text));
+    if (!archs.empty())
+      kernel->setAttr(tile::kArchsAttr, builder.getArrayAttr(archs));
   }
   SmallVector<Location> argLocs;
   for (const ParamDecl &param : decl.params)
@@ -492,6 +497,29 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
       entries.append(name.text, *value);
     }
     configs.push_back(entries.getDictionary(ctx));
+  }
+  // `on ARCH`: architecture names as --arch takes them (sm_ and a number, an optional 'a').
+  for (const std::vector<Name> &archs : decl.configArchs)
+    for (const Name &arch : archs) {
+      StringRef text = arch.text, digits = text;
+      bool ok = digits.consume_front("sm_");
+      if (ok && digits.ends_with("a"))
+        digits = digits.drop_back();
+      if (!ok || digits.empty() || !llvm::all_of(digits, llvm::isDigit)) {
+        auto diag = error(arch.loc) << "'" << arch.text << "' is not an architecture";
+        diag.attachNote() << "hint: name one as --arch does, as in 'on sm_90a' or 'on (sm_90a, "
+                          << "sm_100a)'";
+        return failure();
+      }
+    }
+  // An architecture none of the `on` lists names still needs a configuration.
+  if (llvm::none_of(decl.configArchs,
+                    [](const std::vector<Name> &archs) { return archs.empty(); })) {
+    auto diag = error(decl.configsLoc) << "every configuration of kernel '" << decl.name.text
+                                       << "' is limited to some architectures ('on')";
+    diag.attachNote() << "hint: leave 'on' off at least one configuration: the images of other "
+                      << "architectures take those";
+    return failure();
   }
   // Where no `when` holds the launcher chooses among the configurations without one: there
   // must be one.

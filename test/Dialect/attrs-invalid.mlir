@@ -604,3 +604,27 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
   %a = tile.alloc {tile.min_blocks = 2 : i64} : !tile.buffer<shared 64x64xbf16>
   tile.yield
 }
+
+// -----
+
+// expected-error @+1 {{'tile.archs' must be a non-empty array of strings}}
+tile.kernel @k__0 threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} attributes {variant_of = "k", variant = 0 : i64, tile.archs = []} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.archs' belongs on a 'tile.kernel' that is one configuration ('variant_of')}}
+tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} attributes {tile.archs = ["sm_90a"]} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  tile.yield
+}

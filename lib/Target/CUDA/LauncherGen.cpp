@@ -554,7 +554,8 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
     os << "/// Only among the variants whose `when` condition holds, where one holds; among\n"
           "/// those without a condition otherwise (tlc::rt::applyWhen).\n";
   if (hasAbsentVariants(entry)) {
-    os << "/// Some architectures' images leave out variants that do not fit their shared memory:\n"
+    os << "/// Some architectures' images leave out variants (that do not fit their shared\n"
+          "/// memory, or that name other architectures with `on`):\n"
           "/// select_for() assumes every variant is there; launch() and select() choose among\n"
           "/// those in the image the driver loaded (";
     bool firstAbsent = true;

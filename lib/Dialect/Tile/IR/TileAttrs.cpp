@@ -528,6 +528,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                ? success()
                : misplaced(op, attr, "a 'tile.kernel' that is one configuration ('variant_of')");
   }
+  if (name == kArchsAttr) {
+    auto archs = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!archs || archs.empty() ||
+        !llvm::all_of(archs, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'" << name << "' must be a non-empty array of strings";
+    auto kernel = dyn_cast<KernelOp>(op);
+    return kernel && !getVariantOf(kernel).empty()
+               ? success()
+               : misplaced(op, attr, "a 'tile.kernel' that is one configuration ('variant_of')");
+  }
   if (name == kMinBlocksAttr) {
     if (failed(verifyInteger(op, attr, 1, 32)))
       return failure();
