@@ -238,12 +238,6 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   // chose TMA copies, that second compile runs beside the rest of the first (`-j`); its
   // diagnostics follow the first compile's, as in a serial run.
   OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
-  // Configurations limited to other architectures (`on`, tile.archs) are left out of this
-  // architecture's image; the launcher chooses among those the loaded image has.
-  for (auto kernel : llvm::make_early_inc_range(lowered->getOps<tile::KernelOp>()))
-    if (auto archs = kernel->getAttrOfType<ArrayAttr>(tile::kArchsAttr))
-      if (llvm::none_of(archs, [&](Attribute a) { return cast<StringAttr>(a).getValue() == arch; }))
-        kernel.erase();
   // Each pass manager gets a timer of its own: pass timers are keyed by the pass's address, and
   // a second pass manager under the same timer can reuse a freed pass's address and its name.
   TimingScope passesTimer = archTimer.nest("MLIR passes");

@@ -498,14 +498,10 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
     }
     configs.push_back(entries.getDictionary(ctx));
   }
-  // `on ARCH`: architecture names as --arch takes them (sm_ and a number, an optional 'a').
+  // `on ARCH`: architecture names as --arch takes them.
   for (const std::vector<Name> &archs : decl.configArchs)
     for (const Name &arch : archs) {
-      StringRef text = arch.text, digits = text;
-      bool ok = digits.consume_front("sm_");
-      if (ok && digits.ends_with("a"))
-        digits = digits.drop_back();
-      if (!ok || digits.empty() || !llvm::all_of(digits, llvm::isDigit)) {
+      if (!tile::TargetAttr::isValidArch(arch.text)) {
         auto diag = error(arch.loc) << "'" << arch.text << "' is not an architecture";
         diag.attachNote() << "hint: name one as --arch does, as in 'on sm_90a' or 'on (sm_90a, "
                           << "sm_100a)'";

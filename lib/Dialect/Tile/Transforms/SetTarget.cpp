@@ -22,6 +22,13 @@ struct SetTargetPass : public tlc::tile::impl::TileSetTargetBase<SetTargetPass> 
       return signalPassFailure();
     }
     module->setAttr(kTargetAttr, TargetAttr::get(&getContext(), arch));
+    // Configurations limited to other architectures (`on`: tile.archs) are not compiled for
+    // this one: its image leaves them out, and the launcher chooses among those it has.
+    for (auto kernel : llvm::make_early_inc_range(module.getOps<KernelOp>()))
+      if (auto archs = kernel->getAttrOfType<ArrayAttr>(kArchsAttr))
+        if (llvm::none_of(archs,
+                          [&](Attribute a) { return cast<StringAttr>(a).getValue() == arch; }))
+          kernel.erase();
   }
 };
 } // namespace

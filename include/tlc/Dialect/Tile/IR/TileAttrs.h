@@ -59,8 +59,8 @@ inline constexpr llvm::StringLiteral kSharedBytesAttr = "tile.shared_bytes";
 /// tile-shared-memory-layout{omit-unfit-variants}, read by convert-tile-to-nvvm, which drops it).
 inline constexpr llvm::StringLiteral kOmittedAttr = "tile.omitted";
 /// On a `tile.kernel` that is one configuration of several (`variant_of`), from `on ARCH` in its
-/// `configs` entry: the architectures (as given to --arch) whose images have it; the driver
-/// marks it `tile.omitted` for the others (an array of strings, not empty).
+/// `configs` entry: the architectures (as given to --arch) whose images have it; tile-set-target
+/// removes it for the others (an array of strings, not empty).
 inline constexpr llvm::StringLiteral kArchsAttr = "tile.archs";
 /// On a `tile.kernel` (`blocks_per_sm(E)`), and on the entries convert-tile-to-nvvm emits for it:
 /// at least E blocks resident per multiprocessor (tlc-mark-grid-constants makes it

@@ -12,7 +12,9 @@ def TileSetTarget : Pass<"tile-set-target", "mlir::ModuleOp"> {
     one block may use. The passes that decide by architecture (tile-assign-mma-layouts,
     tile-shared-memory-layout, convert-tile-to-nvvm) read it through `tile::getTarget` and fail
     with a located error where it is missing; tlc runs this pass first. An unknown architecture
-    is an error.
+    is an error. A kernel that is one configuration limited to other architectures
+    (`tile.archs`, from `on ARCH` in its `configs` entry) is removed: this target's image
+    leaves it out.
   }];
   let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
   let dependentDialects = ["tlc::tile::TileDialect"];
