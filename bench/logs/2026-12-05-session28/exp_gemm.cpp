@@ -16,8 +16,12 @@ int main(int argc, char **argv) {
   std::vector<S> shapes = {{4096, 4096, 4096}, {4096, 4096, 4000}, {5000, 4096, 4096},
                            {4096, 3000, 4096}, {5000, 3000, 4000}, {6000, 6000, 2000},
                            {6144, 6144, 2048}, {4096, 4096, 4032}};
-  if (argc == 4)
-    shapes = {{std::atoll(argv[1]), std::atoll(argv[2]), std::atoll(argv[3])}};
+  // Arguments: M N K triples (README.txt lists each run's); without, run 7's shapes.
+  if (argc > 1 && (argc - 1) % 3 == 0) {
+    shapes.clear();
+    for (int i = 1; i < argc; i += 3)
+      shapes.push_back({std::atoll(argv[i]), std::atoll(argv[i + 1]), std::atoll(argv[i + 2])});
+  }
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, gpu.stream()));
