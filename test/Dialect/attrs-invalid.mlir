@@ -120,6 +120,19 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
 
 // -----
 
+tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<bf16, 2>):
+  // expected-error @+1 {{row layouts take 1 to 32 warps, got 8 x 8}}
+  %a = tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 8, replicas = 8>} : !tile.buffer<fragment 128xf32>
+  tile.yield
+}
+
+// -----
+
 tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
 ^bb0(%x: !tile.tensor<bf16, 2>):
   %c1 = arith.constant 1 : index

@@ -14,10 +14,12 @@ tile.kernel @k threads [256, 1, 1] args ["X"] dims [["M", "N"]] params {} attrib
   // CHECK: tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
   // CHECK: tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 2]>} : !tile.buffer<fragment 128x64xf32>
   // CHECK: tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 8>} : !tile.buffer<fragment 128xf32>
+  // CHECK: tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 4, replicas = 2>} : !tile.buffer<fragment 64xf32>
   // CHECK: tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x64xbf16>
   %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
   %mma = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 2]>} : !tile.buffer<fragment 128x64xf32>
   %rows = tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 8>} : !tile.buffer<fragment 128xf32>
+  %rows2 = tile.alloc {tile.layout = #tile.mma_sync_rows<warps = 4, replicas = 2>} : !tile.buffer<fragment 64xf32>
   %a = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x64xbf16>
   %a2 = tile.alloc : !tile.buffer<shared 128x64xbf16>
   %c0 = arith.constant 0 : index

@@ -189,13 +189,19 @@ TEST_CASE("mma.sync accumulator layouts cover the tile once", "[layout]") {
 }
 
 // Attention's row statistics: the row slots of a thread hold exactly the rows of its
-// accumulator slots, and together the threads hold every row (each by the four lanes of a quad).
+// accumulator slots, and together the threads hold every row (each by the four lanes of a quad,
+// times the warps of a block row where warps also split the columns: replicas).
 TEST_CASE("mma.sync row slots hold the rows of the accumulator slots", "[layout]") {
-  for (auto [rows, cols, warps] : {std::tuple<int64_t, int64_t, int64_t>{128, 64, 8},
-                                   {128, 128, 8},
-                                   {64, 64, 4},
-                                   {128, 128, 4}}) {
-    MmaSyncAccLayout layout{rows, cols, warps, 1};
+  for (auto [rows, cols, warpsM, warpsN] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{128, 64, 8, 1},
+        {128, 128, 8, 1},
+        {64, 64, 4, 1},
+        {128, 128, 4, 1},
+        {64, 128, 2, 4},
+        {64, 128, 4, 2},
+        {32, 64, 1, 4}}) {
+    MmaSyncAccLayout layout{rows, cols, warpsM, warpsN};
+    int64_t warps = warpsM * warpsN;
     std::vector<int64_t> holders(rows, 0);
     for (int64_t t = 0; t < 32 * warps; ++t) {
       for (int64_t s = 0; s < layout.slots(); ++s) {
@@ -207,7 +213,7 @@ TEST_CASE("mma.sync row slots hold the rows of the accumulator slots", "[layout]
         ++holders[layout.rowOf(t, r)];
     }
     for (int64_t row = 0; row < rows; ++row)
-      REQUIRE(holders[row] == 4);
+      REQUIRE(holders[row] == 4 * warpsN);
   }
 }
 

@@ -118,9 +118,9 @@ struct MmaSyncAccLayout {
   int64_t slots() const { return mTiles() * nTiles() * 4; }
   std::pair<int64_t, int64_t> coord(int64_t thread, int64_t slot) const;
 
-  /// The rows a thread holds, as a rank-1 fragment beside the accumulator (`warpsN` must be 1:
-  /// each warp owns whole rows): 2 mTiles() row slots, row slot r at row 16 (r / 2) + lane / 4 +
-  /// 8 (r % 2) of the warp's block. The four lanes of a quad hold the same rows.
+  /// The rows a thread holds, as a rank-1 fragment beside the accumulator: 2 mTiles() row slots,
+  /// row slot r at row 16 (r / 2) + lane / 4 + 8 (r % 2) of the warp's block. The four lanes of
+  /// a quad and the warpsN warps of a block row hold the same rows.
   int64_t rowSlots() const { return 2 * mTiles(); }
   int64_t rowOf(int64_t thread, int64_t rowSlot) const;
   /// The row slot that holds the row of accumulator slot `slot`.

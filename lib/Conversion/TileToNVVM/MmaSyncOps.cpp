@@ -469,7 +469,8 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     // argmax / argmin keep the generic lowering (tile-assign-mma-layouts converts their
     // fragments).
     if (!src || !dst || src->kind != tile::AccLayout::Kind::MmaSync ||
-        dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1 || op.isArgReduce())
+        dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1 || op.isArgReduce() ||
+        src->mma.warpsN != 1)
       return failure();
     Location loc = op.getLoc();
     Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());

@@ -46,7 +46,7 @@ static layout::WgmmaAccLayout wgmmaLayout(WgmmaAccLayoutAttr attr, ArrayRef<int6
 
 static layout::MmaSyncAccLayout mmaLayout(int64_t warpsM, int64_t warpsN, ArrayRef<int64_t> shape) {
   // A row layout sits beside an accumulator of any width: its rows alone decide the slots.
-  return {shape[0], shape.size() == 2 ? shape[1] : 16, warpsM, warpsN};
+  return {shape[0], shape.size() == 2 ? shape[1] : 16 * warpsN, warpsM, warpsN};
 }
 
 LogicalResult WgmmaAccLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -114,13 +114,13 @@ std::pair<int64_t, int64_t> MmaSyncAccLayoutAttr::getCoord(ArrayRef<int64_t> sha
 }
 
 LogicalResult MmaSyncRowsLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                            int64_t warps) {
-  if (warps < 1 || warps > 32)
-    return emitError() << "row layouts take 1 to 32 warps, got " << warps;
+                                            int64_t warps, int64_t replicas) {
+  if (warps < 1 || replicas < 1 || warps * replicas > 32)
+    return emitError() << "row layouts take 1 to 32 warps, got " << warps << " x " << replicas;
   return success();
 }
 
-int64_t MmaSyncRowsLayoutAttr::getNumThreads() const { return 32 * getWarps(); }
+int64_t MmaSyncRowsLayoutAttr::getNumThreads() const { return 32 * getWarps() * getReplicas(); }
 
 LogicalResult MmaSyncRowsLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                                                  ArrayRef<int64_t> shape) const {
@@ -133,12 +133,12 @@ LogicalResult MmaSyncRowsLayoutAttr::verifyShape(function_ref<InFlightDiagnostic
 }
 
 int64_t MmaSyncRowsLayoutAttr::getNumSlots(ArrayRef<int64_t> shape) const {
-  return mmaLayout(getWarps(), 1, shape).rowSlots();
+  return mmaLayout(getWarps(), getReplicas(), shape).rowSlots();
 }
 
 std::pair<int64_t, int64_t> MmaSyncRowsLayoutAttr::getCoord(ArrayRef<int64_t> shape, int64_t thread,
                                                             int64_t slot) const {
-  return {mmaLayout(getWarps(), 1, shape).rowOf(thread, slot), 0};
+  return {mmaLayout(getWarps(), getReplicas(), shape).rowOf(thread, slot), 0};
 }
 
 static LogicalResult verifyBlockedParams(function_ref<InFlightDiagnostic()> emitError, int64_t vec,

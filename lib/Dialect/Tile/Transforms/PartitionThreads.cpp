@@ -176,9 +176,10 @@ static void rewriteSlotAccesses(ArrayRef<Operation *> cloned, const AccLayout &l
   }
 }
 
-/// A row fragment's value is held by several threads (the four lanes of a quad, the
-/// threads_per_row threads of a blocked row): each of them runs the body for the row, so an
-/// atomic update in `loop` would be applied several times. The first of them does it.
+/// A row fragment's value is held by several threads (the four lanes of a quad and the warps of
+/// a block row beside mma.sync, the threads_per_row threads of a blocked row): each of them runs
+/// the body for the row, so an atomic update in `loop` would be applied several times. The first
+/// of them does it.
 static void guardReplicatedAtomics(scf::ForOp loop, const AccLayout &layout, Value tid) {
   if (!layout.isRows() || layout.rowReplicas() <= 1)
     return;
@@ -187,11 +188,7 @@ static void guardReplicatedAtomics(scf::ForOp loop, const AccLayout &layout, Val
   for (AtomicAddOp atomic : atomics) {
     OpBuilder guardBuilder(atomic);
     Location at = atomic.getLoc();
-    Value lane = arith::RemUIOp::create(
-        guardBuilder, at, tid,
-        arith::ConstantIndexOp::create(guardBuilder, at, layout.rowReplicas()));
-    Value leader = arith::CmpIOp::create(guardBuilder, at, arith::CmpIPredicate::eq, lane,
-                                         arith::ConstantIndexOp::create(guardBuilder, at, 0));
+    Value leader = buildIsRowLeader(guardBuilder, at, layout, tid);
     auto guard = scf::IfOp::create(guardBuilder, at, leader, /*withElseRegion=*/false);
     atomic->moveBefore(guard.thenBlock()->getTerminator());
   }

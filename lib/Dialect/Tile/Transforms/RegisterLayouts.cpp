@@ -12,7 +12,9 @@
 //      layout on the kernel's warps: warps stacked along M when rows are involved (row values,
 //      A operands, row reduces: each warp owns whole rows) or, on sm_90a, when the rows are 16
 //      per warp (wgmma's D fragment), else the squarest warp grid (the fewest operand bytes
-//      read from shared memory per product);
+//      read from shared memory per product); row values with too few rows to stack the warps
+//      take the squarest grid too, each held by the warps of its block row (replicas), while
+//      A operands and row reduces need the stack;
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
 //      than at the point, a gemm that stays generic, a reduce along columns, an argmax, a scan,
 //      a copy from a tensor) gets an explicit layout conversion: the fragment is copied to a
@@ -117,7 +119,11 @@ struct Planner {
   RegisterPlan &plan;
 
   llvm::EquivalenceClasses<Operation *> classes;
-  llvm::DenseSet<Operation *> rowBound; // fragments that need whole rows per warp
+  /// Fragments that need whole rows per warp: A operands from registers, row reductions.
+  llvm::DenseSet<Operation *> rowBound;
+  /// Fragments whose elements are combined with row values: each warp holds the rows of its
+  /// block, which warps splitting the columns hold as replicas.
+  llvm::DenseSet<Operation *> rowReaders;
   SmallVector<GemmOp> candidates;
 
   void join(Value x, Value y) {
@@ -141,15 +147,40 @@ struct Planner {
   void markMmaGemms(ArrayRef<GemmOp> mma);
   std::optional<std::string> chooseLayouts(ArrayRef<Operation *> members,
                                            SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out);
+  /// One warp grid for a class whose `rows` do not stack its warps: whole 16 x 16 tiles of every
+  /// rank-2 member, as square as the widest allows (MmaSyncAccLayout::choose).
+  std::optional<layout::MmaSyncAccLayout> chooseReplicatedGrid(ArrayRef<Operation *> members,
+                                                               int64_t rows);
 };
 } // namespace
+
+std::optional<layout::MmaSyncAccLayout> Planner::chooseReplicatedGrid(ArrayRef<Operation *> members,
+                                                                      int64_t rows) {
+  int64_t widest = 0;
+  for (Operation *member : members) {
+    auto shape = cast<AllocOp>(member).getBuffer().getType().getShape();
+    if (shape.size() == 2)
+      widest = std::max(widest, shape[1]);
+  }
+  // Row values alone: 16 columns per warp, as if beside the narrowest accumulator.
+  std::optional<layout::MmaSyncAccLayout> grid =
+      layout::MmaSyncAccLayout::choose(rows, widest ? widest : 16 * warps, warps);
+  if (!grid)
+    return std::nullopt;
+  for (Operation *member : members) {
+    auto shape = cast<AllocOp>(member).getBuffer().getType().getShape();
+    if (shape.size() == 2 && shape[1] % (16 * grid->warpsN) != 0)
+      return std::nullopt;
+  }
+  return grid;
+}
 
 /// Layouts for one class of fragments, or why it stays in shared memory.
 std::optional<std::string>
 Planner::chooseLayouts(ArrayRef<Operation *> members,
                        SmallVectorImpl<std::pair<AllocOp, AccLayout>> &out) {
   int64_t rows = 0;
-  bool needRows = false;
+  bool needRows = false, wholeRows = false;
   for (Operation *member : members) {
     // An element access outside a `parallel` is one thread's (possibly under a condition on
     // the thread): no block-wide conversion can serve it there, so the fragment stays in
@@ -162,33 +193,47 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
     if (rows && type.getShape()[0] != rows)
       return std::string("fragments that share a layout have different row counts");
     rows = type.getShape()[0];
-    needRows |= rowBound.contains(member) || type.getRank() == 1;
+    wholeRows |= rowBound.contains(member);
+    needRows |= rowReaders.contains(member) || type.getRank() == 1;
     Type elem = type.getElementType();
     if (type.getRank() == 1 ? !elem.isF32()
                             : (type.getShape()[1] % 16 != 0 || !(elem.isF32() || isMmaInput(elem))))
       return std::string("fragments in registers are f32 rows, or f32/bf16/f16 tiles of a "
                          "multiple of 16 columns");
   }
+  needRows |= wholeRows;
   bool stacked = rows % (16 * warps) == 0;
   // wgmma (sm_90a) runs on warps stacked along M with 16 rows each: take that grid when the
   // rows allow it, rows or not.
   needRows |= wgmma && rows == 16 * warps && warps % 4 == 0;
-  if (needRows && !stacked)
+  if (wholeRows && !stacked)
     return ("its " + Twine(rows) + " rows do not split into " + Twine(warps) +
-            " warps of 16-row tiles (row values, A operands from registers and row reductions "
-            "need whole rows per warp: a multiple of " +
+            " warps of 16-row tiles (A operands from registers and row reductions need whole "
+            "rows per warp: a multiple of " +
             Twine(16 * warps) + " rows)")
         .str();
+  // Row values with too few rows to stack the warps: warps also split the columns, and the
+  // warps of a block row hold its row values as replicas.
+  int64_t warpsM = warps, warpsN = 1;
+  if (needRows && !stacked) {
+    std::optional<layout::MmaSyncAccLayout> grid = chooseReplicatedGrid(members, rows);
+    if (!grid)
+      return ("its " + Twine(rows) + " rows and their columns do not split into " + Twine(warps) +
+              " warps of 16 x 16 tiles")
+          .str();
+    warpsM = grid->warpsM;
+    warpsN = grid->warpsN;
+  }
   for (Operation *member : members) {
     auto alloc = cast<AllocOp>(member);
     auto shape = alloc.getBuffer().getType().getShape();
     AccLayout layout;
     if (shape.size() == 1) {
       layout.kind = AccLayout::Kind::MmaSyncRows;
-      layout.mma = layout::MmaSyncAccLayout{rows, 16, warps, 1};
+      layout.mma = layout::MmaSyncAccLayout{rows, 16 * warpsN, warpsM, warpsN};
     } else if (needRows) {
       layout.kind = AccLayout::Kind::MmaSync;
-      layout.mma = layout::MmaSyncAccLayout{rows, shape[1], warps, 1};
+      layout.mma = layout::MmaSyncAccLayout{rows, shape[1], warpsM, warpsN};
     } else {
       auto chosen = layout::MmaSyncAccLayout::choose(rows, shape[1], warps);
       if (!chosen)
@@ -255,7 +300,7 @@ SmallVector<AllocOp> Planner::inferClasses() {
   kernel.getBody().walk([&](ParallelOp parallel) {
     auto [domain, rows] = joinParallelAccesses(parallel, [&](Value x, Value y) { join(x, y); });
     if (rows)
-      rowBound.insert(fragmentAlloc(domain));
+      rowReaders.insert(fragmentAlloc(domain));
   });
   return fragments;
 }

@@ -20,7 +20,7 @@ FragmentLayoutAttrInterface AccLayout::toAttr(MLIRContext *ctx) const {
     return BlockedLayoutAttr::get(ctx, blocked.vec, blocked.threadsPerRow, blocked.threads);
   if (kind == Kind::BlockedRows)
     return BlockedRowsLayoutAttr::get(ctx, blocked.threadsPerRow, blocked.threads);
-  return MmaSyncRowsLayoutAttr::get(ctx, mma.warpsM);
+  return MmaSyncRowsLayoutAttr::get(ctx, mma.warpsM, mma.warpsN);
 }
 
 std::optional<AccLayout> AccLayout::fromAttr(Attribute attr, ArrayRef<int64_t> shape) {
@@ -47,9 +47,10 @@ std::optional<AccLayout> AccLayout::fromAttr(Attribute attr, ArrayRef<int64_t> s
     layout.mma = layout::MmaSyncAccLayout{shape[0], shape[1], mma.getWarpsM(), mma.getWarpsN()};
   } else {
     // Beside an accumulator of any width: the rows alone decide the slots.
+    auto rowsAttr = cast<MmaSyncRowsLayoutAttr>(attr);
     layout.kind = Kind::MmaSyncRows;
-    layout.mma =
-        layout::MmaSyncAccLayout{shape[0], 16, cast<MmaSyncRowsLayoutAttr>(attr).getWarps(), 1};
+    layout.mma = layout::MmaSyncAccLayout{shape[0], 16 * rowsAttr.getReplicas(),
+                                          rowsAttr.getWarps(), rowsAttr.getReplicas()};
   }
   return layout;
 }
@@ -113,7 +114,9 @@ std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
   if (layout.kind == AccLayout::Kind::MmaSyncRows) {
     // Row slot r: 16 (r / 2) + lane / 4 + 8 (r % 2) in the warp's rows.
     const layout::MmaSyncAccLayout &l = layout.mma;
-    Value row = m.add(m.add(m.mul(m.div(tid, 32), l.warpRows()), m.mul(m.div(slot, 2), 16)),
+    // The warps of a block row (replicas) hold the same rows.
+    Value warpRow = l.warpsN == 1 ? m.div(tid, 32) : m.div(m.div(tid, 32), l.warpsN);
+    Value row = m.add(m.add(m.mul(warpRow, l.warpRows()), m.mul(m.div(slot, 2), 16)),
                       m.add(m.div(lane, 4), m.mul(m.rem(slot, 2), 8)));
     return {row, m.cst(0)};
   }
@@ -145,6 +148,19 @@ std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
   Value row = m.add(m.add(m.mul(wm, l.warpRows()), m.mul(mi, 16)), inRow);
   Value col = m.add(m.add(m.mul(wn, l.warpCols()), m.mul(ni, 8)), inCol);
   return {row, col};
+}
+
+Value tlc::tile::buildIsRowLeader(OpBuilder &b, Location loc, const AccLayout &layout, Value tid) {
+  IndexMath m{b, loc};
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, m.cst(0));
+  };
+  if (layout.kind != AccLayout::Kind::MmaSyncRows || layout.mma.warpsN == 1)
+    return isZero(m.rem(tid, layout.rowReplicas()));
+  // Lane 0 of its quad, in the first warp of its block row.
+  Value firstLane = isZero(m.rem(tid, 4));
+  Value firstWarp = isZero(m.rem(m.div(tid, 32), layout.mma.warpsN));
+  return arith::AndIOp::create(b, loc, firstLane, firstWarp);
 }
 
 Value tlc::tile::buildRowSlot(OpBuilder &b, Location loc, const AccLayout &layout, Value slot) {

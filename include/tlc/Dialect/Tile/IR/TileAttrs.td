@@ -110,14 +110,17 @@ def Tile_MmaSyncAccLayoutAttr : Tile_Attr<"MmaSyncAccLayout", "mma_sync_acc",
 
 def Tile_MmaSyncRowsLayoutAttr : Tile_Attr<"MmaSyncRowsLayout", "mma_sync_rows",
     [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]> {
-  let summary = "row values beside an mma.sync accumulator on warps stacked along M";
+  let summary = "row values beside an mma.sync accumulator";
   let description = [{
-    A rank-1 fragment of R values, one per row of an [R, C] `#tile.mma_sync_acc<warps = [w, 1]>`
-    accumulator: row slot r of a thread holds row 16 (r / 2) + lane / 4 + 8 (r % 2) of its
-    warp's block, replicated over the four lanes of a quad. `#tile.mma_sync_rows<warps = 4>`.
+    A rank-1 fragment of R values, one per row of an [R, C] `#tile.mma_sync_acc<warps = [w, n]>`
+    accumulator (n = `replicas`, 1 when omitted): warp v, at (v / n, v % n), holds the rows of
+    its accumulator block; row slot r of a thread holds row 16 (r / 2) + lane / 4 + 8 (r % 2) of
+    that block, replicated over the four lanes of a quad and the n warps of a block row (each
+    of them holds the whole row value). `#tile.mma_sync_rows<warps = 4>`,
+    `#tile.mma_sync_rows<warps = 4, replicas = 2>`.
   }];
-  let parameters = (ins "int64_t":$warps);
-  let assemblyFormat = "`<` `warps` `=` $warps `>`";
+  let parameters = (ins "int64_t":$warps, DefaultValuedParameter<"int64_t", "1">:$replicas);
+  let assemblyFormat = "`<` `warps` `=` $warps (`,` `replicas` `=` $replicas^)? `>`";
   let genVerifyDecl = 1;
 }
 

@@ -77,8 +77,11 @@ struct AccLayout {
     }
     return mma.coord(thread, slot);
   }
-  /// The threads that hold each row value of a row layout (replicas).
-  int64_t rowReplicas() const { return kind == Kind::BlockedRows ? blocked.threadsPerRow : 4; }
+  /// The threads that hold each row value of a row layout (replicas): the threads_per_row threads
+  /// of a blocked row; the four lanes of a quad times the warps of a block row beside mma.sync.
+  int64_t rowReplicas() const {
+    return kind == Kind::BlockedRows ? blocked.threadsPerRow : 4 * mma.warpsN;
+  }
   /// The `tile.layout` attribute describing it.
   FragmentLayoutAttrInterface toAttr(mlir::MLIRContext *ctx) const;
   /// Resolves a `tile.layout` attribute for a fragment of `shape`; nullopt if it does not fit.
@@ -106,6 +109,12 @@ bool isRegisterWgmma(GemmOp gemm);
 std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Location loc,
                                                    const AccLayout &layout, mlir::Value tid,
                                                    mlir::Value slot);
+
+/// Whether thread `tid` (an index) is the first of the replicas holding its rows in row layout
+/// `layout` (AccLayout::rowReplicas): lane 0 of a quad in the first warp of a block row beside
+/// mma.sync, the first thread of a blocked row.
+mlir::Value buildIsRowLeader(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
+                             mlir::Value tid);
 
 /// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
 /// of slot `slot` of `layout` ("mma_sync" or "blocked"; mirrors rowSlotOf).
