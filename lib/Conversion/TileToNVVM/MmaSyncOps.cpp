@@ -460,7 +460,10 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
   }
 };
 
-/// reduce(acc, rows, dim = 1): per row slot, the thread's slots of that row, then the quad.
+/// reduce(acc, rows, dim = 1): per row slot, the thread's slots of that row, then the quad; where
+/// warps also split the columns (row values held by the warps of a block row), then the warps'
+/// partial values through the `scratch` buffer (scratch[row * warpsN + wn]), each replica
+/// combining them in the same order.
 struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
   ReduceRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
   LogicalResult matchAndRewrite(tile::ReduceOp op, PatternRewriter &rewriter) const override {
@@ -470,8 +473,14 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     // fragments).
     if (!src || !dst || src->kind != tile::AccLayout::Kind::MmaSync ||
         dst->kind != tile::AccLayout::Kind::MmaSyncRows || op.getDim() != 1 || op.isArgReduce() ||
-        src->mma.warpsN != 1)
+        dst->mma.warpsN != src->mma.warpsN)
       return failure();
+    const layout::MmaSyncAccLayout &l = src->mma;
+    bool acrossWarps = l.warpsN > 1;
+    if (acrossWarps && (!op.getScratch() || !getBufferMemref(op.getScratch())))
+      return rewriter.notifyMatchFailure(op, "warps split the rows but the reduce has no scratch");
+    // Before this reduce's own barrier joins its block.
+    bool trailingBarrier = acrossWarps && !siblingBarrier(op);
     Location loc = op.getLoc();
     Value srcMemref = getBufferMemref(op.getSource()), dstMemref = getBufferMemref(op.getDest());
     Value initMemref = op.getInit() ? getBufferMemref(op.getInit()) : Value();
@@ -480,13 +489,13 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     // Narrow float sums (f16 accumulators) add in f32 and round once at the store.
     Type elem = op.getDest().getType().getElementType();
     Type acc = tile::getReduceAccumulatorType(elem, kind);
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
     auto slot = [&](Value memref, int64_t s) -> Value {
-      Value v = memref::LoadOp::create(
-          rewriter, loc, memref, ValueRange{arith::ConstantIndexOp::create(rewriter, loc, s)});
+      Value v = memref::LoadOp::create(rewriter, loc, memref, ValueRange{cst(s)});
       return acc == elem ? v : convertElement(rewriter, loc, v, elem, acc);
     };
-    const layout::MmaSyncAccLayout &l = src->mma;
-    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+    // Row slot r over this warp's columns.
+    auto warpPartial = [&](int64_t r) {
       int64_t mi = r / 2, half = r % 2;
       Value v;
       for (int64_t ni = 0; ni < l.nTiles(); ++ni)
@@ -502,15 +511,65 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
                           .getShuffleResult();
         v = combine(v, other);
       }
+      return v;
+    };
+    auto finish = [&](int64_t r, Value v) {
       if (op.getAccumulate())
         v = combine(slot(dstMemref, r), v);
       else if (initMemref)
         v = combine(slot(initMemref, r), v);
       if (acc != elem)
         v = convertElement(rewriter, loc, v, acc, elem);
-      memref::StoreOp::create(rewriter, loc, v, dstMemref,
-                              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, r)});
+      memref::StoreOp::create(rewriter, loc, v, dstMemref, ValueRange{cst(r)});
+    };
+    if (!acrossWarps) {
+      for (int64_t r = 0; r < l.rowSlots(); ++r)
+        finish(r, warpPartial(r));
+      rewriter.eraseOp(op);
+      return success();
     }
+    SmallVector<Value> partial;
+    for (int64_t r = 0; r < l.rowSlots(); ++r)
+      partial.push_back(warpPartial(r));
+    Value scratch = op.getScratch();
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value warpColumn = arith::RemUIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, tid, cst(32)), cst(l.warpsN));
+    // scratch index of (row of row slot r, warp column 0).
+    SmallVector<Value> rowBase;
+    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+      Value row = tile::buildAccCoords(rewriter, loc, *dst, tid, cst(r)).first;
+      rowBase.push_back(arith::MulIOp::create(rewriter, loc, row, cst(l.warpsN)));
+    }
+    // Lane 0 of each quad writes its warp's partial values.
+    Value quadLeader =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(rewriter, loc, tid, cst(4)), cst(0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, quadLeader, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t r = 0; r < l.rowSlots(); ++r)
+        storeBufferElement(
+            rewriter, loc, partial[r], scratch,
+            ValueRange{arith::AddIOp::create(rewriter, loc, rowBase[r], warpColumn)});
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t r = 0; r < l.rowSlots(); ++r) {
+      Value v;
+      for (int64_t k = 0; k < l.warpsN; ++k) {
+        Value at = arith::AddIOp::create(rewriter, loc, rowBase[r], cst(k));
+        Value x = loadBufferElement(rewriter, loc, scratch, ValueRange{at});
+        v = v ? combine(v, x) : x;
+      }
+      partial[r] = v;
+    }
+    // This reduce may write the scratch again (its next run, in a loop) only after every thread
+    // has read it: a barrier, unless another op of its block always runs one.
+    if (trailingBarrier)
+      gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t r = 0; r < l.rowSlots(); ++r)
+      finish(r, partial[r]);
     rewriter.eraseOp(op);
     return success();
   }

@@ -92,6 +92,14 @@ mlir::Value loadBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Valu
 void storeBufferElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                         mlir::Value buffer, mlir::ValueRange coords);
 
+/// Whether `reduce` combines partial row values of several warps through its `scratch` buffer
+/// (a #tile.blocked row spanning warps, an mma.sync accumulator whose warps split the columns):
+/// a barrier between its scratch writes and reads.
+bool reducesAcrossWarps(tile::ReduceOp reduce);
+/// Whether another op of `op`'s block always runs a block-wide barrier: a barrier, or a row
+/// reduce over warps (lowered or not yet).
+bool siblingBarrier(mlir::Operation *op);
+
 /// `tensor[indices]` if in bounds, else zero.
 mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                             mlir::Type elementType, mlir::ValueRange indices);

@@ -626,27 +626,6 @@ struct CopySlotsToSlots : OpRewritePattern<tile::CopyOp> {
   }
 };
 
-/// Whether a row reduce over warps (a barrier between its scratch writes and reads).
-static bool reducesAcrossWarps(tile::ReduceOp reduce) {
-  auto layout = getRegisterLayout(reduce.getSource());
-  return layout && layout->kind == tile::AccLayout::Kind::Blocked &&
-         layout->blocked.threadsPerRow > 32 && reduce.getScratch();
-}
-
-/// Whether another op of `op`'s block always runs a block-wide barrier: a barrier, or a row
-/// reduce over warps (lowered or not yet).
-static bool siblingBarrier(Operation *op) {
-  for (Operation &other : *op->getBlock()) {
-    if (&other == op)
-      continue;
-    if (isa<tile::BarrierOp, gpu::BarrierOp>(other))
-      return true;
-    if (auto reduce = dyn_cast<tile::ReduceOp>(other); reduce && reducesAcrossWarps(reduce))
-      return true;
-  }
-  return false;
-}
-
 /// reduce(x, rows, dim = 1) of a #tile.blocked fragment into #tile.blocked_rows: per row slot,
 /// the thread's vectors of the row, then the threads of the row by xor shuffles, then, where a
 /// row spans several warps, the warps' partial values through the `scratch` buffer.
@@ -749,4 +728,25 @@ void tlc::populateRegisterFragmentPatterns(RewritePatternSet &patterns) {
   patterns.add<FillSlots, ReadSlot, WriteSlot, CopySlotsToTensor, CopySlotsAndBuffer,
                CopySharedToBlocked, CopyBlockedAndTensor, CopySlotsToSlots, ReduceBlockedRows>(
       patterns.getContext());
+}
+
+bool tlc::reducesAcrossWarps(tile::ReduceOp reduce) {
+  auto layout = getRegisterLayout(reduce.getSource());
+  if (!layout || !reduce.getScratch())
+    return false;
+  if (layout->kind == tile::AccLayout::Kind::MmaSync)
+    return layout->mma.warpsN > 1;
+  return layout->kind == tile::AccLayout::Kind::Blocked && layout->blocked.threadsPerRow > 32;
+}
+
+bool tlc::siblingBarrier(Operation *op) {
+  for (Operation &other : *op->getBlock()) {
+    if (&other == op)
+      continue;
+    if (isa<tile::BarrierOp, gpu::BarrierOp>(other))
+      return true;
+    if (auto reduce = dyn_cast<tile::ReduceOp>(other); reduce && reducesAcrossWarps(reduce))
+      return true;
+  }
+  return false;
 }

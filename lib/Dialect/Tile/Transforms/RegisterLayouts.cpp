@@ -13,8 +13,9 @@
 //      A operands, row reduces: each warp owns whole rows) or, on sm_90a, when the rows are 16
 //      per warp (wgmma's D fragment), else the squarest warp grid (the fewest operand bytes
 //      read from shared memory per product); row values with too few rows to stack the warps
-//      take the squarest grid too, each held by the warps of its block row (replicas), while
-//      A operands and row reduces need the stack;
+//      take the squarest grid too, each held by the warps of its block row (replicas; a row
+//      reduce combines their partial values through a shared `scratch` buffer), while A
+//      operands from registers need the stack;
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
 //      than at the point, a gemm that stays generic, a reduce along columns, an argmax, a scan,
 //      a copy from a tensor) gets an explicit layout conversion: the fragment is copied to a
@@ -119,10 +120,11 @@ struct Planner {
   RegisterPlan &plan;
 
   llvm::EquivalenceClasses<Operation *> classes;
-  /// Fragments that need whole rows per warp: A operands from registers, row reductions.
+  /// Fragments that need whole rows per warp: A operands from registers.
   llvm::DenseSet<Operation *> rowBound;
-  /// Fragments whose elements are combined with row values: each warp holds the rows of its
-  /// block, which warps splitting the columns hold as replicas.
+  /// Fragments whose elements are combined with row values or reduced into them: each warp holds
+  /// the rows of its block, which warps splitting the columns hold as replicas (a row reduce
+  /// then meets their partial values in shared memory).
   llvm::DenseSet<Operation *> rowReaders;
   SmallVector<GemmOp> candidates;
 
@@ -143,6 +145,9 @@ struct Planner {
   const char *misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp> mma);
   /// A conversion through shared memory for every use its register layout cannot serve.
   void convertMisfits(ArrayRef<GemmOp> mma);
+  /// A shared buffer for each row reduce whose rows are split over warps (replicas): the warps'
+  /// partial values meet there.
+  void addReduceScratch();
   /// mma.sync on the gemms, cp.async on the copies that fill their shared operands.
   void markMmaGemms(ArrayRef<GemmOp> mma);
   std::optional<std::string> chooseLayouts(ArrayRef<Operation *> members,
@@ -208,8 +213,8 @@ Planner::chooseLayouts(ArrayRef<Operation *> members,
   needRows |= wgmma && rows == 16 * warps && warps % 4 == 0;
   if (wholeRows && !stacked)
     return ("its " + Twine(rows) + " rows do not split into " + Twine(warps) +
-            " warps of 16-row tiles (A operands from registers and row reductions need whole "
-            "rows per warp: a multiple of " +
+            " warps of 16-row tiles (A operands from registers need whole rows per warp: a "
+            "multiple of " +
             Twine(16 * warps) + " rows)")
         .str();
   // Row values with too few rows to stack the warps: warps also split the columns, and the
@@ -268,6 +273,7 @@ void Planner::run() {
   SmallVector<GemmOp> mma = selectMmaGemms();
   // 3. Conversions where a use does not fit its fragment's layout.
   convertMisfits(mma);
+  addReduceScratch();
   // 4. The gemms and the copies that fill their shared operands.
   markMmaGemms(mma);
   plan.mmaGemms = std::move(mma);
@@ -295,7 +301,7 @@ SmallVector<AllocOp> Planner::inferClasses() {
     join(reduce.getSource(), reduce.getDest());
     if (init)
       join(reduce.getSource(), reduce.getInit());
-    rowBound.insert(src);
+    rowReaders.insert(src);
   });
   kernel.getBody().walk([&](ParallelOp parallel) {
     auto [domain, rows] = joinParallelAccesses(parallel, [&](Value x, Value y) { join(x, y); });
@@ -417,6 +423,23 @@ const char *Planner::misfitReason(Operation *at, Value fragment, ArrayRef<GemmOp
 void Planner::convertMisfits(ArrayRef<GemmOp> mma) {
   convertMisfitUses(plan,
                     [&](Operation *at, Value fragment) { return misfitReason(at, fragment, mma); });
+}
+
+void Planner::addReduceScratch() {
+  kernel.getBody().walk([&](ReduceOp reduce) {
+    std::optional<AccLayout> src = getAccLayout(reduce.getSource());
+    if (!src || src->kind != AccLayout::Kind::MmaSync || src->mma.warpsN == 1 ||
+        reduce.getScratch())
+      return;
+    OpBuilder b(kernel.getContext());
+    b.setInsertionPointToStart(&kernel.getBody().front());
+    // scratch[row * warpsN + wn]: the partial value of warp column wn for a row.
+    Type elem =
+        getReduceAccumulatorType(reduce.getDest().getType().getElementType(), reduce.getKind());
+    auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared,
+                                {src->mma.rows * src->mma.warpsN}, elem);
+    reduce.getScratchMutable().assign(AllocOp::create(b, reduce.getLoc(), type).getBuffer());
+  });
 }
 
 void Planner::markMmaGemms(ArrayRef<GemmOp> mma) {

@@ -277,10 +277,11 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AttrSizedOperandSegments]> {
     element at that position. With `accumulate`, the current dst and index are the running
     result of earlier (lower-indexed) tiles: they are replaced only by a strictly better element
     (or the first NaN), so ties keep the earlier index. `init` does not combine with them.
-    `scratch` (set by tile-assign-blocked-layouts, never by the frontend) is a rank-1 shared
-    buffer of the accumulator type (f32 for narrow float sums, else the element type), one value
-    per warp, where a row of a #tile.blocked source spans several warps: their partial results
-    meet there.
+    `scratch` (set by tile-assign-blocked-layouts and tile-assign-mma-layouts, never by the
+    frontend) is a rank-1 shared buffer of the accumulator type (f32 for narrow float sums, else
+    the element type), one value per warp and row, where a row of a #tile.blocked source spans
+    several warps or the warps of a #tile.mma_sync_acc source split the columns: their partial
+    results meet there.
     ```mlir
     tile.reduce %s, %m index %i : !tile.buffer<fragment 16x64xf32> offset %j
         {accumulate, dim = 1 : i64, kind = "argmax"} : !tile.buffer<fragment 16x64xf32> to
