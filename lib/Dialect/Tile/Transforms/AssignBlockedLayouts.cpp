@@ -369,22 +369,12 @@ struct BlockedPlanner {
                       [&](Operation *at, Value fragment) { return misfitReason(at, fragment); });
   }
 
-  /// A shared buffer for each row reduce whose rows span several warps.
+  /// A shared buffer for each row reduce whose rows span several warps: the warps' partial
+  /// values.
   void addScratch() {
-    kernel.getBody().walk([&](ReduceOp reduce) {
-      std::optional<AccLayout> src = getAccLayout(reduce.getSource());
-      if (!src || src->kind != AccLayout::Kind::Blocked || src->blocked.threadsPerRow <= 32 ||
-          reduce.getScratch())
-        return;
-      OpBuilder b(kernel.getContext());
-      b.setInsertionPointToStart(&kernel.getBody().front());
-      // The warps' partial values, in the type the reduce combines in.
-      Type elem =
-          getReduceAccumulatorType(reduce.getDest().getType().getElementType(), reduce.getKind());
-      int64_t values = src->blocked.rowSlots() * (threads / 32);
-      auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {values}, elem);
-      Value scratch = AllocOp::create(b, reduce.getLoc(), type).getBuffer();
-      reduce.getScratchMutable().assign(scratch);
+    tile::addReduceScratch(kernel, [&](const AccLayout &src) -> int64_t {
+      bool spans = src.kind == AccLayout::Kind::Blocked && src.blocked.threadsPerRow > 32;
+      return spans ? src.blocked.rowSlots() * (threads / 32) : 0;
     });
   }
 };

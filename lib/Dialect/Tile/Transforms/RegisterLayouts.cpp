@@ -426,19 +426,10 @@ void Planner::convertMisfits(ArrayRef<GemmOp> mma) {
 }
 
 void Planner::addReduceScratch() {
-  kernel.getBody().walk([&](ReduceOp reduce) {
-    std::optional<AccLayout> src = getAccLayout(reduce.getSource());
-    if (!src || src->kind != AccLayout::Kind::MmaSync || src->mma.warpsN == 1 ||
-        reduce.getScratch())
-      return;
-    OpBuilder b(kernel.getContext());
-    b.setInsertionPointToStart(&kernel.getBody().front());
-    // scratch[row * warpsN + wn]: the partial value of warp column wn for a row.
-    Type elem =
-        getReduceAccumulatorType(reduce.getDest().getType().getElementType(), reduce.getKind());
-    auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared,
-                                {src->mma.rows * src->mma.warpsN}, elem);
-    reduce.getScratchMutable().assign(AllocOp::create(b, reduce.getLoc(), type).getBuffer());
+  // scratch[row * warpsN + wn]: the partial value of warp column wn for a row.
+  tile::addReduceScratch(kernel, [](const AccLayout &src) -> int64_t {
+    bool split = src.kind == AccLayout::Kind::MmaSync && src.mma.warpsN > 1;
+    return split ? src.mma.rows * src.mma.warpsN : 0;
   });
 }
 

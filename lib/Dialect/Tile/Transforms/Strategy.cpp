@@ -150,6 +150,21 @@ std::pair<Value, Value> tlc::tile::buildAccCoords(OpBuilder &b, Location loc,
   return {row, col};
 }
 
+void tlc::tile::addReduceScratch(KernelOp kernel, function_ref<int64_t(const AccLayout &)> values) {
+  kernel.getBody().walk([&](ReduceOp reduce) {
+    std::optional<AccLayout> src = getAccLayout(reduce.getSource());
+    int64_t count = src && !reduce.getScratch() ? values(*src) : 0;
+    if (!count)
+      return;
+    OpBuilder b(kernel.getContext());
+    b.setInsertionPointToStart(&kernel.getBody().front());
+    Type elem =
+        getReduceAccumulatorType(reduce.getDest().getType().getElementType(), reduce.getKind());
+    auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {count}, elem);
+    reduce.getScratchMutable().assign(AllocOp::create(b, reduce.getLoc(), type).getBuffer());
+  });
+}
+
 Value tlc::tile::buildIsRowLeader(OpBuilder &b, Location loc, const AccLayout &layout, Value tid) {
   IndexMath m{b, loc};
   auto isZero = [&](Value v) {

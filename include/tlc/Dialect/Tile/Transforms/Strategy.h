@@ -116,6 +116,11 @@ std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Loc
 mlir::Value buildIsRowLeader(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
                              mlir::Value tid);
 
+/// Gives each row reduce of `kernel` whose source's register layout spreads a row over several
+/// warps a `scratch` buffer (in shared memory, at the start of the kernel body) of
+/// `values(layout)` elements of the type the reduce combines in; 0: none.
+void addReduceScratch(KernelOp kernel, llvm::function_ref<int64_t(const AccLayout &)> values);
+
 /// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
 /// of slot `slot` of `layout` ("mma_sync" or "blocked"; mirrors rowSlotOf).
 mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
