@@ -2,8 +2,9 @@
 //
 // `tlc --explain`, per operation: after the tile passes decided, one remark per kernel with
 // gemms, with a note at each gemm (its instruction and operands), each tile copy (TMA boxes,
-// cp.async chunks, register stores or element loads) and each `pipelined` loop (the ring it
-// became, or why it runs in order). It reads only the verified decisions (TileAttrs.h).
+// cp.async chunks, register stores or element loads), each reduce (shuffles, warps meeting in
+// shared memory, or the generic lowering) and each `pipelined` loop (the ring it became, or why
+// it runs in order). It reads only the verified decisions (TileAttrs.h).
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -244,6 +245,38 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
   return "";
 }
 
+/// How a reduce combines its elements: in registers (threads of a row by shuffles, warps that
+/// share a row through a scratch buffer in shared memory), or on the generic lowering.
+static std::string describeReduce(ReduceOp reduce) {
+  std::optional<AccLayout> src = getAccLayout(reduce.getSource());
+  if (!src || reduce.getDim() != 1 || reduce.isArgReduce())
+    return "reduce: the generic lowering, over the elements in shared memory";
+  if (src->kind == AccLayout::Kind::MmaSync) {
+    int64_t warps = src->mma.warpsN;
+    return llvm::formatv("reduce: in registers: each thread's elements of a row, then its quad by "
+                         "xor shuffles{0}",
+                         warps > 1 ? llvm::formatv(", then the {0} warps holding each row through "
+                                                   "a scratch buffer in shared memory (a barrier)",
+                                                   warps)
+                                         .str()
+                                   : std::string())
+        .str();
+  }
+  if (src->kind == AccLayout::Kind::Blocked) {
+    int64_t perRow = src->blocked.threadsPerRow;
+    return llvm::formatv("reduce: in registers: each thread's vectors of a row, then the {0} "
+                         "threads of the row by xor shuffles{1}",
+                         perRow,
+                         perRow > 32 ? llvm::formatv(", then its {0} warps through a scratch "
+                                                     "buffer in shared memory (a barrier)",
+                                                     perRow / 32)
+                                           .str()
+                                     : std::string())
+        .str();
+  }
+  return "";
+}
+
 namespace {
 struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
   using TileExplainBase::TileExplainBase;
@@ -292,6 +325,8 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         text = describeCopy(copy, producer);
       else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
         text = describeLoop(loop, kernel);
+      else if (auto reduce = dyn_cast<ReduceOp>(op))
+        text = describeReduce(reduce);
       if (!text.empty())
         remark.attachNote(op->getLoc()) << text;
     });
