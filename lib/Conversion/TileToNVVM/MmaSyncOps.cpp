@@ -531,7 +531,6 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     SmallVector<Value> partial;
     for (int64_t r = 0; r < l.rowSlots(); ++r)
       partial.push_back(warpPartial(r));
-    Value scratch = op.getScratch();
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value warpColumn = arith::RemUIOp::create(
         rewriter, loc, arith::DivUIOp::create(rewriter, loc, tid, cst(32)), cst(l.warpsN));
@@ -545,29 +544,14 @@ struct ReduceRows : OpRewritePattern<tile::ReduceOp> {
     Value quadLeader =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                               arith::RemUIOp::create(rewriter, loc, tid, cst(4)), cst(0));
-    auto ifOp = scf::IfOp::create(rewriter, loc, quadLeader, /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      for (int64_t r = 0; r < l.rowSlots(); ++r)
-        storeBufferElement(
-            rewriter, loc, partial[r], scratch,
-            ValueRange{arith::AddIOp::create(rewriter, loc, rowBase[r], warpColumn)});
-    }
-    gpu::BarrierOp::create(rewriter, loc);
-    for (int64_t r = 0; r < l.rowSlots(); ++r) {
-      Value v;
-      for (int64_t k = 0; k < l.warpsN; ++k) {
-        Value at = arith::AddIOp::create(rewriter, loc, rowBase[r], cst(k));
-        Value x = loadBufferElement(rewriter, loc, scratch, ValueRange{at});
-        v = v ? combine(v, x) : x;
-      }
-      partial[r] = v;
-    }
-    // This reduce may write the scratch again (its next run, in a loop) only after every thread
-    // has read it: a barrier, unless another op of its block always runs one.
-    if (trailingBarrier)
-      gpu::BarrierOp::create(rewriter, loc);
+    exchangeRowPartials(
+        rewriter, loc, op.getScratch(), quadLeader, partial,
+        [&](int64_t r) { return arith::AddIOp::create(rewriter, loc, rowBase[r], warpColumn); },
+        l.warpsN,
+        [&](int64_t r, int64_t k) {
+          return arith::AddIOp::create(rewriter, loc, rowBase[r], cst(k));
+        },
+        combine, trailingBarrier);
     for (int64_t r = 0; r < l.rowSlots(); ++r)
       finish(r, partial[r]);
     rewriter.eraseOp(op);

@@ -100,6 +100,17 @@ bool reducesAcrossWarps(tile::ReduceOp reduce);
 /// reduce over warps (lowered or not yet).
 bool siblingBarrier(mlir::Operation *op);
 
+/// The partial row values of the warps that share rows, meeting in a reduce's `scratch` buffer:
+/// where `leader`, each `partial[r]` is stored at writeAt(r); a barrier; then `partial[r]` becomes
+/// the combination of the `count` values at readAt(r, k), k = 0 .. count - 1, in that order (every
+/// replica of a row gets the same value); a second barrier when `trailingBarrier`.
+void exchangeRowPartials(mlir::OpBuilder &b, mlir::Location loc, mlir::Value scratch,
+                         mlir::Value leader, llvm::MutableArrayRef<mlir::Value> partial,
+                         llvm::function_ref<mlir::Value(int64_t)> writeAt, int64_t count,
+                         llvm::function_ref<mlir::Value(int64_t, int64_t)> readAt,
+                         llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine,
+                         bool trailingBarrier);
+
 /// `tensor[indices]` if in bounds, else zero.
 mlir::Value buildMaskedLoad(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                             mlir::Type elementType, mlir::ValueRange indices);

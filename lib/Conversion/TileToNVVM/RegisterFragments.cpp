@@ -679,33 +679,19 @@ struct ReduceBlockedRows : OpRewritePattern<tile::ReduceOp> {
       Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
       Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
       Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane, cst(0));
-      auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        for (int64_t r = 0; r < l.rowSlots(); ++r)
-          storeBufferElement(
-              rewriter, loc, partial[r], scratch,
-              ValueRange{arith::AddIOp::create(rewriter, loc, cst(r * warps), warp)});
-      }
-      gpu::BarrierOp::create(rewriter, loc);
-      Value firstWarp = arith::MulIOp::create(
-          rewriter, loc, arith::DivUIOp::create(rewriter, loc, tid, cst(l.threadsPerRow)),
-          cst(warpsPerRow));
-      for (int64_t r = 0; r < l.rowSlots(); ++r) {
-        Value v;
-        for (int64_t k = 0; k < warpsPerRow; ++k) {
-          Value at = arith::AddIOp::create(rewriter, loc, firstWarp, cst(r * warps + k));
-          Value x = loadBufferElement(rewriter, loc, scratch, ValueRange{at});
-          v = v ? combine(v, x) : x;
-        }
-        partial[r] = v;
-      }
-      // This reduce may write the scratch again (its next run, in a loop) only after every
-      // thread has read it: a barrier, unless another op of its block always runs one, which
-      // lies on every path from here to the next run.
-      if (trailingBarrier)
-        gpu::BarrierOp::create(rewriter, loc);
+      Value firstWarp; // after the barrier: the first warp of the thread's row
+      exchangeRowPartials(
+          rewriter, loc, scratch, leader, partial,
+          [&](int64_t r) { return arith::AddIOp::create(rewriter, loc, cst(r * warps), warp); },
+          warpsPerRow,
+          [&](int64_t r, int64_t k) -> Value {
+            if (!firstWarp)
+              firstWarp = arith::MulIOp::create(
+                  rewriter, loc, arith::DivUIOp::create(rewriter, loc, tid, cst(l.threadsPerRow)),
+                  cst(warpsPerRow));
+            return arith::AddIOp::create(rewriter, loc, firstWarp, cst(r * warps + k));
+          },
+          combine, trailingBarrier);
     }
     for (int64_t r = 0; r < l.rowSlots(); ++r) {
       Value v = partial[r];
@@ -749,4 +735,31 @@ bool tlc::siblingBarrier(Operation *op) {
       return true;
   }
   return false;
+}
+
+void tlc::exchangeRowPartials(OpBuilder &b, Location loc, Value scratch, Value leader,
+                              MutableArrayRef<Value> partial, function_ref<Value(int64_t)> writeAt,
+                              int64_t count, function_ref<Value(int64_t, int64_t)> readAt,
+                              function_ref<Value(Value, Value)> combine, bool trailingBarrier) {
+  auto ifOp = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [r, value] : llvm::enumerate(partial))
+      storeBufferElement(b, loc, value, scratch, ValueRange{writeAt(r)});
+  }
+  gpu::BarrierOp::create(b, loc);
+  for (auto [r, value] : llvm::enumerate(partial)) {
+    Value v;
+    for (int64_t k = 0; k < count; ++k) {
+      Value x = loadBufferElement(b, loc, scratch, ValueRange{readAt(r, k)});
+      v = v ? combine(v, x) : x;
+    }
+    value = v;
+  }
+  // The reduce may write the scratch again (its next run, in a loop) only after every thread has
+  // read it: a barrier, unless another op of its block always runs one, which lies on every path
+  // from here to the next run.
+  if (trailingBarrier)
+    gpu::BarrierOp::create(b, loc);
 }

@@ -27,9 +27,10 @@ namespace tlc::tile {
 /// (#tile.wgmma_acc) or mma.sync's (#tile.mma_sync_acc). Both are stacks of m16n8 fragments per
 /// warp; slot s of thread t holds element coord(t, s). A rank-1 fragment of row values beside an
 /// mma.sync accumulator (#tile.mma_sync_rows: attention's row maximum and sum) holds in slot r
-/// of thread t the row coord(t, r).first, replicated over the four lanes of a quad; `mma` then
-/// describes the accumulator it sits beside. The blocked layouts of element-wise and row-wise
-/// work (#tile.blocked, #tile.blocked_rows) are described by `blocked`.
+/// of thread t the row coord(t, r).first, replicated over the four lanes of a quad and the warps
+/// of a block row (mma.warpsN); `mma` then describes the accumulator it sits beside. The blocked
+/// layouts of element-wise and row-wise work (#tile.blocked, #tile.blocked_rows) are described by
+/// `blocked`.
 struct AccLayout {
   enum class Kind { Wgmma, MmaSync, MmaSyncRows, Blocked, BlockedRows };
   Kind kind = Kind::Wgmma;
