@@ -526,6 +526,17 @@ FailureOr<ArrayAttr> Generator::evalConfigs(const KernelDecl &decl) {
                       << "chooses among those where no condition holds";
     return failure();
   }
+  // Both at once: in the image of an architecture no `on` names, where no `when` holds.
+  bool fallback = false;
+  for (auto [archs, when] : llvm::zip(decl.configArchs, decl.configWhens))
+    fallback |= archs.empty() && !when;
+  if (!fallback) {
+    auto diag = error(decl.configsLoc) << "kernel '" << decl.name.text
+                                       << "' has no configuration without both 'on' and 'when'";
+    diag.attachNote() << "hint: leave both off one configuration: an architecture no 'on' "
+                      << "names, where no 'when' holds, has no other to launch";
+    return failure();
+  }
   return builder.getArrayAttr(configs);
 }
 
