@@ -184,3 +184,45 @@ tile.kernel @element_outside threads [64, 1, 1] args ["Q", "K", "R"] dims [["S",
   }
   tile.yield
 }
+
+// -----
+
+// An A operand from registers needs whole rows per warp (warps stacked along M), but 32 rows
+// cannot stack 4 warps of 16: the gemm reads A from a shared copy of %p instead (a layout
+// conversion inserted before inference), and %p takes %s's layout (2 x 2 warps) through the
+// parallel. Both gemms keep tensor cores.
+// CHECK-LABEL: tile.kernel @unstacked_a_operand
+// CHECK:         %[[S:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 2]>} : !tile.buffer<fragment 32x32xf32>
+// CHECK:         %[[P:.+]] = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [2, 2]>} : !tile.buffer<fragment 32x32xbf16>
+// CHECK-NEXT:    %[[PS:.+]] = tile.alloc : !tile.buffer<shared 32x32xbf16>
+// CHECK:         tile.gemm %{{.+}}, %{{.+}}, %[[S]] {clear, tile.mma = #tile.mma<mma_sync>, transpose_b}
+// CHECK:         tile.parallel [32, 32]
+// CHECK:         tile.copy %[[P]] to %[[PS]]
+// CHECK-NEXT:    tile.gemm %[[PS]], %{{.+}}, %{{.+}} {clear, tile.mma = #tile.mma<mma_sync>}
+tile.kernel @unstacked_a_operand threads [128, 1, 1] args ["Q", "K", "V", "O"] dims [["S", "32"], ["S", "32"], ["S", "32"], ["S", "32"]] params {} grid {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %v: !tile.tensor<bf16, 2>, %o: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%q: !tile.tensor<bf16, 2>, %k: !tile.tensor<bf16, 2>, %v: !tile.tensor<bf16, 2>, %o: !tile.tensor<f32, 2>):
+  %qs = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %ks = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %vs = tile.alloc : !tile.buffer<shared 32x32xbf16>
+  %s = tile.alloc : !tile.buffer<fragment 32x32xf32>
+  %p = tile.alloc : !tile.buffer<fragment 32x32xbf16>
+  %acc = tile.alloc : !tile.buffer<fragment 32x32xf32>
+  %c0 = arith.constant 0 : index
+  tile.copy %q[%c0, %c0] to %qs : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.copy %k[%c0, %c0] to %ks : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.copy %v[%c0, %c0] to %vs : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x32xbf16>
+  tile.gemm %qs, %ks, %s {clear, transpose_b} : !tile.buffer<shared 32x32xbf16>, !tile.buffer<shared 32x32xbf16>, !tile.buffer<fragment 32x32xf32>
+  tile.parallel [32, 32] {
+  ^bb0(%r: index, %c: index):
+    %x = tile.read %s[%r, %c] : !tile.buffer<fragment 32x32xf32>
+    %y = arith.truncf %x : f32 to bf16
+    tile.write %y, %p[%r, %c] : !tile.buffer<fragment 32x32xbf16>
+  }
+  tile.gemm %p, %vs, %acc {clear} : !tile.buffer<fragment 32x32xbf16>, !tile.buffer<shared 32x32xbf16>, !tile.buffer<fragment 32x32xf32>
+  tile.copy %acc to %o[%c0, %c0] : !tile.buffer<fragment 32x32xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}

@@ -373,7 +373,7 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
     bool aRegisters = aLayout && aLayout->kind == tile::AccLayout::Kind::MmaSync &&
                       aLayout->mma.warpsM == acc->mma.warpsM && aLayout->mma.warpsN == 1;
     if (!(aRegisters || isSwizzledTile(op.getA())) || !isSwizzledTile(op.getB()) ||
-        op.getTransposeA())
+        (aRegisters && op.getTransposeA()))
       return failure();
     const layout::MmaSyncAccLayout &l = acc->mma;
     std::optional<layout::WgmmaAccLayout> instr =
@@ -439,7 +439,7 @@ struct WgmmaGemm : OpRewritePattern<tile::GemmOp> {
       auto aTile = getSwizzledTile(b, loc, op.getA());
       SmallVector<Value> one{acc32[j]};
       buildWarpgroupMma(b, loc, smemAddr, warpgroup, cst32(j), *instr, aTile->second, aTile->first,
-                        bTile->second, bTile->first, op.getTransposeB(),
+                        op.getTransposeA(), bTile->second, bTile->first, op.getTransposeB(),
                         op.getB().getType().getElementType(), one);
       acc32[j] = one.front();
     }

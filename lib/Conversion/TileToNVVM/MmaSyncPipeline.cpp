@@ -152,8 +152,9 @@ void MmaSyncBuilder::computeWgmma(ArrayRef<tile::GemmOp> gemms, Value acc, Value
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (tile::GemmOp gemm : gemms) {
     buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, stageBase(gemm.getA(), stage),
-                      tileOf(gemm.getA()), stageBase(gemm.getB(), stage), tileOf(gemm.getB()),
-                      gemm.getTransposeB(), gemm.getA().getType().getElementType(), tiles);
+                      tileOf(gemm.getA()), gemm.getTransposeA(), stageBase(gemm.getB(), stage),
+                      tileOf(gemm.getB()), gemm.getTransposeB(),
+                      gemm.getA().getType().getElementType(), tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   overlapped();

@@ -344,16 +344,17 @@ int64_t wgmmaK(mlir::Type elem);
 
 /// One warpgroup's share of c += A * op(B) on wgmma for accumulator layout `layout`: per k step
 /// (wgmmaK(elem) wide) and 64-row tile, `wgmma.mma_async` m64nNkK from shared-memory descriptors
-/// of the swizzled tiles A (K-major, at byte `aStage` of dynamic shared memory, whose shared
-/// address is `smemAddr`; i32) and B (MN-major, or K-major with `transB`, at `bStage`), for the
-/// warpgroup at (`wgM`, `wgN`) (i32); `elem` is both operands' element type (bf16, f16, f8e4m3,
-/// f8e5m2; 8-bit ones K-major only). `tiles` holds the accumulator of each 64-row tile as the
+/// of the swizzled tiles A (K-major, or A^T [K, M] M-major with `transA`, at byte `aStage` of
+/// dynamic shared memory, whose shared address is `smemAddr`; i32) and B (MN-major, or K-major
+/// with `transB`, at `bStage`), for the warpgroup at (`wgM`, `wgN`) (i32); `elem` is both
+/// operands' element type (bf16, f16, f8e4m3, f8e5m2; 8-bit ones K-major only; M-major A in
+/// 128-byte swizzled rows). `tiles` holds the accumulator of each 64-row tile as the
 /// instruction's register struct, updated. No fence, commit or wait: the caller places them.
 void buildWarpgroupMma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemAddr,
                        mlir::Value wgM, mlir::Value wgN, const layout::WgmmaAccLayout &layout,
-                       mlir::Value aStage, const layout::SwizzledTile &tileA, mlir::Value bStage,
-                       const layout::SwizzledTile &tileB, bool transB, mlir::Type elem,
-                       llvm::SmallVectorImpl<mlir::Value> &tiles);
+                       mlir::Value aStage, const layout::SwizzledTile &tileA, bool transA,
+                       mlir::Value bStage, const layout::SwizzledTile &tileB, bool transB,
+                       mlir::Type elem, llvm::SmallVectorImpl<mlir::Value> &tiles);
 
 /// The same with A from registers (wgmma's register form, as PTX: MLIR's op reads A from shared
 /// memory only), for one instruction of N = layout.instrN() columns at column block `wgN`:

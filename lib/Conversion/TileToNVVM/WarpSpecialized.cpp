@@ -556,17 +556,21 @@ int64_t tlc::wgmmaK(Type elem) { return 256 / elem.getIntOrFloatBitWidth(); }
 
 void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wgM, Value wgN,
                             const layout::WgmmaAccLayout &layout, Value aStage,
-                            const layout::SwizzledTile &tileA, Value bStage,
+                            const layout::SwizzledTile &tileA, bool transA, Value bStage,
                             const layout::SwizzledTile &tileB, bool transB, Type elemType,
                             SmallVectorImpl<Value> &tiles) {
   MLIRContext *ctx = b.getContext();
   WgmmaOperands ops{b, loc, smemAddr};
-  int64_t bk = tileA.cols, kStep = wgmmaK(elemType);
+  int64_t bk = transA ? tileA.rows : tileA.cols, kStep = wgmmaK(elemType);
   int64_t swA = tileA.swizzleBytes;
   auto structType = tiles.front().getType();
   // Rows of A this warpgroup reads start at wgM * warpgroupRows (a multiple of 64, so of the
-  // 8-row swizzle period); B's columns at wgN * N.
-  Value aRows = arith::MulIOp::create(b, loc, wgM, ops.cst32(layout.warpgroupRows() * swA));
+  // 8-row swizzle period); B's columns at wgN * N. A^T ([K, M], transA) holds them as columns:
+  // 64-column blocks of K rows x 128 bytes, one per 64-row tile.
+  int64_t warpgroupA = transA ? layout.warpgroupRows() / tileA.blockCols() * tileA.blockBytes()
+                              : layout.warpgroupRows() * swA;
+  int64_t tileStepA = transA ? 64 / tileA.blockCols() * tileA.blockBytes() : 64 * swA;
+  Value aRows = arith::MulIOp::create(b, loc, wgM, ops.cst32(warpgroupA));
   Value aBase = arith::AddIOp::create(b, loc, aStage, aRows);
   Value bBase = ops.bBase(bStage, tileB, transB, wgN, layout.instrN());
   auto elem = elemType.isBF16()                 ? NVVM::WGMMATypes::bf16
@@ -577,13 +581,16 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
   for (int64_t kk = 0; kk < bk / kStep; ++kk) {
     int64_t k0 = kk * kStep;
     // A, K-major: the k step lies in column block k0 / blockCols, at byte (k0 % blockCols) *
-    // elemBytes (32 bytes further per step, whatever the element).
-    int64_t aDelta =
-        (k0 / tileA.blockCols()) * tileA.blockBytes() + (k0 % tileA.blockCols()) * tileA.elemBytes;
+    // elemBytes (32 bytes further per step, whatever the element). A^T, M-major: k0 rows
+    // further, as an MN-major B (leading byte offset: the column blocks' distance).
+    int64_t aDelta = transA ? k0 * swA
+                            : (k0 / tileA.blockCols()) * tileA.blockBytes() +
+                                  (k0 % tileA.blockCols()) * tileA.elemBytes;
     Value bDesc = ops.bDescriptor(bBase, tileB, transB, k0);
     for (int64_t m = 0; m < layout.mTiles(); ++m) {
-      Value aDesc = ops.descriptor(
-          arith::AddIOp::create(b, loc, aBase, ops.cst32(aDelta + m * 64 * swA)), 16, 8 * swA, swA);
+      Value aDesc =
+          ops.descriptor(arith::AddIOp::create(b, loc, aBase, ops.cst32(aDelta + m * tileStepA)),
+                         transA ? tileA.blockBytes() : 16, 8 * swA, swA);
       tiles[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, tiles[m], aDesc, bDesc, shape, NVVM::WGMMATypesAttr::get(ctx, elem),
           NVVM::WGMMATypesAttr::get(ctx, elem),
@@ -591,7 +598,7 @@ void tlc::buildWarpgroupMma(OpBuilder &b, Location loc, Value smemAddr, Value wg
           NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, transA ? NVVM::MMALayout::col : NVVM::MMALayout::row),
           NVVM::MMALayoutAttr::get(ctx, transB ? NVVM::MMALayout::col : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());
     }
@@ -701,8 +708,8 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
     Value bStage =
         arith::AddIOp::create(b, loc, cst32(bufferOffset(bOp)),
                               arith::MulIOp::create(b, loc, stage, cst32(stageBytes(bOp))));
-    buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aStage, tileA, bStage, tileB,
-                      gemm.getTransposeB(), aType.getElementType(), tiles);
+    buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aStage, tileA, gemm.getTransposeA(),
+                      bStage, tileB, gemm.getTransposeB(), aType.getElementType(), tiles);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // Wait for this iteration's multiplies, then free the stage at once: the producer refills it

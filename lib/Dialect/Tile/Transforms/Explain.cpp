@@ -47,7 +47,9 @@ static std::string describeGemm(GemmOp gemm) {
                  "B from shared memory{5}",
                  instr->cols, l.cols / instr->cols, instr->warpgroupsM,
                  instr->warpgroupsM == 1 ? "" : "s",
-                 gemm.getA().getType().isFragment() ? "registers" : "shared memory",
+                 gemm.getA().getType().isFragment() ? "registers"
+                 : gemm.getTransposeA()             ? "shared memory (transposed: M-major)"
+                                                    : "shared memory",
                  swizzleOf(gemm.getB()), wgmmaK(gemm))
           .str();
   }

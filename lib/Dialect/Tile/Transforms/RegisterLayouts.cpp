@@ -15,7 +15,10 @@
 //      read from shared memory per product); row values with too few rows to stack the warps
 //      take the squarest grid too, each held by the warps of its block row (replicas; a row
 //      reduce combines their partial values through a shared `scratch` buffer), while A
-//      operands from registers need the stack;
+//      operands from registers need the stack: where their rows cannot stack the warps (fewer
+//      than 16 per warp, or not a multiple), the gemm reads A from a shared copy of the
+//      fragment instead (a layout conversion placed before inference), and the fragment's
+//      layout is chosen for its other uses;
 //   3. every use of a register fragment the layout cannot serve (an element read elsewhere
 //      than at the point, a gemm that stays generic, a reduce along columns, an argmax, a scan,
 //      a copy from a tensor) gets an explicit layout conversion: the fragment is copied to a
@@ -82,9 +85,9 @@ static std::string mmaSyncMisfit(GemmOp gemm, bool wgmma) {
 }
 
 /// Why a gemm on mma.sync's registers cannot run wgmma instead (empty if it can): A from a shared
-/// tile (K-major) or from a register fragment of the accumulator's layout, B K-major
-/// (transpose_b) or MN-major in 128-byte swizzled rows, and an accumulator whose warps are
-/// stacked along M, 16 rows each.
+/// tile (K-major, or M-major with transpose_a in 128-byte swizzled rows) or from a register
+/// fragment of the accumulator's layout, B K-major (transpose_b) or MN-major in 128-byte
+/// swizzled rows, and an accumulator whose warps are stacked along M, 16 rows each.
 static std::string wgmmaMisfit(GemmOp gemm) {
   BufferType aType = gemm.getA().getType(), bType = gemm.getB().getType();
   if (!aType.isShared()) {
@@ -92,8 +95,12 @@ static std::string wgmmaMisfit(GemmOp gemm) {
     if (!a || a->kind != AccLayout::Kind::MmaSync || a->mma.warpsN != 1)
       return "its A fragment is not in registers on warps stacked along M";
   }
-  if (gemm.getTransposeA())
-    return "A is transposed (transpose_a: ldmatrix.trans)";
+  // A^T [K, M] (transpose_a) is M-major: 64-column blocks of 128-byte rows, one per warpgroup,
+  // read as B without transpose_b is (wgmma's transposed-A form, 16-bit elements only).
+  auto a = aType.getShape();
+  if (gemm.getTransposeA() && layout::chooseSwizzle(a[0], a[1], 2) != 128)
+    return "wgmma reads a transposed A (transpose_a) in 128-byte swizzled rows: M a multiple of "
+           "64 (ldmatrix.trans then)";
   bool mnMajor = !gemm.getTransposeB();
   auto b = bType.getShape();
   if (mnMajor && layout::chooseSwizzle(b[0], b[1], 2) != 128)
@@ -135,6 +142,8 @@ struct Planner {
   }
 
   void run();
+  /// A operands from registers whose rows cannot stack the warps: the gemm reads a shared copy.
+  void convertUnstackedOperands();
   /// The fragments, joined into classes that must share a layout (rowBound: need whole rows).
   SmallVector<AllocOp> inferClasses();
   /// Registers for the classes holding a candidate's accumulator, within the register budget.
@@ -267,6 +276,7 @@ void Planner::run() {
   });
   if (candidates.empty())
     return;
+  convertUnstackedOperands();
   // 2. Layout inference: which fragments must agree; the classes that get registers.
   SmallVector<AllocOp> fragments = inferClasses();
   chooseRegisters(fragments);
@@ -277,6 +287,43 @@ void Planner::run() {
   // 4. The gemms and the copies that fill their shared operands.
   markMmaGemms(mma);
   plan.mmaGemms = std::move(mma);
+}
+
+void Planner::convertUnstackedOperands() {
+  // One shared copy per fragment, refreshed before each gemm that reads it.
+  llvm::DenseMap<Operation *, Value> copies;
+  for (GemmOp gemm : candidates) {
+    AllocOp a = fragmentAlloc(gemm.getA());
+    if (!a)
+      continue;
+    BufferType type = a.getBuffer().getType();
+    auto shape = type.getShape();
+    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    // A tile the gemm cannot read from shared memory either keeps the fragment (and then the
+    // class's own reason).
+    if (shape[0] % (16 * warps) == 0 || !layout::chooseSwizzle(shape[0], shape[1], elemBytes))
+      continue;
+    Value &tile = copies[a.getOperation()];
+    if (!tile) {
+      OpBuilder b(a);
+      b.setInsertionPointAfter(a);
+      auto sharedType =
+          BufferType::get(kernel.getContext(), BufferSpace::Shared, shape, type.getElementType());
+      tile = AllocOp::create(b, a.getLoc(), sharedType).getBuffer();
+    }
+    OpBuilder b(gemm);
+    CopyOp::create(b, gemm.getLoc(), a.getBuffer(), ValueRange{}, tile, ValueRange{});
+    gemm.getAMutable().set(tile);
+    std::string what = "A's fragment";
+    if (auto line = dyn_cast<FileLineColLoc>(a.getLoc()))
+      what = "the fragment of line " + std::to_string(line.getLine());
+    plan.conversions.push_back(
+        {gemm, (what +
+                " goes through shared memory for this gemm, which reads A from there (A "
+                "from registers needs whole rows per warp: a multiple of " +
+                Twine(16 * warps) + " rows; it has " + Twine(shape[0]) + ")")
+                   .str()});
+  }
 }
 
 SmallVector<AllocOp> Planner::inferClasses() {
