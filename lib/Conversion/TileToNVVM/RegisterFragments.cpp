@@ -415,7 +415,10 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
 /// copy between a register fragment and a buffer in shared memory (a shared tile, or a
 /// fragment kept there: an explicit layout conversion of tile-assign-mma-layouts): each thread
 /// moves its own slots to or from their elements (swizzled where the tile is), converted; a
-/// barrier follows, as after every block-wide write or read of shared memory.
+/// barrier follows, as after every block-wide write or read of shared memory. Into a swizzled
+/// tile of 16-bit elements from mma.sync's or wgmma's layout, slots 2i and 2i + 1 are columns c
+/// and c + 1 (c even) of one row, adjacent under the swizzle (it moves whole 16-byte chunks):
+/// each pair is one 32-bit store.
 struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
   CopySlotsAndBuffer(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tile::CopyOp op, PatternRewriter &rewriter) const override {
@@ -435,6 +438,17 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
     Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
     bool rows = layout.isRows();
     Value tid = linearThreadId(rewriter, loc);
+    bool pairs = srcLayout &&
+                 (layout.kind == tile::AccLayout::Kind::MmaSync ||
+                  layout.kind == tile::AccLayout::Kind::Wgmma) &&
+                 dstType.getIntOrFloatBitWidth() == 16 && layout.slots() % 2 == 0 &&
+                 isSwizzledTile(buffer);
+    if (pairs) {
+      storeSlotPairs(rewriter, op, layout, memref, tid, srcType, dstType);
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
     for (int64_t s = 0; s < layout.slots(); ++s) {
       Value slot = arith::ConstantIndexOp::create(rewriter, loc, s);
       auto [row, col] = tile::buildAccCoords(rewriter, loc, layout, tid, slot);
@@ -455,6 +469,38 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// The slot pairs of `slots` (layout `layout`) into the copy's swizzled destination, one
+  /// 32-bit store each.
+  static void storeSlotPairs(PatternRewriter &b, tile::CopyOp op, const tile::AccLayout &layout,
+                             Value slots, Value tid, Type srcType, Type dstType) {
+    Location loc = op.getLoc();
+    auto tile = getSwizzledTile(b, loc, op.getDest());
+    Value base = buildSharedBase(b, loc, op->getParentOfType<gpu::GPUFuncOp>());
+    Math m{b, loc};
+    int64_t elemBytes = tile->first.elemBytes;
+    for (int64_t s = 0; s < layout.slots(); s += 2) {
+      auto [row, col] =
+          tile::buildAccCoords(b, loc, layout, tid, arith::ConstantIndexOp::create(b, loc, s));
+      SmallVector<Value, 2> values;
+      for (int64_t e = 0; e < 2; ++e) {
+        Value slot = arith::ConstantIndexOp::create(b, loc, s + e);
+        Value value = memref::LoadOp::create(b, loc, slots, ValueRange{slot});
+        values.push_back(convertElement(b, loc, value, srcType, dstType));
+      }
+      Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, values[0].getType()));
+      for (int64_t e = 0; e < 2; ++e)
+        pair = LLVM::InsertElementOp::create(
+            b, loc, pair, values[e], arith::ConstantIntOp::create(b, loc, b.getI32Type(), e));
+      Value row32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), row);
+      Value col32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), col);
+      // The 16-byte chunk's place, then the pair's bytes inside it.
+      Value inChunk = m.mul(m.rem(col32, 16 / elemBytes), elemBytes);
+      Value bytes = m.add(tile->second,
+                          m.add(buildSwizzledOffset(b, loc, tile->first, row32, col32), inChunk));
+      LLVM::StoreOp::create(b, loc, pair, m.sharedPtr(base, bytes), /*alignment=*/4);
+    }
   }
 };
 

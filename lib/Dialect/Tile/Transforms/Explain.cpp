@@ -193,14 +193,20 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   }
   bool fromRegisters = source && getAccLayout(copy.getSource());
   bool toRegisters = dest && getAccLayout(copy.getDest());
-  if (dest && (fromRegisters != toRegisters) && !dest.isLocal() && !source.isLocal())
+  if (dest && (fromRegisters != toRegisters) && !dest.isLocal() && !source.isLocal()) {
+    // Pairs of a row into a swizzled tile (a gemm operand): one 32-bit store each.
+    std::optional<AccLayout> layout = fromRegisters ? getAccLayout(copy.getSource()) : std::nullopt;
+    bool pairs = layout && !layout->isRows() && !layout->isBlocked() && dest.isShared() &&
+                 dest.getElementType().getIntOrFloatBitWidth() == 16;
     return std::string(fromRegisters ? "copy: from registers into shared memory"
                                      : "copy: from shared memory into registers") +
            ", each thread its own elements" +
+           (pairs ? " (two of a row per 32-bit store where the tile is swizzled)" : "") +
            (source.isFragment() && dest.isFragment()
                 ? " (a layout conversion: the fragment goes through shared memory for an op its "
                   "register layout does not serve)"
                 : "");
+  }
   if (source && source.isLocal())
     return "";
   if (dest && dest.isLocal())
