@@ -15,7 +15,13 @@ without padding ([total, H, D]), against torch's SDPA on the same sequences as a
 tensor (flash backend, where this torch supports it) and on the batch padded to the longest
 sequence (cuDNN and flash; they compute the padding too). TFLOP/s counts the real sequences.
 
+With --d64: the f16 D = 64 build of attention.tile (shapes B x H x S x 64). With --gqa HKV:
+kernels/attention_gqa.tile (bf16, D = 128, 4 query heads per K/V head: H = 4 HKV), against SDPA
+with enable_gqa on K and V of HKV heads.
+
 Usage: python3 bench/attention_peers.py [--shim PATH] [--shapes 4x32x4096x128] [--iters 20]
+       python3 bench/attention_peers.py --d64 [--shapes 4x32x4096x64]
+       python3 bench/attention_peers.py --gqa 8 [--shapes 4x32x4096x128]
        python3 bench/attention_peers.py --varlen [--varlen-batch 16x32x512x4096]
 (varlen: batch x heads x shortest x longest, D = 128, bf16)
 """
@@ -41,6 +47,8 @@ def main():
     p.add_argument("--shapes", default="4x32x4096x128")
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--d64", action="store_true", help="the f16 D = 64 build")
+    p.add_argument("--gqa", type=int, default=0, metavar="HKV", help="attention_gqa, HKV heads")
     p.add_argument("--varlen", action="store_true")
     p.add_argument("--varlen-batch", default="16x32x512x4096")
     args = p.parse_args()
@@ -51,46 +59,72 @@ def main():
                                ctypes.c_void_p, ctypes.c_int)
     lib.tlc_bench_attention.argtypes = [i32, i32, ptr, u64, u64, u64, u64, f32, i64, i64, i64]
     lib.tlc_bench_attention.restype = ctypes.c_int
+    lib.tlc_bench_attention_d64.argtypes = [i32, ptr, u64, u64, u64, u64, f32, i64, i64, i64]
+    lib.tlc_bench_attention_d64.restype = ctypes.c_int
+    lib.tlc_bench_attention_gqa.argtypes = [i32, ptr, u64, u64, u64, u64, f32, i64, i64, i64, i64]
+    lib.tlc_bench_attention_gqa.restype = ctypes.c_int
+    if args.d64 and args.shapes == p.get_default("shapes"):
+        args.shapes = "4x32x4096x64"
+    dtype = torch.float16 if args.d64 else torch.bfloat16
     shim = Shim(lib)
     torch.cuda.init()
     shim("tlc_bench_init", torch.cuda.current_device())
     ok = True
     for shape in args.shapes.split(","):
         b, h, s, d = (int(x) for x in shape.split("x"))
+        if (args.d64 and d != 64) or (args.gqa and (d != 128 or h != 4 * args.gqa)) or (
+                not args.d64 and not args.gqa and d != 128):
+            print(f"attention_peers: shape {shape} does not fit this build", file=sys.stderr)
+            return 2
+        hkv = args.gqa or h
         gen = torch.Generator(device="cuda").manual_seed(1)
-        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=gen)
-                   for _ in range(3))
+        q = torch.randn(b, h, s, d, device="cuda", dtype=dtype, generator=gen)
+        k, v = (torch.randn(b, hkv, s, d, device="cuda", dtype=dtype, generator=gen)
+                for _ in range(2))
         scale = 1.0 / math.sqrt(d)
         for causal in (False, True):
             out = torch.full_like(q, float("nan"))
             stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 
             def tlc(variant, out=out, causal=causal, stream=stream):
-                shim("tlc_bench_attention", int(causal), variant, stream, q.data_ptr(),
-                     k.data_ptr(), v.data_ptr(), out.data_ptr(), scale * math.log2(math.e), b, h,
-                     s)
+                ptrs = (q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(),
+                        scale * math.log2(math.e), b, h, s)
+                if args.gqa:
+                    shim("tlc_bench_attention_gqa", int(causal), stream, *ptrs, hkv)
+                elif args.d64:
+                    shim("tlc_bench_attention_d64", int(causal), stream, *ptrs)
+                else:
+                    shim("tlc_bench_attention", int(causal), variant, stream, *ptrs)
 
             def sdpa(backend, causal=causal):
                 with sdpa_kernel([backend]):
-                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                          enable_gqa=bool(args.gqa))
 
             fns = {"tlc": lambda: tlc(0)}
-            if not causal:
+            if not causal and not args.d64 and not args.gqa:
                 fns["tlc BM=128 BN=32 (mma.sync)"] = lambda: tlc(1)
-            fns["cudnn"] = lambda: sdpa(SDPBackend.CUDNN_ATTENTION)
-            fns["flash"] = lambda: sdpa(SDPBackend.FLASH_ATTENTION)
+            for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
+                                  ("flash", SDPBackend.FLASH_ATTENTION)):
+                try:  # a backend may refuse a case (GQA, a head dim): say so and go on
+                    sdpa(backend)
+                    fns[name] = lambda backend=backend: sdpa(backend)
+                except RuntimeError as err:
+                    print(f"attention_peers: {name} refused {shape}: {str(err).splitlines()[0]}")
             # Correctness first: every output against a float32 reference.
             with sdpa_kernel([SDPBackend.MATH]):
                 ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                                     is_causal=causal)
+                                                     is_causal=causal, enable_gqa=bool(args.gqa))
             ok &= check_attention_outputs(
                 fns, out, ref, f"attention {shape} {'causal' if causal else 'full'}")
             times = time_interleaved(fns, args.warmup, args.iters)
             flops = 4.0 * b * h * s * s * d * (0.5 if causal else 1.0)
+            kind = ("gqa " if args.gqa else "") + ("causal" if causal else "full")
             for name, ms in times.items():
-                print(f"ATTN {shape} {'causal' if causal else 'full'} {name:28s} ms={ms:.3f} "
-                      f"TFLOPs={flops / ms / 1e9:.1f} x_cudnn={times['cudnn'] / ms:.3f} "
-                      f"x_flash={times['flash'] / ms:.3f}", flush=True)
+                ratios = "".join(f" x_{peer}={times[peer] / ms:.3f}" for peer in ("cudnn", "flash")
+                                 if peer in times)
+                print(f"ATTN {shape} {kind} {name:28s} ms={ms:.3f} TFLOPs={flops / ms / 1e9:.1f}"
+                      f"{ratios}", flush=True)
     print("attention_peers:", "all outputs checked" if ok else "WRONG OUTPUTS")
     return 0 if ok else 1
 

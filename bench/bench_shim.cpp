@@ -13,6 +13,10 @@
 #include "attention_decode.h"
 #include "attention_decode_bn64.h"
 #include "attention_decode_s4.h"
+#include "attention_f16_d64.h"
+#include "attention_f16_d64_causal.h"
+#include "attention_gqa.h"
+#include "attention_gqa_causal.h"
 #include "attention_varlen.h"
 #include "attention_varlen_causal.h"
 #include "fp8_cast.h"
@@ -211,6 +215,26 @@ int tlc_bench_attention(int causal, int variant, void *stream, uint64_t q, uint6
     return tlc_attention_causal_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
   return variant ? tlc_attention_bm128_bn32_attention_fwd_launch(st, q, k, v, o, scale, b, h, s)
                  : tlc_attention_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
+}
+
+/// attention.tile built for f16 with D = 64 (the shipped configurations: 128-key blocks without
+/// a mask on sm_90a), full or causal, on the same tensors as tlc_bench_attention.
+int tlc_bench_attention_d64(int causal, void *stream, uint64_t q, uint64_t k, uint64_t v,
+                            uint64_t o, float scale, int64_t b, int64_t h, int64_t s) {
+  auto st = static_cast<CUstream>(stream);
+  if (causal)
+    return tlc_attention_f16_d64_causal_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
+  return tlc_attention_f16_d64_attention_fwd_launch(st, q, k, v, o, scale, b, h, s);
+}
+
+/// attention_gqa.tile (bf16, D = 128, GROUP = 4): Q and O [B, H, S, D], K and V [B, HKV, S, D]
+/// with HKV = H / 4; full or causal.
+int tlc_bench_attention_gqa(int causal, void *stream, uint64_t q, uint64_t k, uint64_t v,
+                            uint64_t o, float scale, int64_t b, int64_t h, int64_t s, int64_t hkv) {
+  auto st = static_cast<CUstream>(stream);
+  if (causal)
+    return tlc_attention_gqa_causal_attention_gqa_fwd_launch(st, q, k, v, o, scale, b, h, s, hkv);
+  return tlc_attention_gqa_attention_gqa_fwd_launch(st, q, k, v, o, scale, b, h, s, hkv);
 }
 
 /// attention_decode.tile (bf16, D = 128): the split kernel over Q [B, HKV, R, D] and K, V
