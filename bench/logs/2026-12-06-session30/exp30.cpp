@@ -5,11 +5,11 @@
 #include "attention.h"
 #include "e_attn_bn64.h"
 #include "e_attn_w8.h"
-#include "e_la_before.h"
+#include "e_d64_bn128.h"
 #include "e_d64_bn64.h"
 #include "e_d64_bn96.h"
-#include "e_d64_bn128.h"
 #include "e_d64_w8.h"
+#include "e_la_before.h"
 #include "linear_attention.h"
 #include <cmath>
 using namespace tlc::gputest;
@@ -29,7 +29,9 @@ static double worstDiff(const std::vector<uint16_t> &a, const std::vector<uint16
 }
 int main(int argc, char **argv) {
   GpuContext gpu;
-  struct Shape { int64_t B, H, S; };
+  struct Shape {
+    int64_t B, H, S;
+  };
   for (Shape sh : {Shape{4, 32, 4096}, Shape{8, 16, 8192}, Shape{2, 16, 1000}}) {
     int64_t B = sh.B, H = sh.H, S = sh.S, D = 128;
     size_t count = size_t(B * H * S * D);
@@ -38,7 +40,10 @@ int main(int argc, char **argv) {
     randomBf16(k, count, 4);
     randomBf16(v, count, 5);
     float scale = float(1.4426950408889634 / std::sqrt(double(D)));
-    struct V { const char *name; Launch f; };
+    struct V {
+      const char *name;
+      Launch f;
+    };
     std::vector<V> vs = {{"bn64", tlc::e_attn_bn64::attention_fwd::launch},
                          {"shipped(bn96)", tlc::attention::attention_fwd::launch},
                          {"w8_pshared", tlc::e_attn_w8::attention_fwd::launch}};
@@ -85,7 +90,10 @@ int main(int argc, char **argv) {
       CHECK_CU(cuMemcpyHtoD(buf->ptr(), h.data(), count * 2));
     }
     float scale = float(1.4426950408889634 / std::sqrt(double(D)));
-    struct V { const char *name; Launch f; };
+    struct V {
+      const char *name;
+      Launch f;
+    };
     std::vector<V> vs = {{"d64 bn64 (shipped)", tlc::e_d64_bn64::attention_fwd::launch},
                          {"d64 bn96", tlc::e_d64_bn96::attention_fwd::launch},
                          {"d64 bn128", tlc::e_d64_bn128::attention_fwd::launch},
@@ -118,8 +126,8 @@ int main(int argc, char **argv) {
     double flops = 4.0 * B * H * S * S * D;
     for (size_t i = 0; i < vs.size(); ++i) {
       std::sort(t[i].begin(), t[i].end());
-      std::printf("BENCH attention f16 B4 H32 S4096 D64 full %s %.4f ms %.1f TFLOP/s\n",
-                  vs[i].name, t[i][2], flops / t[i][2] / 1e9);
+      std::printf("BENCH attention f16 B4 H32 S4096 D64 full %s %.4f ms %.1f TFLOP/s\n", vs[i].name,
+                  t[i][2], flops / t[i][2] / 1e9);
     }
   }
   // Linear attention, D = 64: before / after.
@@ -130,9 +138,13 @@ int main(int argc, char **argv) {
     randomBf16(q, count, 7);
     randomBf16(k, count, 8);
     randomBf16(v, count, 9);
-    struct V { const char *name; LaLaunch f; };
-    std::vector<V> vs = {{"before(mma.sync K^T V)", tlc::e_la_before::linear_attention::launch},
-                         {"after(wgmma transposed A)", tlc::linear_attention::linear_attention::launch}};
+    struct V {
+      const char *name;
+      LaLaunch f;
+    };
+    std::vector<V> vs = {
+        {"before(mma.sync K^T V)", tlc::e_la_before::linear_attention::launch},
+        {"after(wgmma transposed A)", tlc::linear_attention::linear_attention::launch}};
     std::vector<uint16_t> want(count), got(count);
     CHECK_TLC(vs[0].f(gpu.stream(), q.ptr(), k.ptr(), v.ptr(), ref.ptr(), B, H, S));
     gpu.synchronize();
@@ -142,7 +154,8 @@ int main(int argc, char **argv) {
     gpu.synchronize();
     CHECK_CU(cuMemcpyDtoH(got.data(), o.ptr(), count * 2));
     double big = 0;
-    for (uint16_t w : want) big = std::max(big, double(std::fabs(fromBf16(w))));
+    for (uint16_t w : want)
+      big = std::max(big, double(std::fabs(fromBf16(w))));
     bool fin;
     double worst = worstDiff(got, want, fin);
     std::printf("CHECK linear_attention B%lld H%lld S%lld worst=%.3e of max %.3e %s\n",
