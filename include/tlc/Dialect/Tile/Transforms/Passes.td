@@ -14,7 +14,8 @@ def TileSetTarget : Pass<"tile-set-target", "mlir::ModuleOp"> {
     with a located error where it is missing; tlc runs this pass first. An unknown architecture
     is an error. A kernel that is one configuration limited to other architectures
     (`tile.archs`, from `on ARCH` in its `configs` entry) is removed: this target's image
-    leaves it out.
+    leaves it out; so is one whose `when` condition (its grid's fourth result) is the constant
+    false, since the launcher never chooses it.
   }];
   let options = [Option<"arch", "arch", "std::string", "\"sm_90a\"", "Target architecture">];
   let dependentDialects = ["tlc::tile::TileDialect"];
