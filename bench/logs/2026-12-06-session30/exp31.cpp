@@ -67,8 +67,8 @@ int main() {
   int64_t B = 4, H = 32, S = 4096;
 #define ATT(ns, d)                                                                                 \
   [&, d](CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o) {                             \
-    CHECK_TLC(tlc::ns::attention_fwd::launch(st, q, k, v, o, float(1.4427 / std::sqrt(d)), B, H,   \
-                                             S));                                                  \
+    CHECK_TLC(                                                                                     \
+        tlc::ns::attention_fwd::launch(st, q, k, v, o, float(1.4427 / std::sqrt(d)), B, H, S));    \
   }
   double d64 = 64, d128 = 128;
   double full64 = 4.0 * B * H * S * S * 64, full128 = 4.0 * B * H * S * S * 128;
