@@ -250,13 +250,13 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   // The plain compile lowers only the kernels that chose TMA: the others' entries are the first
   // compile's.
   llvm::StringSet<> tmaKernels;
-  lowered->walk([&](tile::CopyOp copy) {
-    if (!copy->hasAttr(tile::kTmaAttr) ||
-        copy->getParentOfType<tile::KernelOp>()->hasAttr(tile::kOmittedAttr))
+  lowered->walk([&](tile::TmaLoadOp load) {
+    auto kernel = load->getParentOfType<tile::KernelOp>();
+    if (kernel->hasAttr(tile::kOmittedAttr))
       return;
     choseTma = true;
-    tmaKernels.insert(copy->getParentOfType<tile::KernelOp>().getSymName());
-    leadingTma |= cast<tile::TensorType>(copy.getSource().getType()).getRank() > 2;
+    tmaKernels.insert(kernel.getSymName());
+    leadingTma |= load.getSource().getType().getRank() > 2;
   });
   // Main loops over tiles of rank-3 to rank-5 tensors keep the loading producer in the plain
   // compile (its entry serves the launches TMA cannot read), as before TMA took them.

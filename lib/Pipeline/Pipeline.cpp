@@ -78,6 +78,8 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addNestedPass<tile::KernelOp>(tile::createTilePipelineRegisterRings());
   pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceAsyncWaits());
   pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceMmaWaits());
+  // A TMA ring's producer warpgroup, mbarriers and persistent tile loops.
+  pm.addNestedPass<tile::KernelOp>(tile::createTileWarpSpecialize());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

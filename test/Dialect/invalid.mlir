@@ -205,7 +205,7 @@ tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
 
 // -----
 
-// expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.kernel, tile.parallel'}}
+// expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.kernel, tile.parallel, tile.warp_specialize'}}
 tile.yield
 
 // -----
@@ -476,5 +476,118 @@ tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
   %b = tile.alloc : !tile.buffer<shared 16x16xf32>
   // expected-error @+1 {{'tile.mma_wait' op waits for the accumulators of gemms (fragments), not for '!tile.buffer<shared 16x16xf32>'}}
   tile.mma_wait pending = 0, %b : !tile.buffer<shared 16x16xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc : !tile.buffer<shared 4xi32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.mbarrier_init' op names an mbarrier in a shared rank-1 buffer of i64, not in '!tile.buffer<shared 4xi32>'}}
+  tile.mbarrier_init %b[%c0], count = 1 : !tile.buffer<shared 4xi32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc : !tile.buffer<shared 4xi64>
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'tile.mbarrier_wait' op mbarrier 4 is outside the buffer's 4}}
+  tile.mbarrier_wait %b[%c4], parity %c4 : !tile.buffer<shared 4xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %b = tile.alloc : !tile.buffer<shared 4xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.mbarrier_arrive' op attribute 'expect_tx' failed to satisfy constraint}}
+  tile.mbarrier_arrive %b[%c0], expect_tx = 0 : !tile.buffer<shared 4xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %b = tile.alloc : !tile.buffer<shared 4xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op takes one offset per tensor dimension (2), not 1}}
+  tile.tma_load %a[%c0] to %t, %b[%c0] : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 4xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<fragment 64x64xbf16>
+  %b = tile.alloc : !tile.buffer<shared 4xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op writes a shared tile of rank 2, not '!tile.buffer<fragment 64x64xbf16>'}}
+  tile.tma_load %a[%c0, %c0] to %t, %b[%c0] : !tile.tensor<bf16, 2> to !tile.buffer<fragment 64x64xbf16>, !tile.buffer<shared 4xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xf16>
+  %b = tile.alloc : !tile.buffer<shared 4xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op copies 'bf16' elements into a tile of 'f16'}}
+  tile.tma_load %a[%c0, %c0] to %t, %b[%c0] : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xf16>, !tile.buffer<shared 4xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [128, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.warp_specialize' op needs the kernel's producer warpgroup ('tile.producer_threads' on the kernel)}}
+  tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+  } consumers {
+  }
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [128, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.warp_specialize' op attribute 'consumer_registers' failed to satisfy constraint}}
+  tile.warp_specialize producer_registers = 40, consumer_registers = 512 producer {
+  } consumers {
+  }
   tile.yield
 }

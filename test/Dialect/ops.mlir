@@ -106,3 +106,37 @@ tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {}
   tile.mma_wait pending = 0
   tile.yield
 }
+
+// CHECK-LABEL: tile.kernel @warp_specialized_ops
+// CHECK:         tile.mbarrier_init %[[BARS:.+]][%{{.+}}], count = 1 : !tile.buffer<shared 4xi64>
+// CHECK:         tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+// CHECK:           tile.grid_dim 0
+// CHECK:           tile.mbarrier_wait %[[BARS]][%{{.+}}], parity %{{.+}} : !tile.buffer<shared 4xi64>
+// CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}], expect_tx = 16384 : !tile.buffer<shared 4xi64>
+// CHECK:           tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}] to %{{.+}}, %[[BARS]][%{{.+}}] : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 4xi64>
+// CHECK:         } consumers {
+// CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}] : !tile.buffer<shared 4xi64>
+// CHECK:         }
+tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"]] params {} attributes {tile.producer_threads = 128 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %as = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bars = tile.alloc : !tile.buffer<shared 4xi64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.mbarrier_init %bars[%c0], count = 1 : !tile.buffer<shared 4xi64>
+  tile.barrier
+  tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+    %g = tile.grid_dim 0
+    tile.mbarrier_wait %bars[%c1], parity %g : !tile.buffer<shared 4xi64>
+    tile.mbarrier_arrive %bars[%c0], expect_tx = 16384 : !tile.buffer<shared 4xi64>
+    %s = tile.stage %as[%c1] : !tile.buffer<shared 128x64xbf16>
+    tile.tma_load %a[%c0, %g] to %s, %bars[%c0] : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 4xi64>
+  } consumers {
+    tile.mbarrier_arrive %bars[%c1] : !tile.buffer<shared 4xi64>
+  }
+  tile.yield
+}

@@ -9,13 +9,14 @@
 # The sequences that crashed before the passes checked their preconditions (assign, pipeline,
 # conversion without tile-shared-memory-layout; wgmma chosen for sm_90a, converted for sm_80)
 # are always among them, and tlc's own order with the register rings and waits (rings, waits)
-# written out and wgmma waits placed (mmawaits), out of order and twice.
+# written out, wgmma waits placed (mmawaits) and TMA rings warp-specialized (warpspec), out of
+# order and twice.
 set -u -o pipefail
 tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(widen assign blocked partition pipeline layout omitlayout rings waits mmawaits explain convert
+passes=(widen assign blocked partition pipeline layout omitlayout rings waits mmawaits warpspec explain convert
         omitconvert float8 scfcf nvvm unify gridconst merge canon cse target90 target80 target75 none)
 step() {
   case $1 in
@@ -28,6 +29,7 @@ step() {
   rings) echo "tile.kernel(tile-pipeline-register-rings)" ;;
   waits) echo "tile.kernel(tile-place-async-waits)" ;;
   mmawaits) echo "tile.kernel(tile-place-mma-waits)" ;;
+  warpspec) echo "tile.kernel(tile-warp-specialize)" ;;
   blocked) echo "tile.kernel(tile-assign-blocked-layouts)" ;;
   explain) echo "tile.kernel(tile-explain)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
@@ -51,7 +53,10 @@ fixed=("target80 widen assign partition pipeline layout rings waits convert" "wi
        "target80 widen assign partition pipeline omitlayout target90 omitconvert"
        "target90 widen assign blocked partition pipeline layout rings waits mmawaits convert float8 scfcf nvvm unify gridconst canon merge cse"
        "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
-       "target90 widen widen assign partition pipeline layout rings waits mmawaits convert"
+       "target90 widen widen assign partition pipeline layout rings waits mmawaits warpspec convert"
+       "target90 assign partition pipeline warpspec layout warpspec convert"
+       "target90 assign partition pipeline layout warpspec warpspec layout convert"
+       "target90 assign partition pipeline layout warpspec target80 convert"
        "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"
        "target90 assign partition pipeline layout target80 convert"
        "target80 assign pipeline convert" "assign target90 layout convert"

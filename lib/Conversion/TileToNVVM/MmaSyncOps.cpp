@@ -259,8 +259,11 @@ bool tlc::isSwizzledTile(Value buffer) {
 
 namespace {
 
+/// The threads that run `op`'s tile code: the block's, or a warp-specialized entry's consumers.
 static int64_t blockThreads(Operation *op) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if (tile::EntryAttr entry = tile::getEntry(func); entry && entry.getComputeThreads())
+    return entry.getComputeThreads();
   return func.getKnownBlockSizeAttr()[0];
 }
 

@@ -184,16 +184,22 @@ struct TensorMapParam {
   mlir::Type elementType;
 };
 
-/// The distinct tensor maps the TMA copies of `kernel` need, in order of first use.
+/// On the `unrealized_conversion_cast` that stands for a tensor argument of the kernel: the
+/// argument's index (i64), by which a TMA load finds its tensor-map parameter.
+inline constexpr llvm::StringLiteral kTensorArgAttr = "tile.argument";
+
+/// Patterns for what tile-warp-specialize writes (WarpSpecializeToNVVM.cpp): tile.warp_specialize,
+/// the mbarrier ops, tile.tma_load, tile.grid_dim, and gemms on a wgmma accumulator layout.
+void populateWarpSpecializePatterns(mlir::RewritePatternSet &patterns);
+
+/// The distinct tensor maps the TMA loads of `kernel` need, in order of first use.
 llvm::SmallVector<TensorMapParam> collectTensorMaps(tile::KernelOp kernel);
 
-/// Emits the warp-specialized body of `kernel` (producer warpgroup + consumers) at the builder's
-/// position in `func`; `mapping` maps the kernel's arguments, `mapArgs` are the tensor-map
-/// parameters matching `maps`.
+/// Emits the warp-specialized body of `kernel`, whose main loop is a `loads_wgmma` ring (producer
+/// threads that load the tiles themselves), at the builder's position in `func`; `mapping` maps
+/// the kernel's arguments.
 mlir::LogicalResult buildWarpSpecializedBody(tile::KernelOp kernel, mlir::gpu::GPUFuncOp func,
-                                             mlir::OpBuilder &b, mlir::IRMapping &mapping,
-                                             llvm::ArrayRef<TensorMapParam> maps,
-                                             llvm::ArrayRef<mlir::Value> mapArgs);
+                                             mlir::OpBuilder &b, mlir::IRMapping &mapping);
 
 /// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
 /// ids become `blockIds` when given (a persistent loop's current tile).

@@ -154,7 +154,9 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
         if (known)
           parts[1 + rank + d] = arith::ConstantIntOp::create(b, loc, b.getI64Type(), *known);
       }
-      mapping.map(arg, UnrealizedConversionCastOp::create(b, loc, type, parts).getResult(0));
+      auto tensorCast = UnrealizedConversionCastOp::create(b, loc, type, parts);
+      tensorCast->setAttr(kTensorArgAttr, b.getI64IntegerAttr(arg.getArgNumber()));
+      mapping.map(arg, tensorCast.getResult(0));
       continue;
     }
     Value value = entry.getArgument(next++);
@@ -164,21 +166,21 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       value = arith::IndexCastOp::create(b, loc, type, value);
     mapping.map(arg, value);
   }
-  bool mmaSync = false;
+  bool mmaSync = false, loadingProducer = false;
   kernel.walk([&](scf::ForOp loop) {
     mmaSync |= tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncMma;
+    loadingProducer |= tile::getPipelineKind(loop) == tile::PipelineKind::LoadsWgmma;
   });
-  if (producerThreads) {
-    SmallVector<Value> mapArgs(entry.getArguments().drop_front(firstMap));
-    if (failed(buildWarpSpecializedBody(kernel, func, b, mapping, maps, mapArgs)))
+  if (loadingProducer) {
+    if (failed(buildWarpSpecializedBody(kernel, func, b, mapping)))
       hadError = true;
   } else if (mmaSync) {
     if (failed(buildMmaSyncBody(kernel, func, b, mapping)))
       hadError = true;
   } else {
-    // The generic strategy, or the register strategy (fragments with a layout live in
-    // registers; tile-pipeline-register-rings and tile-place-async-waits wrote out its rings,
-    // waits and barriers).
+    // The generic strategy, the register strategy (fragments with a layout live in registers;
+    // tile-pipeline-register-rings and tile-place-async-waits wrote out its rings, waits and
+    // barriers), or a TMA ring's producer and consumers (tile-warp-specialize wrote them out).
     for (Operation &op : kernel.getBody().front().without_terminator()) {
       auto alloc = dyn_cast<tile::AllocOp>(op);
       if (alloc && alloc->hasAttr(tile::kLayoutAttr)) {
@@ -263,8 +265,11 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
           failed(wrongTarget(op, "a gemm assigned to mma.sync", "sm_80 or later")))
         return WalkResult::interrupt();
     }
-    if (op->hasAttr(tile::kTmaAttr) && !target.hasWgmma() &&
+    if ((op->hasAttr(tile::kTmaAttr) || isa<tile::TmaLoadOp>(op)) && !target.hasWgmma() &&
         failed(wrongTarget(op, "a TMA copy", "sm_90a")))
+      return WalkResult::interrupt();
+    if (isa<tile::WarpSpecializeOp>(op) && !target.hasWgmma() &&
+        failed(wrongTarget(op, "a producer warpgroup (setmaxnreg)", "sm_90a")))
       return WalkResult::interrupt();
     if (op->hasAttr(tile::kCpAsyncAttr) && !target.hasMmaSync() &&
         failed(wrongTarget(op, "a cp.async copy", "sm_80 or later")))
@@ -277,6 +282,11 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
         op->emitError() << "this register ring is not written out yet; hint: run "
                         << "tile-pipeline-register-rings and tile-place-async-waits before "
                         << "convert-tile-to-nvvm";
+        return WalkResult::interrupt();
+      }
+      if (*kind == tile::PipelineKind::TmaWgmma) {
+        op->emitError() << "this TMA ring's producer warpgroup is not written out yet; hint: run "
+                        << "tile-warp-specialize before convert-tile-to-nvvm";
         return WalkResult::interrupt();
       }
       if (tile::hasProducer(*kind) && !op->hasAttr(tile::kBarriersAttr) &&
@@ -321,11 +331,17 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
     if (!alloc->hasAttr(tile::kOffsetAttr))
       return unplaced(alloc, "this buffer");
     // A ring's copies fill stages of it (tile.stage).
-    bool asyncDest = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-      auto filled = [](Operation *op) {
+    Value buffer = alloc.getBuffer();
+    bool asyncDest = llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+      auto filled = [&](Operation *op, Value view) {
+        if (auto load = dyn_cast<tile::TmaLoadOp>(op))
+          return load.getDest() == view;
         return op->hasAttr(tile::kTmaAttr) || op->hasAttr(tile::kCpAsyncAttr);
       };
-      return filled(user) || (isa<tile::StageOp>(user) && llvm::any_of(user->getUsers(), filled));
+      if (isa<tile::StageOp>(user))
+        return llvm::any_of(user->getUsers(),
+                            [&](Operation *op) { return filled(op, user->getResult(0)); });
+      return filled(user, buffer);
     });
     if (asyncDest && !alloc->hasAttr(tile::kSwizzleAttr))
       return alloc.emitError() << "this buffer is filled by TMA or cp.async copies but has no "
@@ -418,6 +434,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     populateGenericTilesToNVVMPatterns(patterns);
     populateRegisterFragmentPatterns(patterns);
     populateMmaSyncPatterns(patterns);
+    populateWarpSpecializePatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 

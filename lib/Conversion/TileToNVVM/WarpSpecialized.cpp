@@ -1,27 +1,27 @@
-//===- WarpSpecialized.cpp - sm_90a kernels: TMA producer, wgmma consumers -===//
+//===- WarpSpecialized.cpp - sm_90a loads_wgmma rings; wgmma building blocks -===//
 //
 // Materializes what tile-assign-mma-layouts, tile-software-pipeline and
-// tile-shared-memory-layout decided for a kernel with a producer warpgroup:
+// tile-shared-memory-layout decided for a kernel whose main loop is a `loads_wgmma` ring (tensors
+// TMA cannot read): a producer warpgroup whose 128 threads load the tiles themselves, and the
+// kernel's warpgroups consuming them with wgmma. (A TMA ring's producer and consumers are
+// written out in the tile dialect by tile-warp-specialize; WarpSpecializeToNVVM.cpp lowers them.)
 //
 //   thread 0 initializes a full and an empty mbarrier per stage; all threads sync;
-//   producer warpgroup (the last 128 threads): setmaxnreg.dec, then one thread runs the main
-//     loop: wait until stage s is empty (parity of the round), arrive.expect_tx with the bytes of
-//     the stage, issue the TMA boxes of every copy into stage s;
+//   producer warpgroup (the last 128 threads): setmaxnreg.dec, then every producer thread runs
+//     the main loop: wait until stage s is empty (parity of the round), copy its share of each
+//     tile into stage s, and arrive on the full barrier (128 arrivals complete it);
 //   consumer warpgroups (the kernel's own threads): setmaxnreg.inc, then the kernel body, with
-//     the main loop replaced by: wait until stage s is full, wgmma over the stage's tiles (one
-//     64xNx16 instruction per 64-row tile and 16-wide k step, descriptors from the swizzled
-//     layout), commit, wait, and one arrive per warp on the empty barrier.
+//     the main loop replaced by: wait until stage s is full, fence the async proxy, wgmma over
+//     the stage's tiles (one 64xNx16 instruction per 64-row tile and 16-wide k step, descriptors
+//     from the swizzled layout), commit, wait, and one arrive per warp on the empty barrier.
 //
 // The producer recomputes the loop bounds and copy offsets from their definitions (pure
 // arithmetic over block ids, tensor sizes and kernel arguments, as the assign pass checked).
-//
-// A `loads_wgmma` ring (tensors TMA cannot read) has the same consumers; all 128 producer
-// threads copy each stage, as 16-byte cp.async chunks when every tensor is 16-byte aligned
+// Its copies are 16-byte cp.async chunks when every tensor is 16-byte aligned
 // (`cp.async.mbarrier.arrive.noinc` on the full barrier), else staged (buildStagedCopy: the
 // aligned blocks by cp.async, realigned in place S - 1 iterations later; fence.proxy.async,
 // then an arrive each) or, for tiles the staged copy does not fit, realigned 16-byte loads
-// through registers: the full barrier counts 128 arrivals, and the consumers fence the async
-// proxy after waiting for it.
+// through registers.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsImpl.h"
@@ -55,14 +55,18 @@ Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
 
 SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
   SmallVector<TensorMapParam> maps;
-  kernel.walk([&](tile::CopyOp copy) {
-    if (!copy->hasAttr(tile::kTmaAttr))
-      return;
-    auto arg = cast<BlockArgument>(copy.getSource());
-    auto dest = copy.getDest().getDefiningOp<tile::AllocOp>();
+  kernel.walk([&](tile::TmaLoadOp load) {
+    auto arg = dyn_cast<BlockArgument>(load.getSource());
+    Value buffer = load.getDest();
+    if (auto stage = buffer.getDefiningOp<tile::StageOp>())
+      buffer = stage.getBuffer();
+    auto dest = buffer.getDefiningOp<tile::AllocOp>();
+    auto swizzleAttr = dest ? dest->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr) : IntegerAttr();
+    if (!arg || !swizzleAttr)
+      return; // the load's lowering reports it
     auto type = dest.getBuffer().getType();
     int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-    int64_t swizzle = dest->getAttrOfType<IntegerAttr>(tile::kSwizzleAttr).getInt();
+    int64_t swizzle = swizzleAttr.getInt();
     TensorMapParam map{arg.getArgNumber(), type.getShape()[0], swizzle / elemBytes, swizzle,
                        type.getElementType()};
     for (const TensorMapParam &other : maps)
@@ -92,9 +96,8 @@ namespace {
 /// Builds the sm_90a kernel; one instance per kernel.
 class WarpSpecializedBuilder {
 public:
-  WarpSpecializedBuilder(tile::KernelOp kernel, gpu::GPUFuncOp func, OpBuilder &b,
-                         ArrayRef<TensorMapParam> maps, ArrayRef<Value> mapArgs)
-      : kernel(kernel), func(func), b(b), maps(maps), mapArgs(mapArgs), ctx(kernel.getContext()) {}
+  WarpSpecializedBuilder(tile::KernelOp kernel, gpu::GPUFuncOp func, OpBuilder &b)
+      : kernel(kernel), func(func), b(b), ctx(kernel.getContext()) {}
 
   LogicalResult build(IRMapping &mapping);
 
@@ -128,7 +131,6 @@ private:
   /// The persistent tile loop: `body` gets the tile's block ids and the number of main-loop
   /// iterations run by earlier tiles (the ring's position); it returns this tile's count.
   void buildTileLoop(function_ref<Value(ArrayRef<Value> blockIds, Value base)> body);
-  void buildProducer(scf::ForOp loop, IRMapping mapping);
   /// The iteration of a producer's loop over [lb, ub) step `step` at `iv`, counted over the
   /// tiles (`base`: earlier tiles' iterations; index).
   Value iteration(Value iv, Value lb, Value step, Value base) {
@@ -141,9 +143,7 @@ private:
   }
   /// Waits until the stage of iteration `iter` (index) is empty and returns that stage (i32).
   Value waitForEmptyStage(Value iter);
-  Value buildProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds, Value base);
-  /// The loads_wgmma producer: every producer thread runs the loop; `mode` is CpAsync or
-  /// Realigned.
+  /// The producer: every producer thread runs the loop; `mode` is CpAsync or Realigned.
   void buildLoadingProducer(scf::ForOp loop, IRMapping mapping);
   Value buildLoadingProducerTile(scf::ForOp loop, IRMapping mapping, ArrayRef<Value> blockIds,
                                  Value base, TileCopyMode mode);
@@ -181,27 +181,22 @@ private:
   tile::KernelOp kernel;
   gpu::GPUFuncOp func;
   OpBuilder &b;
-  ArrayRef<TensorMapParam> maps;
-  ArrayRef<Value> mapArgs;
   MLIRContext *ctx;
   Location loc = UnknownLoc::get(kernel.getContext());
   Value smemBase, tid;
   /// The kernel's grid (x, y, z) as computed by its grid region, on the device.
   SmallVector<Value, 3> grid;
   int64_t stages = 1, barrierOffset = 0, consumerThreads = 0;
-  /// The ring is `loads_wgmma`: the producer threads load the tiles themselves.
-  bool loads = false;
 };
 
-/// Registers per producer thread (setmaxnreg): a TMA producer issues boxes from one thread; a
-/// loading one keeps kLoadChunks chunks' two 16-byte blocks in flight per thread.
-static constexpr int64_t kTmaProducerRegisters = 40;
+/// Registers per producer thread (setmaxnreg): each keeps kLoadChunks chunks' two 16-byte
+/// blocks in flight.
 static constexpr int64_t kLoadProducerRegisters = 152;
 static constexpr int64_t kLoadChunks = 4;
 } // namespace
 
 void WarpSpecializedBuilder::buildPrologue() {
-  // Thread 0 initializes the barriers: full[s] completes on one arrive plus the TMA bytes,
+  // Thread 0 initializes the barriers: full[s] completes on one arrive per producer thread,
   // empty[s] on one arrive per consumer warp.
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cstIndex(0));
   auto init = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
@@ -209,8 +204,7 @@ void WarpSpecializedBuilder::buildPrologue() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(init.thenBlock());
     for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(loads ? 128 : 1),
-                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), false), cst32(128), Value());
       NVVM::MBarrierInitOp::create(b, loc, barrierPtr(cst32(s), true), cst32(consumerThreads / 32),
                                    Value());
     }
@@ -247,19 +241,6 @@ void WarpSpecializedBuilder::buildTileLoop(
   scf::YieldOp::create(b, loc, ValueRange{arith::AddIOp::create(b, loc, base, count)});
 }
 
-void WarpSpecializedBuilder::buildProducer(scf::ForOp loop, IRMapping mapping) {
-  NVVM::SetMaxRegisterOp::create(b, loc, kTmaProducerRegisters,
-                                 NVVM::SetMaxRegisterAction::decrease);
-  Value elected =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cstIndex(consumerThreads));
-  auto single = scf::IfOp::create(b, loc, elected, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(single.thenBlock());
-  buildTileLoop([&](ArrayRef<Value> blockIds, Value base) {
-    return buildProducerTile(loop, mapping, blockIds, base);
-  });
-}
-
 Value WarpSpecializedBuilder::waitForEmptyStage(Value iter) {
   Value stage = stageOf(iter);
   Value round = toI32(arith::DivSIOp::create(b, loc, iter, cstIndex(stages)));
@@ -268,64 +249,6 @@ Value WarpSpecializedBuilder::waitForEmptyStage(Value iter) {
       arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst32(1)), cst32(1));
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr(stage, true), parity, cst32(10000000));
   return stage;
-}
-
-Value WarpSpecializedBuilder::buildProducerTile(scf::ForOp loop, IRMapping mapping,
-                                                ArrayRef<Value> blockIds, Value base) {
-  auto [lb, ub, step, count] = producerBounds(loop, mapping, blockIds);
-  auto producer = scf::ForOp::create(b, loc, lb, ub, step);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(producer.getBody());
-  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, base));
-  int64_t bytes = 0;
-  SmallVector<tile::CopyOp> copies;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
-      copies.push_back(copy);
-      bytes += stageBytes(copy.getDest());
-    }
-  Value full = barrierPtr(stage, false);
-  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full, cst32(bytes),
-                                         NVVM::MemScopeKind::CTA, false, Value());
-  mapping.map(loop.getInductionVar(), producer.getInductionVar());
-  auto ptr7 = LLVM::LLVMPointerType::get(ctx, 7);
-  for (tile::CopyOp copy : copies) {
-    Value dest = copy.getDest();
-    auto type = cast<tile::BufferType>(dest.getType());
-    int64_t swizzle = bufferSwizzle(dest);
-    int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-    layout::SwizzledTile tile{type.getShape()[0], type.getShape()[1], elemBytes, swizzle};
-    unsigned argIndex = cast<BlockArgument>(copy.getSource()).getArgNumber();
-    Value map;
-    for (auto [param, arg] : llvm::zip(maps, mapArgs))
-      if (param.argIndex == argIndex && param.boxRows == tile.rows &&
-          param.boxCols == tile.blockCols())
-        map = arg;
-    // The tensor's coordinates, innermost first: column, row, then the leading dimensions
-    // (boxes of one element there; outside the tensor they read as zero).
-    auto offsets = copy.getSourceOffsets();
-    int64_t rank = offsets.size();
-    Value row = toI32(rematerialize(b, offsets[rank - 2], mapping, blockIds));
-    Value col = toI32(rematerialize(b, offsets[rank - 1], mapping, blockIds));
-    SmallVector<Value> leading;
-    for (int64_t d = rank - 3; d >= 0; --d)
-      leading.push_back(toI32(rematerialize(b, offsets[d], mapping, blockIds)));
-    Value stageBase =
-        arith::AddIOp::create(b, loc, cst32(bufferOffset(dest)),
-                              arith::MulIOp::create(b, loc, stage, cst32(stageBytes(dest))));
-    for (int64_t block = 0; block < tile.numBlocks(); ++block) {
-      Value dst =
-          sharedPtr(arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes())));
-      dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
-      SmallVector<Value> coords{arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols())),
-                                row};
-      coords.append(leading);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, dst, map, coords, full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
-          false, NVVM::CTAGroupKindAttr(), Value());
-    }
-  }
-  return count;
 }
 
 void WarpSpecializedBuilder::buildLoadingProducer(scf::ForOp loop, IRMapping mapping) {
@@ -683,9 +606,8 @@ Value WarpSpecializedBuilder::buildConsumerLoop(scf::ForOp loop, IRMapping &mapp
                                         cst32(10000000));
   // The producer's cp.async and shared stores are generic-proxy writes; wgmma reads through the
   // async proxy.
-  if (loads)
-    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
-                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 
   // The accumulator of each 64-row tile, as the instruction's register struct.
   int64_t perTile = layout.instrN() / 2;
@@ -753,7 +675,6 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   if (!mainLoop || mainLoop->getParentOp() != kernel.getOperation())
     return kernel.emitOpError("has no top-level pipelined main loop to specialize");
   stages = cast<IntegerAttr>(mainLoop->getAttr(tile::kStagesAttr)).getInt();
-  loads = tile::getPipelineKind(mainLoop) == tile::PipelineKind::LoadsWgmma;
   barrierOffset = cast<IntegerAttr>(mainLoop->getAttr(tile::kBarriersAttr)).getInt();
 
   smemBase = buildSharedBase(b, loc, func);
@@ -779,15 +700,12 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(split.thenBlock());
-    if (loads)
-      buildLoadingProducer(mainLoop, mapping);
-    else
-      buildProducer(mainLoop, mapping);
+    buildLoadingProducer(mainLoop, mapping);
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(split.elseBlock());
-  int64_t producerRegs = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
-  int64_t regs = std::min<int64_t>(240, (65536 - producerRegs * 128) / consumerThreads / 8 * 8);
+  int64_t regs =
+      std::min<int64_t>(240, (65536 - kLoadProducerRegisters * 128) / consumerThreads / 8 * 8);
   NVVM::SetMaxRegisterOp::create(b, loc, regs, NVVM::SetMaxRegisterAction::increase);
   // Register fragments live across tiles in the entry block.
   for (Operation &op : kernel.getBody().front().without_terminator())
@@ -823,8 +741,6 @@ LogicalResult WarpSpecializedBuilder::build(IRMapping &mapping) {
 }
 
 LogicalResult tlc::buildWarpSpecializedBody(tile::KernelOp kernel, gpu::GPUFuncOp func,
-                                            OpBuilder &b, IRMapping &mapping,
-                                            ArrayRef<TensorMapParam> maps,
-                                            ArrayRef<Value> mapArgs) {
-  return WarpSpecializedBuilder(kernel, func, b, maps, mapArgs).build(mapping);
+                                            OpBuilder &b, IRMapping &mapping) {
+  return WarpSpecializedBuilder(kernel, func, b).build(mapping);
 }

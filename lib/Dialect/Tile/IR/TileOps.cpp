@@ -439,3 +439,58 @@ LogicalResult MmaWaitOp::verify() {
              << buffer.getType();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Warp specialization: mbarriers, TMA loads, warpgroup roles
+//===----------------------------------------------------------------------===//
+
+/// `barriers[index]` names an mbarrier: a shared rank-1 buffer of i64, the index inside it when
+/// known.
+static LogicalResult verifyMBarrier(Operation *op, Value barriers, Value index) {
+  auto type = cast<BufferType>(barriers.getType());
+  if (!type.isShared() || type.getRank() != 1 || !type.getElementType().isInteger(64))
+    return op->emitOpError("names an mbarrier in a shared rank-1 buffer of i64, not in ") << type;
+  if (std::optional<int64_t> i = getConstantIntValue(index);
+      i && (*i < 0 || *i >= type.getShape()[0]))
+    return op->emitOpError("mbarrier ") << *i << " is outside the buffer's " << type.getShape()[0];
+  return success();
+}
+
+LogicalResult MBarrierInitOp::verify() { return verifyMBarrier(*this, getBarriers(), getIndex()); }
+LogicalResult MBarrierWaitOp::verify() { return verifyMBarrier(*this, getBarriers(), getIndex()); }
+LogicalResult MBarrierArriveOp::verify() {
+  return verifyMBarrier(*this, getBarriers(), getIndex());
+}
+
+LogicalResult TmaLoadOp::verify() {
+  if (failed(verifyMBarrier(*this, getBarriers(), getIndex())))
+    return failure();
+  TensorType source = getSource().getType();
+  BufferType dest = getDest().getType();
+  if (static_cast<int64_t>(getOffsets().size()) != source.getRank())
+    return emitOpError("takes one offset per tensor dimension (")
+           << source.getRank() << "), not " << getOffsets().size();
+  if (source.getRank() < 2 || source.getRank() > 5)
+    return emitOpError("reads tensors of rank 2 to 5 (a TMA box), not of rank ")
+           << source.getRank();
+  if (!dest.isShared() || dest.getRank() != 2)
+    return emitOpError("writes a shared tile of rank 2, not ") << dest;
+  if (dest.getElementType() != source.getElementType())
+    return emitOpError("copies ") << source.getElementType() << " elements into a tile of "
+                                  << dest.getElementType();
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto kernel = dyn_cast<KernelOp>((*this)->getParentOp());
+  if (!kernel)
+    return emitOpError("must be directly in a kernel's body");
+  if (!kernel->hasAttr(kProducerThreadsAttr))
+    return emitOpError("needs the kernel's producer warpgroup ('")
+           << kProducerThreadsAttr << "' on the kernel)";
+  for (Region *region : {&getProducer(), &getConsumers()})
+    if (!region->front().getTerminator() ||
+        !cast<YieldOp>(region->front().getTerminator()).getValues().empty())
+      return emitOpError("regions yield no values");
+  return success();
+}

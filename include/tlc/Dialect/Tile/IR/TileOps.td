@@ -61,7 +61,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove, AutomaticAlloc
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["KernelOp", "ParallelOp"]>]> {
+    ParentOneOf<["KernelOp", "ParallelOp", "WarpSpecializeOp"]>]> {
   let summary = "terminates a tile region, yielding values where the parent expects them";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
@@ -85,6 +85,16 @@ def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
 
 def Tile_ThreadIdOp : Tile_Op<"thread_id", [Pure]> {
   let summary = "the thread's index in its block along one dimension (0 = x, 1 = y, 2 = z)";
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dim);
+  let results = (outs Index:$result);
+  let builders = [OpBuilder<(ins "int64_t":$dim), [{
+    build($_builder, $_state, $_builder.getIndexType(), $_builder.getI64IntegerAttr(dim));
+  }]>];
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_GridDimOp : Tile_Op<"grid_dim", [Pure]> {
+  let summary = "the number of blocks in the grid along one dimension (0 = x, 1 = y, 2 = z)";
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dim);
   let results = (outs Index:$result);
   let builders = [OpBuilder<(ins "int64_t":$dim), [{
@@ -463,6 +473,119 @@ def Tile_AsyncProxyFenceOp : Tile_Op<"async_proxy_fence"> {
     other threads' writes.
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization: mbarriers, TMA loads, warpgroup roles (tile-warp-specialize)
+//===----------------------------------------------------------------------===//
+
+/// An op on mbarrier `$barriers[$index]` (a shared rank-1 buffer of i64).
+class Tile_MBarrierOp<string mnemonic, list<Trait> traits = []> : Tile_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init"> {
+  let summary = "initializes an mbarrier to complete a phase after `count` arrivals";
+  let description = [{
+    Element `%i` of a shared buffer of i64 is an mbarrier; one thread initializes it (its phase
+    0 completes after `count` arrivals, and each later phase after as many), and a
+    `tile.barrier` makes it visible to the block before any other op uses it.
+    ```mlir
+    tile.mbarrier_init %bars[%c0], count = 1 : !tile.buffer<shared 6xi64>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemWrite]>:$barriers, Index:$index,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` `count` `=` $count attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def Tile_MBarrierWaitOp : Tile_MBarrierOp<"mbarrier_wait"> {
+  let summary = "waits until the mbarrier's phase of the given parity has completed";
+  let description = [{
+    The calling thread waits until the phase whose parity is the low bit of `%parity` has
+    completed (`mbarrier.try_wait.parity` in a loop); the writes that the arrivals of that phase
+    released (TMA bytes included) are then visible to it. A wait for parity 1 before any phase
+    completed passes at once (the barrier's phase -1 counts as completed).
+    ```mlir
+    tile.mbarrier_wait %bars[%s], parity %p : !tile.buffer<shared 6xi64>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index,
+                       Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` `parity` $parity attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
+  let summary = "the calling thread arrives on an mbarrier, releasing its prior writes";
+  let description = [{
+    With `expect_tx = n`, the arrival also expects `n` more bytes of asynchronous copies (TMA
+    loads naming this barrier) before the phase completes.
+    ```mlir
+    tile.mbarrier_arrive %bars[%s] : !tile.buffer<shared 6xi64>
+    tile.mbarrier_arrive %bars[%s], expect_tx = 32768 : !tile.buffer<shared 6xi64>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$expect_tx);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`,` `expect_tx` `=` $expect_tx^)? attr-dict `:`
+    qualified(type($barriers))
+  }];
+}
+
+def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
+  let summary = "loads a tile of a tensor into a swizzled shared buffer by TMA, completing on an mbarrier";
+  let description = [{
+    Issued by one thread: the tensor memory accelerator copies the tile at `offsets` (one per
+    tensor dimension; the buffer covers the last two, elements outside the tensor read as zero)
+    into `dest` (a shared buffer of rank 2 placed and swizzled by tile-shared-memory-layout, or a
+    stage of one), one box per column block of the swizzle, and counts its bytes on mbarrier
+    `%bars[%i]` (expected there by a `tile.mbarrier_arrive ... expect_tx`). The kernel takes one
+    tensor map per tensor and box as a parameter (docs/abi.md).
+    ```mlir
+    tile.tma_load %a[%row, %k] to %as1, %bars[%s] : !tile.tensor<bf16, 2> to
+        !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 6xi64>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_TensorType, "", [MemRead]>:$source, Variadic<Index>:$offsets,
+                       Arg<Tile_BufferType, "", [MemWrite]>:$dest,
+                       Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` `to` $dest `,` $barriers `[` $index `]` attr-dict `:`
+    qualified(type($source)) `to` qualified(type($dest)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoRegionArguments, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "runs a producer warpgroup and the kernel's own threads (consumers) apart";
+  let description = [{
+    The kernel's block has `tile.producer_threads` more threads than `threads` says: those (the
+    last ones) run `producer`, after lowering their register budget to `producer_registers` per
+    thread (`setmaxnreg.dec`); the kernel's threads run `consumers`, after raising theirs to
+    `consumer_registers`. `tile.barrier` inside `consumers` synchronizes the consumer threads
+    only. Written by tile-warp-specialize; the regions talk through mbarriers.
+    ```mlir
+    tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+      ...
+    } consumers {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$producer_registers,
+                       ConfinedAttr<I64Attr, [IntMinValue<24>, IntMaxValue<256>]>:$consumer_registers);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
+  let assemblyFormat = [{
+    `producer_registers` `=` $producer_registers `,` `consumer_registers` `=` $consumer_registers
+    attr-dict-with-keyword `producer` $producer `consumers` $consumers
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TLC_DIALECT_TILE_TILEOPS_TD

@@ -156,6 +156,39 @@ def TilePipelineRegisterRings : Pass<"tile-pipeline-register-rings", "tlc::tile:
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
+  let summary = "Write out a TMA ring's producer warpgroup, mbarriers and persistent tile loops";
+  let description = [{
+    A kernel whose top-level loop is marked `tile.pipeline = #tile.pipeline<tma_wgmma>`
+    (tile-software-pipeline; its ring placed by tile-shared-memory-layout, `tile.barriers`)
+    becomes, in the tile dialect: a shared buffer of 2 S mbarriers at that offset (full[s] =
+    s, empty[s] = S + s), initialized by thread 0 (`tile.mbarrier_init`: full after one arrival
+    plus the stage's TMA bytes, empty after one arrival per consumer warp) and a `tile.barrier`;
+    the kernel's grid counts; then `tile.warp_specialize` with
+
+      - `producer`: one elected thread walks the kernel's tiles (a persistent loop: tiles
+        block_id.x, + grid_dim.x, ..., in groups of 8 block rows for L2 reuse; block ids become
+        the tile's) and the main loop's iterations, counted over the tiles (iteration n uses
+        stage n % S in round n / S): `tile.mbarrier_wait` on empty[s] with parity (round & 1) ^ 1,
+        `tile.mbarrier_arrive ... expect_tx` on full[s] with the stage's bytes, and a
+        `tile.tma_load` per copy into `tile.stage` s of its buffer, its offsets recomputed
+        from their definitions;
+      - `consumers`: the kernel's body, in the same tile loop, its main loop waiting on full[s]
+        (parity round & 1), its gemms reading stage s (`tile.async`, then `tile.mma_wait
+        pending = 0`), and one arrival per warp on empty[s]; after the loop, the accumulators
+        are handed over (`tile.mma_wait pending = 0`), and after each tile a `tile.barrier`
+        (the consumers').
+
+    Register budgets: 40 per producer thread, the rest of the block's share (65536 registers,
+    or 65536 / E with `blocks_per_sm(E)`) per consumer thread, at most 240. The
+    loop's `tile.pipeline`, `tile.stages` and `tile.barriers` marks are removed, and so is
+    every copy of the loop; `loads_wgmma` rings (producer threads that load) are still built by
+    convert-tile-to-nvvm. Runs after tile-shared-memory-layout: a located error otherwise, and
+    for a ring loop that is not directly in the kernel's body.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def TilePlaceAsyncWaits : Pass<"tile-place-async-waits", "tlc::tile::KernelOp"> {
   let summary = "Order cp.async copies and tensor-core reads with explicit waits and barriers";
   let description = [{

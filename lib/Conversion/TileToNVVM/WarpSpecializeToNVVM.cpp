@@ -1,0 +1,249 @@
+//===- WarpSpecializeToNVVM.cpp - Roles, mbarriers, TMA loads, ring gemms --===//
+//
+// The ops tile-warp-specialize writes, one pattern each:
+//
+//   tile.warp_specialize  -> scf.if (thread >= the kernel's threads) with setmaxnreg.dec on the
+//                            producer side and setmaxnreg.inc on the consumers'
+//   tile.mbarrier_*       -> nvvm.mbarrier.init / try_wait.parity / arrive(.expect_tx) on the
+//                            mbarrier's shared address (its buffer's offset + 8 * index)
+//   tile.tma_load         -> one cp.async.bulk.tensor box per column block of the swizzled tile,
+//                            through the entry's tensor-map parameter for that tensor and box
+//   tile.grid_dim         -> gpu.grid_dim
+//   tile.gemm on a wgmma accumulator layout (a ring's consumers) -> wgmma.mma_async from the
+//                            stage's descriptors, one group; waited for at once unless async
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tlc;
+
+/// The shared address (`!llvm.ptr<3>`) of mbarrier `barriers[index]`, or null while its buffer is
+/// not lowered.
+static Value mbarrierPtr(OpBuilder &b, Location loc, Value barriers, Value index) {
+  auto castOp = barriers.getDefiningOp<UnrealizedConversionCastOp>();
+  auto offset = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+  if (!offset)
+    return Value();
+  auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  Value i = arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  Value bytes = arith::AddIOp::create(b, loc, cst32(offset.getInt()),
+                                      arith::MulIOp::create(b, loc, i, cst32(8)));
+  Value base = buildSharedBase(b, loc, barriers.getParentRegion()->getParentOfType<gpu::GPUFuncOp>());
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                             b.getI8Type(), base, ValueRange{bytes});
+}
+
+static bool isLoweredMBarrier(Value barriers) {
+  auto castOp = barriers.getDefiningOp<UnrealizedConversionCastOp>();
+  return castOp && castOp->hasAttr(tile::kOffsetAttr);
+}
+
+namespace {
+
+struct GridDimLowering : OpRewritePattern<tile::GridDimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::GridDimOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::GridDimOp>(op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+struct MBarrierInitLowering : OpRewritePattern<tile::MBarrierInitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::MBarrierInitOp op, PatternRewriter &rewriter) const override {
+    if (!isLoweredMBarrier(op.getBarriers()))
+      return failure();
+    Location loc = op.getLoc();
+    Value ptr = mbarrierPtr(rewriter, loc, op.getBarriers(), op.getIndex());
+    Value count = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), op.getCount());
+    NVVM::MBarrierInitOp::create(rewriter, loc, ptr, count, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : OpRewritePattern<tile::MBarrierWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::MBarrierWaitOp op, PatternRewriter &rewriter) const override {
+    if (!isLoweredMBarrier(op.getBarriers()))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value ptr = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
+    Value parity = arith::AndIOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), op.getParity()),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, ptr, parity, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering : OpRewritePattern<tile::MBarrierArriveOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::MBarrierArriveOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isLoweredMBarrier(op.getBarriers()))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value ptr = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
+    if (std::optional<uint64_t> bytes = op.getExpectTx())
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), ptr,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), static_cast<int64_t>(*bytes)),
+          NVVM::MemScopeKind::CTA, false, Value());
+    else
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), ptr, Value(), NVVM::MemScopeKind::CTA, false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The tensor map parameter of `func` for tensor argument `arg` in boxes of `tile`.
+static Value findTensorMap(gpu::GPUFuncOp func, int64_t arg, const layout::SwizzledTile &tile) {
+  tile::EntryAttr entry = tile::getEntry(func);
+  if (!entry)
+    return Value();
+  for (Attribute attr : entry.getMaps()) {
+    auto map = cast<tile::TensorMapAttr>(attr);
+    if (map.getArg() == arg && map.getBoxRows() == tile.rows &&
+        map.getBoxCols() == tile.blockCols() && map.getSwizzle() == tile.swizzleBytes)
+      return func.getArgument(map.getParam());
+  }
+  return Value();
+}
+
+struct TmaLoadLowering : OpRewritePattern<tile::TmaLoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::TmaLoadOp op, PatternRewriter &rewriter) const override {
+    auto tensor = op.getSource().getDefiningOp<UnrealizedConversionCastOp>();
+    auto arg = tensor ? tensor->getAttrOfType<IntegerAttr>(kTensorArgAttr) : IntegerAttr();
+    if (!arg || !isSwizzledTile(op.getDest()) || !isLoweredMBarrier(op.getBarriers()))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    MLIRContext *ctx = b.getContext();
+    auto [tile, stageBase] = *getSwizzledTile(b, loc, op.getDest());
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    Value map = findTensorMap(func, arg.getInt(), tile);
+    if (!map)
+      return op.emitOpError("has no tensor map among the entry's parameters");
+    auto toI32 = [&](Value v) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), v); };
+    auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+    Value full = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
+    // The tensor's coordinates, innermost first: column, row, then the leading dimensions
+    // (boxes of one element there; outside the tensor they read as zero).
+    auto offsets = op.getOffsets();
+    int64_t rank = offsets.size();
+    Value row = toI32(offsets[rank - 2]);
+    Value col = toI32(offsets[rank - 1]);
+    SmallVector<Value> leading;
+    for (int64_t d = rank - 3; d >= 0; --d)
+      leading.push_back(toI32(offsets[d]));
+    Value smemBase = buildSharedBase(b, loc, func);
+    auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
+    auto ptr7 = LLVM::LLVMPointerType::get(ctx, 7);
+    for (int64_t block = 0; block < tile.numBlocks(); ++block) {
+      Value at = arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes()));
+      Value dst = LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{at});
+      dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
+      SmallVector<Value> coords{arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols())),
+                                row};
+      coords.append(leading);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dst, map, coords, full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+          false, NVVM::CTAGroupKindAttr(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The producer warpgroup (the threads past the kernel's own) and the consumers, apart.
+struct WarpSpecializeLowering : OpRewritePattern<tile::WarpSpecializeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::WarpSpecializeOp op,
+                                PatternRewriter &rewriter) const override {
+    tile::EntryAttr entry = tile::getEntry(op->getParentOfType<gpu::GPUFuncOp>());
+    if (!entry || entry.getComputeThreads() == 0)
+      return op.emitOpError("is in an entry without a producer warpgroup");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value isProducer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, tid,
+        arith::ConstantIndexOp::create(b, loc, entry.getComputeThreads()));
+    auto split = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
+    auto move = [&](Region &from, Block *to, int64_t registers, NVVM::SetMaxRegisterAction action) {
+      Block &block = from.front();
+      rewriter.eraseOp(block.getTerminator());
+      rewriter.setInsertionPoint(to->getTerminator());
+      NVVM::SetMaxRegisterOp::create(b, loc, registers, action);
+      rewriter.inlineBlockBefore(&block, to->getTerminator());
+    };
+    move(op.getProducer(), split.thenBlock(), op.getProducerRegisters(),
+         NVVM::SetMaxRegisterAction::decrease);
+    move(op.getConsumers(), split.elseBlock(), op.getConsumerRegisters(),
+         NVVM::SetMaxRegisterAction::increase);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.gemm on a wgmma accumulator layout (the consumers of a ring): for each k step of the
+/// stage and 64-row tile of the warpgroup's rows, one wgmma.mma_async m64nNk16 from the swizzled
+/// tiles' descriptors, as one group; waited for at once unless `tile.async` (its tile.mma_wait
+/// completes it then).
+struct WgmmaRingGemm : OpRewritePattern<tile::GemmOp> {
+  WgmmaRingGemm(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  LogicalResult matchAndRewrite(tile::GemmOp op, PatternRewriter &rewriter) const override {
+    auto acc = getRegisterLayout(op.getC());
+    if (tile::getMmaKind(op) != tile::MmaKind::Wgmma || !acc ||
+        acc->kind != tile::AccLayout::Kind::Wgmma || !isSwizzledTile(op.getA()) ||
+        !isSwizzledTile(op.getB()))
+      return failure();
+    const layout::WgmmaAccLayout &layout = acc->wgmma;
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+    // Warpgroup coordinates: rows [wgM * rows / Wm, ...) and columns [wgN * N, ...).
+    Value tid = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                           gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value warpgroup = arith::DivUIOp::create(b, loc, tid, cst32(128));
+    Value wgM = arith::RemUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+    Value wgN = arith::DivUIOp::create(b, loc, warpgroup, cst32(layout.warpgroupsM));
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    Value smemAddr =
+        LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), buildSharedBase(b, loc, func));
+    Value accMemref = getBufferMemref(op.getC());
+    SmallVector<Value> tiles = loadWgmmaTiles(b, loc, accMemref, layout);
+    auto [tileA, aBase] = *getSwizzledTile(b, loc, op.getA());
+    auto [tileB, bBase] = *getSwizzledTile(b, loc, op.getB());
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    buildWarpgroupMma(b, loc, smemAddr, wgM, wgN, layout, aBase, tileA, op.getTransposeA(), bBase,
+                      tileB, op.getTransposeB(), op.getA().getType().getElementType(), tiles);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    if (!op->hasAttr(tile::kAsyncAttr)) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      for (Value &t : tiles)
+        t = fenceAccumulators(b, loc, t);
+    }
+    storeWgmmaTiles(b, loc, tiles, accMemref, layout);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tlc::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
+  patterns.add<GridDimLowering, MBarrierInitLowering, MBarrierWaitLowering, MBarrierArriveLowering,
+               TmaLoadLowering, WarpSpecializeLowering, WgmmaRingGemm>(patterns.getContext());
+}

@@ -1,0 +1,160 @@
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-warp-specialize))' | FileCheck %s
+
+// tile-warp-specialize alone, on a TMA ring as tile-software-pipeline and
+// tile-shared-memory-layout leave it (3 stages, mbarriers at byte 98304; A of rank 3, its
+// leading offset a kernel argument).
+// CHECK-LABEL: tile.kernel @gemm
+// The mbarriers: full[s] = s, empty[s] = 3 + s, at the loop's offset.
+// CHECK:       %[[BARS:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 6xi64>
+// CHECK:       %[[TID:.+]] = tile.thread_id 0
+// CHECK:       scf.if
+// Full barriers complete on one arrival (plus the TMA bytes), empty ones on one per consumer warp.
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 1 :
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 1 :
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 1 :
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 8 :
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 8 :
+// CHECK-DAG:     tile.mbarrier_init %[[BARS]][%{{.+}}], count = 8 :
+// CHECK-NOT:   tile.mbarrier_init
+// CHECK:       tile.barrier
+// The grid region's block counts, recomputed in the body.
+// CHECK:       %[[N:.+]] = tile.dim %arg1[1]
+// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+// One elected producer thread (the first past the 256 consumers) walks the tiles.
+// CHECK:         %[[C256:.+]] = arith.constant 256 : index
+// CHECK:         %[[ELECTED:.+]] = arith.cmpi eq, %[[TID]], %[[C256]]
+// CHECK:         scf.if %[[ELECTED]] {
+// CHECK:           tile.block_id 0
+// CHECK:           tile.grid_dim 0
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[BASE:.+]] = %{{.+}}) -> (index) {
+// The loop bounds, recomputed.
+// CHECK:             tile.dim %arg0[2]
+// CHECK:             scf.for %[[K:.+]] = {{.+}} {
+// CHECK:               %[[ITER:.+]] = arith.addi %[[BASE]], %{{.+}} : index
+// CHECK:               %[[STAGE:.+]] = arith.remsi %[[ITER]], %{{.+}} : index
+// CHECK:               %[[ROUND:.+]] = arith.divsi %[[ITER]], %{{.+}} : index
+// CHECK:               %[[ODD:.+]] = arith.andi %[[ROUND]], %{{.+}} : index
+// CHECK:               %[[PARITY:.+]] = arith.xori %[[ODD]], %{{.+}} : index
+// CHECK:               %[[EMPTY:.+]] = arith.addi %[[STAGE]], %{{.+}} : index
+// CHECK:               tile.mbarrier_wait %[[BARS]][%[[EMPTY]]], parity %[[PARITY]]
+// The stage's bytes: 128 x 64 + 64 x 128 bf16.
+// CHECK:               tile.mbarrier_arrive %[[BARS]][%[[STAGE]]], expect_tx = 32768
+// A's offsets: the batch (an argument), the tile's row, the k column.
+// CHECK:               %[[AS:.+]] = tile.stage %{{.+}}[%[[STAGE]]] : !tile.buffer<shared 128x64xbf16>
+// CHECK:               tile.tma_load %arg0[%arg3, %{{.+}}, %{{.+}}] to %[[AS]], %[[BARS]][%[[STAGE]]] : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 6xi64>
+// CHECK:               %[[BS:.+]] = tile.stage %{{.+}}[%[[STAGE]]] : !tile.buffer<shared 64x128xbf16>
+// CHECK:               tile.tma_load %arg1[%{{.+}}, %{{.+}}] to %[[BS]], %[[BARS]][%[[STAGE]]]
+// CHECK:             }
+// CHECK:             scf.yield
+// CHECK:       } consumers {
+// The kernel's body, once per tile, its block ids the tile's.
+// CHECK:         scf.for %{{.+}} iter_args(%[[CBASE:.+]] = %{{.+}}) -> (index) {
+// CHECK-NOT:       tile.block_id
+// CHECK:           tile.fill
+// CHECK:           scf.for
+// CHECK:             %[[CITER:.+]] = arith.addi %[[CBASE]]
+// CHECK:             %[[CSTAGE:.+]] = arith.remsi %[[CITER]]
+// CHECK:             %[[CROUND:.+]] = arith.divsi %[[CITER]]
+// CHECK:             %[[CPARITY:.+]] = arith.andi %[[CROUND]]
+// CHECK:             tile.mbarrier_wait %[[BARS]][%[[CSTAGE]]], parity %[[CPARITY]]
+// CHECK-NOT:         tile.copy
+// CHECK:             %[[A:.+]] = tile.stage %{{.+}}[%[[CSTAGE]]]
+// CHECK:             %[[B:.+]] = tile.stage %{{.+}}[%[[CSTAGE]]]
+// CHECK:             tile.gemm %[[A]], %[[B]], %{{.+}} {tile.async, tile.mma = #tile.mma<wgmma>}
+// CHECK:             tile.mma_wait pending = 0
+// One arrival per consumer warp on empty[s].
+// CHECK:             arith.remui %[[TID]]
+// CHECK:             scf.if
+// CHECK:               %[[CEMPTY:.+]] = arith.addi %[[CSTAGE]]
+// CHECK:               tile.mbarrier_arrive %[[BARS]][%[[CEMPTY]]] :
+// The ring loop is an ordinary loop now.
+// CHECK:           }
+// CHECK-NOT:       tile.pipeline
+// CHECK:           tile.mma_wait pending = 0, %{{.+}} : !tile.buffer<fragment 128x128xf32>
+// CHECK:           tile.copy %{{.+}} to %arg2
+// CHECK:           tile.barrier
+// CHECK:           scf.yield
+
+tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[1] : !tile.tensor<bf16, 3>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%batch, %row, %col] to %as {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
+
+// With blocks_per_sm(2) the consumers share half the registers: (32768 - 40 x 128) / 256,
+// rounded down to 8.
+// CHECK-LABEL: tile.kernel @two_per_sm
+// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 104 producer {
+tile.kernel @two_per_sm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.min_blocks = 2 : i64, tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[1] : !tile.tensor<bf16, 3>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%batch, %row, %col] to %as {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
