@@ -438,11 +438,7 @@ struct CopySlotsAndBuffer : OpRewritePattern<tile::CopyOp> {
     Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
     bool rows = layout.isRows();
     Value tid = linearThreadId(rewriter, loc);
-    bool pairs = srcLayout &&
-                 (layout.kind == tile::AccLayout::Kind::MmaSync ||
-                  layout.kind == tile::AccLayout::Kind::Wgmma) &&
-                 dstType.getIntOrFloatBitWidth() == 16 && layout.slots() % 2 == 0 &&
-                 isSwizzledTile(buffer);
+    bool pairs = srcLayout && tile::storesSlotPairs(layout, dstType) && isSwizzledTile(buffer);
     if (pairs) {
       storeSlotPairs(rewriter, op, layout, memref, tid, srcType, dstType);
       gpu::BarrierOp::create(rewriter, loc);

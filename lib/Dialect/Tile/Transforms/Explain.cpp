@@ -196,8 +196,7 @@ static std::string describeCopy(CopyOp copy, bool producer) {
   if (dest && (fromRegisters != toRegisters) && !dest.isLocal() && !source.isLocal()) {
     // Pairs of a row into a swizzled tile (a gemm operand): one 32-bit store each.
     std::optional<AccLayout> layout = fromRegisters ? getAccLayout(copy.getSource()) : std::nullopt;
-    bool pairs = layout && !layout->isRows() && !layout->isBlocked() && dest.isShared() &&
-                 dest.getElementType().getIntOrFloatBitWidth() == 16;
+    bool pairs = layout && dest.isShared() && storesSlotPairs(*layout, dest.getElementType());
     return std::string(fromRegisters ? "copy: from registers into shared memory"
                                      : "copy: from shared memory into registers") +
            ", each thread its own elements" +

@@ -314,11 +314,8 @@ void Planner::convertUnstackedOperands() {
     OpBuilder b(gemm);
     CopyOp::create(b, gemm.getLoc(), a.getBuffer(), ValueRange{}, tile, ValueRange{});
     gemm.getAMutable().set(tile);
-    std::string what = "A's fragment";
-    if (auto line = dyn_cast<FileLineColLoc>(a.getLoc()))
-      what = "the fragment of line " + std::to_string(line.getLine());
     plan.conversions.push_back(
-        {gemm, (what +
+        {gemm, (describeFragment(a, "A's fragment") +
                 " goes through shared memory for this gemm, which reads A from there (A "
                 "from registers needs whole rows per warp: a multiple of " +
                 Twine(16 * warps) + " rows; it has " + Twine(shape[0]) + ")")

@@ -498,11 +498,15 @@ void tlc::tile::convertThroughShared(Operation *at, Value fragment, StringRef re
     b.setInsertionPointAfter(at);
     CopyOp::create(b, loc, mirror, ValueRange{}, fragment, ValueRange{});
   }
-  std::string what = "a fragment in registers";
-  if (auto line = dyn_cast<FileLineColLoc>(alloc.getLoc()))
-    what = "the fragment of line " + std::to_string(line.getLine());
-  plan.conversions.push_back(
-      {at, what + " goes through shared memory for this op (" + reason.str() + ")"});
+  plan.conversions.push_back({at, describeFragment(alloc, "a fragment in registers") +
+                                      " goes through shared memory for this op (" + reason.str() +
+                                      ")"});
+}
+
+std::string tlc::tile::describeFragment(Operation *alloc, StringRef otherwise) {
+  if (auto line = dyn_cast<FileLineColLoc>(alloc->getLoc()))
+    return "the fragment of line " + std::to_string(line.getLine());
+  return otherwise.str();
 }
 
 void tlc::tile::convertMisfitUses(
@@ -550,4 +554,9 @@ std::string tlc::tile::float8WgmmaMisfit(GemmOp gemm) {
     return "its shared tiles are not whole swizzle atoms (rows a multiple of 8, rows of 32, 64 "
            "or a multiple of 128 bytes)";
   return "";
+}
+
+bool tlc::tile::storesSlotPairs(const AccLayout &layout, Type destElement) {
+  return (layout.kind == AccLayout::Kind::MmaSync || layout.kind == AccLayout::Kind::Wgmma) &&
+         destElement.getIntOrFloatBitWidth() == 16 && layout.slots() % 2 == 0;
 }

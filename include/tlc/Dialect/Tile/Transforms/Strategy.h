@@ -105,6 +105,11 @@ std::optional<layout::WgmmaAccLayout> getRegisterWgmmaInstr(const AccLayout &acc
 /// stacked along M), per op, rather than in a main-loop ring (a #tile.wgmma_acc accumulator).
 bool isRegisterWgmma(GemmOp gemm);
 
+/// Whether a copy from a fragment of `layout` into a swizzled shared tile of `destElement`s
+/// stores two elements of a row per 32-bit store (mma.sync and wgmma layouts, whose thread holds
+/// columns c and c + 1 of a row, into 16-bit elements); the lowering and --explain ask alike.
+bool storesSlotPairs(const AccLayout &layout, mlir::Type destElement);
+
 /// (row, col) of slot `slot` (an index) of thread `tid` (an index) in `layout`, as arithmetic
 /// (mirrors AccLayout::coord).
 std::pair<mlir::Value, mlir::Value> buildAccCoords(mlir::OpBuilder &b, mlir::Location loc,
@@ -246,6 +251,10 @@ bool inExclusiveBranches(mlir::Region *a, mlir::Region *b);
 /// not count (their regions are still searched).
 bool usesValue(mlir::Operation *op, mlir::Value value,
                llvm::function_ref<bool(mlir::Operation *)> skip = nullptr);
+
+/// How a layout conversion names the fragment `alloc` declares: "the fragment of line N" where
+/// its location has a line, else `otherwise`.
+std::string describeFragment(mlir::Operation *alloc, llvm::StringRef otherwise);
 
 /// An explicit layout conversion: routes the uses of register fragment `fragment` by tile-level
 /// op `at` through a copy kept in shared memory (one per fragment, `plan.mirrors`), copied in
