@@ -36,11 +36,13 @@ int main(int argc, char **argv) {
     std::vector<std::pair<const char *, std::function<void()>>> v = {
         {"old",
          [&] {
-           CHECK_TLC(tlc::old::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
+           CHECK_TLC(
+               tlc::old::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
          }},
         {"cur",
          [&] {
-           CHECK_TLC(tlc::cur::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
+           CHECK_TLC(
+               tlc::cur::gemm::launch(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
          }},
     };
     peer();
