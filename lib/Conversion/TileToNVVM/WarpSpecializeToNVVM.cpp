@@ -33,9 +33,10 @@ static Value mbarrierPtr(OpBuilder &b, Location loc, Value barriers, Value index
   Value i = arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
   Value bytes = arith::AddIOp::create(b, loc, cst32(offset.getInt()),
                                       arith::MulIOp::create(b, loc, i, cst32(8)));
-  Value base = buildSharedBase(b, loc, barriers.getParentRegion()->getParentOfType<gpu::GPUFuncOp>());
-  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-                             b.getI8Type(), base, ValueRange{bytes});
+  Value base =
+      buildSharedBase(b, loc, barriers.getParentRegion()->getParentOfType<gpu::GPUFuncOp>());
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), b.getI8Type(),
+                             base, ValueRange{bytes});
 }
 
 static bool isLoweredMBarrier(Value barriers) {
@@ -177,9 +178,9 @@ struct WarpSpecializeLowering : OpRewritePattern<tile::WarpSpecializeOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value isProducer = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, tid,
-        arith::ConstantIndexOp::create(b, loc, entry.getComputeThreads()));
+    Value isProducer =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid,
+                              arith::ConstantIndexOp::create(b, loc, entry.getComputeThreads()));
     auto split = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
     auto move = [&](Region &from, Block *to, int64_t registers, NVVM::SetMaxRegisterAction action) {
       Block &block = from.front();

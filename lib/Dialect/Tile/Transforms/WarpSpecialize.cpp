@@ -141,8 +141,8 @@ WarpSpecializer::buildTileLoop(function_ref<FailureOr<Value>(ArrayRef<Value>, Va
   Value perGroup = mul(gx, cst(kGroupRows));
   Value group = divu(inSlice, perGroup);
   Value firstRow = mul(group, cst(kGroupRows));
-  Value rows = arith::MinUIOp::create(b, loc, arith::SubIOp::create(b, loc, gy, firstRow),
-                                      cst(kGroupRows));
+  Value rows =
+      arith::MinUIOp::create(b, loc, arith::SubIOp::create(b, loc, gy, firstRow), cst(kGroupRows));
   Value inGroup = remu(inSlice, perGroup);
   Value by = add(firstRow, remu(inGroup, rows));
   Value bx = divu(inGroup, rows);
@@ -170,7 +170,8 @@ FailureOr<Value> WarpSpecializer::buildProducerTile(ArrayRef<Value> blockIds, Va
   Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
   Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
   // The empty barrier of round r completes phase r - 1; round 0 passes at once (parity 1).
-  Value parity = arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst(1)), cst(1));
+  Value parity =
+      arith::XOrIOp::create(b, loc, arith::AndIOp::create(b, loc, round, cst(1)), cst(1));
   MBarrierWaitOp::create(b, loc, barriers, add(stage, cst(stages)), parity);
   SmallVector<CopyOp> copies(ring.getBody()->getOps<CopyOp>());
   int64_t bytes = 0;
@@ -186,8 +187,8 @@ FailureOr<Value> WarpSpecializer::buildProducerTile(ArrayRef<Value> blockIds, Va
         return failure();
       offsets.push_back(*recomputed);
     }
-    TmaLoadOp::create(b, copy.getLoc(), copy.getSource(), offsets,
-                      stageOf(copy.getDest(), stage), barriers, stage);
+    TmaLoadOp::create(b, copy.getLoc(), copy.getSource(), offsets, stageOf(copy.getDest(), stage),
+                      barriers, stage);
   }
   return count;
 }
@@ -274,8 +275,8 @@ LogicalResult WarpSpecializer::run() {
       moved.push_back(&op);
 
   b.setInsertionPoint(entry.getTerminator());
-  auto barriersType = BufferType::get(b.getContext(), BufferSpace::Shared, {2 * stages},
-                                      b.getI64Type());
+  auto barriersType =
+      BufferType::get(b.getContext(), BufferSpace::Shared, {2 * stages}, b.getI64Type());
   auto alloc = AllocOp::create(b, loc, barriersType);
   alloc->setAttr(kOffsetAttr, b.getI64IntegerAttr(barrierOffset));
   barriers = alloc.getBuffer();
