@@ -207,3 +207,9 @@ uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingBytes, uint32_t
 }
 
 } // namespace tlc::layout
+
+bool tlc::layout::fitsStagedCopy(const SwizzledTile &tile, int64_t threads) {
+  int64_t chunksPerRow = tile.cols * tile.elemBytes / 16;
+  int64_t chunks = tile.rows * chunksPerRow;
+  return chunksPerRow > 0 && 32 % chunksPerRow == 0 && threads % 32 == 0 && chunks % threads == 0;
+}

@@ -70,56 +70,6 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
 // -----
 
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>} {
-tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} attributes {tile.producer_threads = 128 : i64} grid {
-^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
-  %c1 = arith.constant 1 : index
-  tile.yield %c1, %c1, %c1 : index, index, index
-} body {
-^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
-  %as = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
-  %bs = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 64x128xbf16>
-  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error @+1 {{the mbarrier ring of this pipelined loop has no place in shared memory yet; hint: run tile-shared-memory-layout before convert-tile-to-nvvm}}
-  scf.for %i = %c0 to %c4 step %c1 {
-    tile.copy %a[%c0, %i] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
-    tile.copy %b[%i, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
-    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
-  } {tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 2 : i64}
-  tile.yield
-}
-}
-
-// -----
-
-module attributes {tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>} {
-tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} attributes {tile.shared_bytes = 65568 : i64} grid {
-^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
-  %c1 = arith.constant 1 : index
-  tile.yield %c1, %c1, %c1 : index, index, index
-} body {
-^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
-  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
-  %bs = tile.alloc {tile.offset = 32768 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
-  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error @+1 {{this mbarrier ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline}}
-  scf.for %i = %c0 to %c4 step %c1 {
-    tile.copy %a[%c0, %i] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
-    tile.copy %b[%i, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
-    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
-  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 2 : i64}
-  tile.yield
-}
-}
-
-// -----
-
-module attributes {tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>} {
 // expected-error @+1 {{kernel 'k' has no place in shared memory yet; hint: run tile-shared-memory-layout before convert-tile-to-nvvm}}
 tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} attributes {tile.producer_threads = 128 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
@@ -137,7 +87,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
     tile.copy %a[%c0, %i] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
     tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
-  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 2 : i64}
+  }
   tile.yield
 }
 }
@@ -162,7 +112,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
     tile.copy %a[%c0, %i] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
     tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
-  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 2 : i64}
+  }
   tile.yield
 }
 }
@@ -187,7 +137,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
     tile.copy %a[%c0, %i] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
     tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
-  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 2 : i64}
+  }
   tile.yield
 }
 }
@@ -256,7 +206,7 @@ tile.kernel @k threads [128, 1, 1] args [] dims [] params {} attributes {tile.sh
 
 // -----
 
-// A TMA ring whose producer warpgroup tile-warp-specialize has not written out.
+// A ring whose producer warpgroup tile-warp-specialize has not written out.
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 86, shared_bytes = 232448>} {
 tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 65568 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
@@ -270,7 +220,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{this TMA ring's producer warpgroup is not written out yet; hint: run tile-warp-specialize before convert-tile-to-nvvm}}
+  // expected-error @+1 {{this ring's producer warpgroup is not written out yet; hint: run tile-warp-specialize before convert-tile-to-nvvm}}
   scf.for %i = %c0 to %c4 step %c1 {
     tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>

@@ -591,3 +591,65 @@ tile.kernel @k threads [128, 1, 1] args [] dims [] params {} attributes {tile.pr
   }
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.producer_copy' op in a staged mode needs its edge bytes ('edges')}}
+  tile.producer_copy %a[%c0, %c0] to %t {mode = #tile.producer_copy<staged_realign>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %e = tile.alloc : !tile.buffer<shared 1024xi8>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.producer_copy' op takes edge bytes ('edges') in the staged modes only}}
+  tile.producer_copy %a[%c0, %c0] to %t edges %e[%c0] {mode = #tile.producer_copy<cp_async>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 1024xi8>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %e = tile.alloc : !tile.buffer<shared 512xi32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.producer_copy' op keeps its edge bytes in a shared rank-1 buffer of i8, not '!tile.buffer<shared 512xi32>'}}
+  tile.producer_copy %a[%c0, %c0] to %t edges %e[%c0] {mode = #tile.producer_copy<staged_issue>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>, !tile.buffer<shared 512xi32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>):
+  %t = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.producer_copy' op takes one offset per tensor dimension (2), not 3}}
+  tile.producer_copy %a[%c0, %c0, %c0] to %t {mode = #tile.producer_copy<realigned>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
+  tile.yield
+}

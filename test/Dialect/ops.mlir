@@ -114,6 +114,12 @@ tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {}
 // CHECK:           tile.mbarrier_wait %[[BARS]][%{{.+}}], parity %{{.+}} : !tile.buffer<shared 4xi64>
 // CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}], expect_tx = 16384 : !tile.buffer<shared 4xi64>
 // CHECK:           tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}] to %{{.+}}, %[[BARS]][%{{.+}}] : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 4xi64>
+// CHECK:           %[[OK:.+]] = tile.cp_async_readable %{{.+}} : !tile.tensor<bf16, 2>
+// CHECK:           tile.producer_copy %{{.+}}[%{{.+}}, %{{.+}}] to %{{.+}} {mode = #tile.producer_copy<cp_async>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+// CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}] after_copies : !tile.buffer<shared 4xi64>
+// CHECK:           tile.producer_copy %{{.+}}[%{{.+}}, %{{.+}}] to %{{.+}} edges %{{.+}}[%{{.+}}] {mode = #tile.producer_copy<staged_issue>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 2048xi8>
+// CHECK:           tile.async_commit
+// CHECK:           tile.async_wait pending = 1 warp
 // CHECK:         } consumers {
 // CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}] : !tile.buffer<shared 4xi64>
 // CHECK:         }
@@ -125,6 +131,7 @@ tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"
 ^bb0(%a: !tile.tensor<bf16, 2>):
   %as = tile.alloc {tile.stages = 2 : i64} : !tile.buffer<shared 128x64xbf16>
   %bars = tile.alloc : !tile.buffer<shared 4xi64>
+  %edges = tile.alloc : !tile.buffer<shared 2048xi8>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tile.mbarrier_init %bars[%c0], count = 1 : !tile.buffer<shared 4xi64>
@@ -135,6 +142,12 @@ tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"
     tile.mbarrier_arrive %bars[%c0], expect_tx = 16384 : !tile.buffer<shared 4xi64>
     %s = tile.stage %as[%c1] : !tile.buffer<shared 128x64xbf16>
     tile.tma_load %a[%c0, %g] to %s, %bars[%c0] : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 4xi64>
+    %ok = tile.cp_async_readable %a : !tile.tensor<bf16, 2>
+    tile.producer_copy %a[%c0, %g] to %s {mode = #tile.producer_copy<cp_async>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.mbarrier_arrive %bars[%c0] after_copies : !tile.buffer<shared 4xi64>
+    tile.producer_copy %a[%c0, %g] to %s edges %edges[%c0] {mode = #tile.producer_copy<staged_issue>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 2048xi8>
+    tile.async_commit
+    tile.async_wait pending = 1 warp
   } consumers {
     tile.mbarrier_arrive %bars[%c1] : !tile.buffer<shared 4xi64>
   }

@@ -15,7 +15,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B"] dims [["M", "K"], ["K", "N"]]
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{this TMA ring has no mbarriers placed in shared memory yet; hint: run tile-shared-memory-layout before tile-warp-specialize}}
+  // expected-error @+1 {{this ring has no mbarriers placed in shared memory yet; hint: run tile-shared-memory-layout before tile-warp-specialize}}
   scf.for %i = %c0 to %c4 step %c1 {
     tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
@@ -39,7 +39,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B"] dims [["M", "K"], ["K", "N"]]
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{this TMA ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline}}
+  // expected-error @+1 {{this ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline}}
   scf.for %i = %c0 to %c4 step %c1 {
     tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
@@ -64,7 +64,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B"] dims [["M", "K"], ["K", "N"]]
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   scf.for %t = %c0 to %c4 step %c1 {
-    // expected-error @+1 {{a TMA ring with a producer warpgroup must be the only one of its kernel and directly in its body; hint: tile-software-pipeline makes only such loops 'tma_wgmma' rings}}
+    // expected-error @+1 {{a ring with a producer warpgroup must be the only one of its kernel and directly in its body; hint: tile-software-pipeline makes only such loops 'tma_wgmma' or 'loads_wgmma' rings}}
     scf.for %i = %c0 to %c4 step %c1 {
       tile.copy %a[%t, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
       tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>

@@ -102,6 +102,21 @@ TEST_CASE("16-byte column blocks: rows 16 bytes apart, no swizzle", "[layout]") 
   }
 }
 
+TEST_CASE("staged copies: a row's chunks in one warp, the same chunks per thread", "[layout]") {
+  // 128 x 64 bf16: 8 chunks a row (a quarter warp), 1024 chunks over 128 threads.
+  REQUIRE(fitsStagedCopy({128, 64, 2, 128}, 128));
+  // 64 x 128 bf16: 16 chunks a row.
+  REQUIRE(fitsStagedCopy({64, 128, 2, 128}, 128));
+  // 48 chunks a row do not divide a warp's 32 lanes.
+  REQUIRE_FALSE(fitsStagedCopy({16, 384, 2, 128}, 128));
+  // 8 x 64 bf16 is 64 chunks: not one per thread of 128.
+  REQUIRE_FALSE(fitsStagedCopy({8, 64, 2, 128}, 128));
+  // A row shorter than a chunk.
+  REQUIRE_FALSE(fitsStagedCopy({128, 4, 2, 128}, 128));
+  // Threads not whole warps.
+  REQUIRE_FALSE(fitsStagedCopy({128, 64, 2, 128}, 100));
+}
+
 TEST_CASE("wavefront counting", "[layout]") {
   std::vector<int64_t> linear;
   for (int64_t lane = 0; lane < 32; ++lane)

@@ -40,6 +40,11 @@ struct SwizzledTile {
   int64_t byteOffset(int64_t row, int64_t col) const;
 };
 
+/// Whether `threads` threads can copy `tile` in the staged form (the conversion's
+/// buildStagedCopy): a row's 16-byte chunks within one warp, and every thread with the same
+/// number of chunks.
+bool fitsStagedCopy(const SwizzledTile &tile, int64_t threads);
+
 /// Applies the hardware swizzle of `swizzleBytes` (0 = none) to a byte offset inside an aligned
 /// tile.
 int64_t swizzleOffset(int64_t offset, int64_t swizzleBytes);

@@ -581,12 +581,18 @@ struct StageView : OpRewritePattern<tile::StageOp> {
   }
 };
 
-/// tile.async_wait: cp.async.wait_group.
+/// tile.async_wait: cp.async.wait_group (then bar.warp.sync with `warp`).
 struct AsyncWait : OpRewritePattern<tile::AsyncWaitOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::AsyncWaitOp op, PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(
-        op, rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getPending())));
+    Location loc = op.getLoc();
+    NVVM::CpAsyncWaitGroupOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getPending())));
+    // `warp`: then every lane's copies (a row copied by one warp is realigned by it).
+    if (op.getWarp())
+      NVVM::SyncWarpOp::create(
+          rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), -1));
+    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -189,17 +189,12 @@ struct TensorMapParam {
 inline constexpr llvm::StringLiteral kTensorArgAttr = "tile.argument";
 
 /// Patterns for what tile-warp-specialize writes (WarpSpecializeToNVVM.cpp): tile.warp_specialize,
-/// the mbarrier ops, tile.tma_load, tile.grid_dim, and gemms on a wgmma accumulator layout.
+/// the mbarrier ops, tile.tma_load, tile.producer_copy, tile.cp_async_readable,
+/// tile.async_commit, tile.grid_dim, and gemms on a wgmma accumulator layout.
 void populateWarpSpecializePatterns(mlir::RewritePatternSet &patterns);
 
 /// The distinct tensor maps the TMA loads of `kernel` need, in order of first use.
 llvm::SmallVector<TensorMapParam> collectTensorMaps(tile::KernelOp kernel);
-
-/// Emits the warp-specialized body of `kernel`, whose main loop is a `loads_wgmma` ring (producer
-/// threads that load the tiles themselves), at the builder's position in `func`; `mapping` maps
-/// the kernel's arguments.
-mlir::LogicalResult buildWarpSpecializedBody(tile::KernelOp kernel, mlir::gpu::GPUFuncOp func,
-                                             mlir::OpBuilder &b, mlir::IRMapping &mapping);
 
 /// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
 /// ids become `blockIds` when given (a persistent loop's current tile).
@@ -304,10 +299,7 @@ void buildTileCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
 /// `Realign`; a tile whose rows are all 16-byte aligned is not realigned.
 enum class StagedPhase { Issue, Realign };
 
-/// Whether buildStagedCopy can copy `tile` with `threads` threads: a row's chunks within one
-/// warp, and every thread with the same number of chunks.
-bool fitsStagedCopy(const layout::SwizzledTile &tile, int64_t threads);
-
+/// (layout::fitsStagedCopy says which tiles it can copy.)
 void buildStagedCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value smemBase,
                      mlir::Value tid32, int64_t threads, const TensorValues &t,
                      mlir::ValueRange offsets, const layout::SwizzledTile &tile,

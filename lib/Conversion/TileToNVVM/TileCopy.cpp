@@ -571,12 +571,6 @@ void TileCopy::stagedRealign(Value edgeBase) const {
   }
 }
 
-bool tlc::fitsStagedCopy(const layout::SwizzledTile &tile, int64_t threads) {
-  int64_t chunksPerRow = tile.cols * tile.elemBytes / 16;
-  int64_t chunks = tile.rows * chunksPerRow;
-  return chunksPerRow > 0 && 32 % chunksPerRow == 0 && threads % 32 == 0 && chunks % threads == 0;
-}
-
 /// The TileCopy of a copy at `offsets` (one per tensor dimension, index).
 static TileCopy makeTileCopy(OpBuilder &b, Location loc, Value smemBase, Value tid32,
                              int64_t threads, const TensorValues &t, ValueRange offsets,

@@ -166,21 +166,18 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
       value = arith::IndexCastOp::create(b, loc, type, value);
     mapping.map(arg, value);
   }
-  bool mmaSync = false, loadingProducer = false;
+  bool mmaSync = false;
   kernel.walk([&](scf::ForOp loop) {
     mmaSync |= tile::getPipelineKind(loop) == tile::PipelineKind::CpAsyncMma;
-    loadingProducer |= tile::getPipelineKind(loop) == tile::PipelineKind::LoadsWgmma;
   });
-  if (loadingProducer) {
-    if (failed(buildWarpSpecializedBody(kernel, func, b, mapping)))
-      hadError = true;
-  } else if (mmaSync) {
+  if (mmaSync) {
     if (failed(buildMmaSyncBody(kernel, func, b, mapping)))
       hadError = true;
   } else {
     // The generic strategy, the register strategy (fragments with a layout live in registers;
     // tile-pipeline-register-rings and tile-place-async-waits wrote out its rings, waits and
-    // barriers), or a TMA ring's producer and consumers (tile-warp-specialize wrote them out).
+    // barriers), or a ring's producer warpgroup and consumers (tile-warp-specialize wrote them
+    // out).
     for (Operation &op : kernel.getBody().front().without_terminator()) {
       auto alloc = dyn_cast<tile::AllocOp>(op);
       if (alloc && alloc->hasAttr(tile::kLayoutAttr)) {
@@ -268,7 +265,7 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
     if ((op->hasAttr(tile::kTmaAttr) || isa<tile::TmaLoadOp>(op)) && !target.hasWgmma() &&
         failed(wrongTarget(op, "a TMA copy", "sm_90a")))
       return WalkResult::interrupt();
-    if (isa<tile::WarpSpecializeOp>(op) && !target.hasWgmma() &&
+    if (isa<tile::WarpSpecializeOp, tile::ProducerCopyOp>(op) && !target.hasWgmma() &&
         failed(wrongTarget(op, "a producer warpgroup (setmaxnreg)", "sm_90a")))
       return WalkResult::interrupt();
     if (op->hasAttr(tile::kCpAsyncAttr) && !target.hasMmaSync() &&
@@ -284,21 +281,9 @@ static LogicalResult checkPreconditions(tile::KernelOp kernel, tile::TargetAttr 
                         << "convert-tile-to-nvvm";
         return WalkResult::interrupt();
       }
-      if (*kind == tile::PipelineKind::TmaWgmma) {
-        op->emitError() << "this TMA ring's producer warpgroup is not written out yet; hint: run "
+      if (tile::hasProducer(*kind)) {
+        op->emitError() << "this ring's producer warpgroup is not written out yet; hint: run "
                         << "tile-warp-specialize before convert-tile-to-nvvm";
-        return WalkResult::interrupt();
-      }
-      if (tile::hasProducer(*kind) && !op->hasAttr(tile::kBarriersAttr) &&
-          failed(unplaced(op, "the mbarrier ring of this pipelined loop")))
-        return WalkResult::interrupt();
-      if (*kind == tile::PipelineKind::LoadsWgmma && !target.hasWgmma() &&
-          failed(wrongTarget(op, "a ring feeding wgmma", "sm_90a")))
-        return WalkResult::interrupt();
-      if (tile::hasProducer(*kind) && !kernel->hasAttr(tile::kProducerThreadsAttr)) {
-        op->emitError() << "this mbarrier ring has no producer warpgroup "
-                        << "('tile.producer_threads' on the kernel); hint: run "
-                        << "tile-software-pipeline";
         return WalkResult::interrupt();
       }
     }

@@ -8,6 +8,9 @@
 //                            mbarrier's shared address (its buffer's offset + 8 * index)
 //   tile.tma_load         -> one cp.async.bulk.tensor box per column block of the swizzled tile,
 //                            through the entry's tensor-map parameter for that tensor and box
+//   tile.producer_copy    -> the producer threads' shares of a tile: cp.async chunks, realigned
+//                            loads, or the staged copy's issue and realign phases (TileCopy.cpp)
+//   tile.cp_async_readable, tile.async_commit -> the alignment test; cp.async.commit_group
 //   tile.grid_dim         -> gpu.grid_dim
 //   tile.gemm on a wgmma accumulator layout (a ring's consumers) -> wgmma.mma_async from the
 //                            stage's descriptors, one group; waited for at once unless async
@@ -95,7 +98,9 @@ struct MBarrierArriveLowering : OpRewritePattern<tile::MBarrierArriveOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value ptr = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
-    if (std::optional<uint64_t> bytes = op.getExpectTx())
+    if (op.getAfterCopies())
+      NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr, /*noinc=*/true);
+    else if (std::optional<uint64_t> bytes = op.getExpectTx())
       NVVM::MBarrierArriveExpectTxOp::create(
           b, loc, Type(), ptr,
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), static_cast<int64_t>(*bytes)),
@@ -161,6 +166,83 @@ struct TmaLoadLowering : OpRewritePattern<tile::TmaLoadOp> {
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, loc, dst, map, coords, full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
           false, NVVM::CTAGroupKindAttr(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.cp_async_readable: unit last stride, 16-byte aligned base and strides.
+struct CpAsyncReadableLowering : OpRewritePattern<tile::CpAsyncReadableOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::CpAsyncReadableOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<TensorValues> t = getTensorValues(op.getTensor());
+    if (!t)
+      return failure();
+    int64_t elemBytes = op.getTensor().getType().getElementType().getIntOrFloatBitWidth() / 8;
+    rewriter.replaceOp(op, buildCpAsyncReadable(rewriter, op.getLoc(), *t, elemBytes));
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : OpRewritePattern<tile::AsyncCommitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::AsyncCommitOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+/// tile.producer_copy: the producer warpgroup's threads (thread ids from the kernel's own
+/// threads on) copy the tile, each its share, as the mode says (buildTileCopy with kLoadChunks
+/// chunks in flight per thread, or buildStagedCopy's phases with the edge bytes).
+struct ProducerCopyLowering : OpRewritePattern<tile::ProducerCopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kLoadChunks = 4;
+  LogicalResult matchAndRewrite(tile::ProducerCopyOp op, PatternRewriter &rewriter) const override {
+    std::optional<TensorValues> t = getTensorValues(op.getSource());
+    Value edges = op.getEdges();
+    auto edgesCast =
+        edges ? edges.getDefiningOp<UnrealizedConversionCastOp>() : UnrealizedConversionCastOp();
+    auto edgesOffset =
+        edgesCast ? edgesCast->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+    if (!t || !isSwizzledTile(op.getDest()) || (edges && !edgesOffset))
+      return failure();
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    tile::EntryAttr entry = tile::getEntry(func);
+    if (!entry || entry.getComputeThreads() == 0)
+      return op.emitOpError("is in an entry without a producer warpgroup");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+    int64_t threads = func.getKnownBlockSizeAttr()[0] - entry.getComputeThreads();
+    Value tid = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                           gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value ptid = arith::SubIOp::create(b, loc, tid, cst32(entry.getComputeThreads()));
+    auto [tile, destBase] = *getSwizzledTile(b, loc, op.getDest());
+    Type elemType = tile::getStorageType(op.getDest().getType().getElementType());
+    Value smemBase = buildSharedBase(b, loc, func);
+    SmallVector<Value> offsets(op.getOffsets());
+    switch (op.getMode()) {
+    case tile::ProducerCopyMode::CpAsync:
+    case tile::ProducerCopyMode::Realigned:
+      buildTileCopy(b, loc, smemBase, ptid, threads, *t, offsets, tile, destBase, elemType,
+                    op.getMode() == tile::ProducerCopyMode::CpAsync ? TileCopyMode::CpAsync
+                                                                    : TileCopyMode::Realigned,
+                    kLoadChunks);
+      break;
+    case tile::ProducerCopyMode::StagedIssue:
+    case tile::ProducerCopyMode::StagedRealign: {
+      Value edgeBase = arith::AddIOp::create(
+          b, loc, cst32(edgesOffset.getInt()),
+          arith::IndexCastOp::create(b, loc, b.getI32Type(), op.getEdgeIndex()));
+      buildStagedCopy(b, loc, smemBase, ptid, threads, *t, offsets, tile, destBase, edgeBase,
+                      elemType,
+                      op.getMode() == tile::ProducerCopyMode::StagedIssue ? StagedPhase::Issue
+                                                                          : StagedPhase::Realign);
+      break;
+    }
     }
     rewriter.eraseOp(op);
     return success();
@@ -246,5 +328,6 @@ struct WgmmaRingGemm : OpRewritePattern<tile::GemmOp> {
 
 void tlc::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
   patterns.add<GridDimLowering, MBarrierInitLowering, MBarrierWaitLowering, MBarrierArriveLowering,
-               TmaLoadLowering, WarpSpecializeLowering, WgmmaRingGemm>(patterns.getContext());
+               TmaLoadLowering, CpAsyncReadableLowering, AsyncCommitLowering, ProducerCopyLowering,
+               WarpSpecializeLowering, WgmmaRingGemm>(patterns.getContext());
 }

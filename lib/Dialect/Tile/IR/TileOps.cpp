@@ -494,3 +494,27 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("regions yield no values");
   return success();
 }
+
+LogicalResult ProducerCopyOp::verify() {
+  TensorType source = getSource().getType();
+  BufferType dest = getDest().getType();
+  if (static_cast<int64_t>(getOffsets().size()) != source.getRank())
+    return emitOpError("takes one offset per tensor dimension (")
+           << source.getRank() << "), not " << getOffsets().size();
+  if (source.getRank() < 2)
+    return emitOpError("reads tiles of tensors of rank 2 or more, not of rank ")
+           << source.getRank();
+  if (!dest.isShared() || dest.getRank() != 2)
+    return emitOpError("writes a shared tile of rank 2, not ") << dest;
+  bool staged =
+      getMode() == ProducerCopyMode::StagedIssue || getMode() == ProducerCopyMode::StagedRealign;
+  if (staged != static_cast<bool>(getEdges()))
+    return emitOpError(staged ? "in a staged mode needs its edge bytes ('edges')"
+                              : "takes edge bytes ('edges') in the staged modes only");
+  if (auto edges = getEdges()) {
+    auto type = cast<BufferType>(edges.getType());
+    if (!type.isShared() || type.getRank() != 1 || !type.getElementType().isInteger(8))
+      return emitOpError("keeps its edge bytes in a shared rank-1 buffer of i8, not ") << type;
+  }
+  return success();
+}

@@ -31,6 +31,28 @@ def Tile_PipelineKind : I32EnumAttr<"PipelineKind", "how a pipelined loop is sch
   let genSpecializedAttr = 0;
 }
 
+def Tile_ProducerCopyMode : I32EnumAttr<"ProducerCopyMode",
+    "how a producer warpgroup's threads copy a tile", [
+    I32EnumAttrCase<"CpAsync", 0, "cp_async">,
+    I32EnumAttrCase<"Realigned", 1, "realigned">,
+    I32EnumAttrCase<"StagedIssue", 2, "staged_issue">,
+    I32EnumAttrCase<"StagedRealign", 3, "staged_realign">]> {
+  let cppNamespace = "::tlc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ProducerCopyModeAttr : EnumAttr<Tile_Dialect, Tile_ProducerCopyMode, "producer_copy"> {
+  let summary = "how `tile.producer_copy` moves a tile";
+  let description = [{
+    `cp_async`: 16-byte cp.async chunks (the tensor's rows and base 16-byte aligned, the column
+    offset a multiple of 16 bytes); `realigned`: 16-byte loads through registers, realigned with
+    funnel shifts (any alignment); `staged_issue`: cp.async of the aligned 16-byte blocks covering
+    each row (the block past a misaligned row's width into the edge bytes); `staged_realign`:
+    those blocks, landed, shifted into place in the swizzled tile.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_PipelineKindAttr : EnumAttr<Tile_Dialect, Tile_PipelineKind, "pipeline"> {
   let summary = "the ring a pipelined `scf.for` becomes (`tile.pipeline`)";
   let description = [{

@@ -435,14 +435,27 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
     Each `tile.copy` marked `tile.cp_async` is one group of asynchronous copies, issued in program
     order; this thread waits here until at most `pending` of its most recent groups are still
     landing (`cp.async.wait_group`). Other threads' copies are visible only after a
-    `tile.barrier` that follows. Placed by tile-place-async-waits and
-    tile-pipeline-register-rings.
+    `tile.barrier` that follows. With `warp`, the warp's threads then wait for each other
+    (`bar.warp.sync`): every lane's copies so far have landed. Placed by tile-place-async-waits,
+    tile-pipeline-register-rings and tile-warp-specialize.
     ```mlir
     tile.async_wait pending = 1
+    tile.async_wait pending = 0 warp
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<63>]>:$pending);
-  let assemblyFormat = "`pending` `=` $pending attr-dict";
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative, IntMaxValue<63>]>:$pending,
+                       UnitAttr:$warp);
+  let assemblyFormat = "`pending` `=` $pending (`warp` $warp^)? attr-dict";
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
+  let summary = "closes this thread's group of cp.async copies issued since the last one";
+  let description = [{
+    `tile.producer_copy` in the staged modes issues cp.async copies without a group of their own;
+    this op makes those issued since the previous group one group (`cp.async.commit_group`),
+    which `tile.async_wait` counts.
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
@@ -523,17 +536,20 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
   let summary = "the calling thread arrives on an mbarrier, releasing its prior writes";
   let description = [{
     With `expect_tx = n`, the arrival also expects `n` more bytes of asynchronous copies (TMA
-    loads naming this barrier) before the phase completes.
+    loads naming this barrier) before the phase completes. With `after_copies`, the arrival
+    happens once this thread's cp.async copies issued so far have landed
+    (`cp.async.mbarrier.arrive.noinc`).
     ```mlir
     tile.mbarrier_arrive %bars[%s] : !tile.buffer<shared 6xi64>
     tile.mbarrier_arrive %bars[%s], expect_tx = 32768 : !tile.buffer<shared 6xi64>
     ```
   }];
   let arguments = (ins Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$expect_tx);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$expect_tx,
+                       UnitAttr:$after_copies);
   let assemblyFormat = [{
-    $barriers `[` $index `]` (`,` `expect_tx` `=` $expect_tx^)? attr-dict `:`
-    qualified(type($barriers))
+    $barriers `[` $index `]` (`,` `expect_tx` `=` $expect_tx^)? (`after_copies` $after_copies^)?
+    attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -557,6 +573,45 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
   let assemblyFormat = [{
     $source `[` $offsets `]` `to` $dest `,` $barriers `[` $index `]` attr-dict `:`
     qualified(type($source)) `to` qualified(type($dest)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CpAsyncReadableOp : Tile_Op<"cp_async_readable", [Pure]> {
+  let summary = "whether cp.async can read a tensor's rows in aligned 16-byte chunks";
+  let description = [{
+    True when the tensor's last stride is 1 and its base address and other strides are multiples
+    of 16 bytes (a run-time test of the launch's arguments).
+    ```mlir
+    %ok = tile.cp_async_readable %a : !tile.tensor<bf16, 3>
+    ```
+  }];
+  let arguments = (ins Tile_TensorType:$tensor);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$tensor attr-dict `:` qualified(type($tensor))";
+}
+
+def Tile_ProducerCopyOp : Tile_Op<"producer_copy", [AttrSizedOperandSegments]> {
+  let summary = "the producer warpgroup's threads copy a tile of a tensor into a swizzled shared tile";
+  let description = [{
+    Run by every thread of the producer warpgroup (`tile.warp_specialize`'s producer region):
+    the threads share the tile at `offsets` (one per tensor dimension; the tile covers the last
+    two, elements outside the tensor read as zero) of `source` and write it into `dest` (a shared
+    tile of rank 2 placed and swizzled by tile-shared-memory-layout, or a stage of one), as
+    `mode` says (#tile.producer_copy). The staged modes keep the 16-byte block past each row's
+    end at byte `edge_index` of `edges` (a shared buffer of i8; 16 bytes per row of the tile).
+    ```mlir
+    tile.producer_copy %a[%b0, %row, %k] to %as1 {mode = #tile.producer_copy<cp_async>} :
+        !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_TensorType, "", [MemRead]>:$source, Variadic<Index>:$offsets,
+                       Arg<Tile_BufferType, "", [MemWrite]>:$dest,
+                       Optional<Tile_BufferType>:$edges, Optional<Index>:$edge_index,
+                       Tile_ProducerCopyModeAttr:$mode);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` `to` $dest (`edges` $edges^ `[` $edge_index `]`)? attr-dict `:`
+    qualified(type($source)) `to` qualified(type($dest)) (`,` qualified(type($edges))^)?
   }];
   let hasVerifier = 1;
 }

@@ -157,7 +157,7 @@ def TilePipelineRegisterRings : Pass<"tile-pipeline-register-rings", "tlc::tile:
 }
 
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
-  let summary = "Write out a TMA ring's producer warpgroup, mbarriers and persistent tile loops";
+  let summary = "Write out a ring's producer warpgroup, mbarriers and persistent tile loops";
   let description = [{
     A kernel whose top-level loop is marked `tile.pipeline = #tile.pipeline<tma_wgmma>`
     (tile-software-pipeline; its ring placed by tile-shared-memory-layout, `tile.barriers`)
@@ -179,12 +179,18 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
         are handed over (`tile.mma_wait pending = 0`), and after each tile a `tile.barrier`
         (the consumers').
 
-    Register budgets: 40 per producer thread, the rest of the block's share (65536 registers,
-    or 65536 / E with `blocks_per_sm(E)`) per consumer thread, at most 240. The
-    loop's `tile.pipeline`, `tile.stages` and `tile.barriers` marks are removed, and so is
-    every copy of the loop; `loads_wgmma` rings (producer threads that load) are still built by
-    convert-tile-to-nvvm. Runs after tile-shared-memory-layout: a located error otherwise, and
-    for a ring loop that is not directly in the kernel's body.
+    A `loads_wgmma` ring (tensors TMA cannot read) gets a producer whose 128 threads all run
+    the loop, in two versions chosen at run time (`tile.cp_async_readable` of every tensor):
+    `tile.producer_copy` in 16-byte cp.async chunks with one `tile.mbarrier_arrive ...
+    after_copies` per thread, or staged copies (issued S - 1 iterations before they are
+    realigned in place, edge bytes after the barriers) or realigned loads, each followed by an
+    async-proxy fence and an arrival; full barriers count 128 arrivals, and the consumers fence
+    the async proxy after each wait. Register budgets: 40 per TMA producer thread (152 per
+    loading one), the rest of the block's share (65536 registers, or 65536 / E with
+    `blocks_per_sm(E)`) per consumer thread, at most 240. The loop's `tile.pipeline`,
+    `tile.stages` and `tile.barriers` marks are removed, and so is every copy of the loop. Runs
+    after tile-shared-memory-layout: a located error otherwise, and for a ring loop that is not
+    directly in the kernel's body.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
