@@ -173,7 +173,8 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location lo
                                            mlir::Value linear, llvm::ArrayRef<int64_t> shape);
 
 //===----------------------------------------------------------------------===//
-// The tensor-core strategies (WarpSpecialized.cpp, MmaSyncPipeline.cpp, RegisterFragments.cpp)
+// The tensor-core pieces (WarpSpecialized.cpp, WarpSpecializeToNVVM.cpp, MmaSyncPipeline.cpp,
+// RegisterFragments.cpp)
 //===----------------------------------------------------------------------===//
 
 /// One TMA tensor map a kernel takes as a `__grid_constant__` parameter: a box of
