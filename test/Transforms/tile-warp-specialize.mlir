@@ -115,10 +115,10 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", 
   tile.yield
 }
 
-// With blocks_per_sm(2) the consumers share half the registers: (32768 - 40 x 128) / 256,
-// rounded down to 8.
+// blocks_per_sm(2) does not change the budgets: the entry runs one block per multiprocessor
+// (ptxas would allocate the whole entry against two blocks' 80 registers and refuse the wgmma).
 // CHECK-LABEL: tile.kernel @two_per_sm
-// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 104 producer {
+// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
 tile.kernel @two_per_sm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.min_blocks = 2 : i64, tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

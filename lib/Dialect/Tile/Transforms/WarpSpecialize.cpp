@@ -508,11 +508,11 @@ LogicalResult WarpSpecializer::run() {
       grid.push_back(mapping.lookup(v));
   }
 
-  // The consumers take the registers the producer gives back: of the multiprocessor's 64 K, or
-  // of its share per block with blocks_per_sm(E).
+  // The consumers take the registers the producer gives back, of the multiprocessor's 64 K:
+  // the entry runs one block per multiprocessor (tlc-mark-grid-constants; ptxas allocates the
+  // whole entry against the launch bound, so a bound of two blocks of 384 threads, 80
+  // registers, leaves wgmma's accumulators no room), whatever blocks_per_sm says.
   int64_t blockRegisters = 65536;
-  if (auto blocks = kernel->getAttrOfType<IntegerAttr>(kMinBlocksAttr))
-    blockRegisters /= std::max<int64_t>(1, blocks.getInt());
   int64_t producerRegisters = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
   int64_t consumerRegisters = std::clamp<int64_t>(
       (blockRegisters - producerRegisters * producerThreads) / consumerThreads / 8 * 8, 24, 240);

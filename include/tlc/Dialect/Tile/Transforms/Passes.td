@@ -186,8 +186,8 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
     realigned in place, edge bytes after the barriers) or realigned loads, each followed by an
     async-proxy fence and an arrival; full barriers count 128 arrivals, and the consumers fence
     the async proxy after each wait. Register budgets: 40 per TMA producer thread (152 per
-    loading one), the rest of the block's share (65536 registers, or 65536 / E with
-    `blocks_per_sm(E)`) per consumer thread, at most 240. The loop's `tile.pipeline`,
+    loading one), the rest of the multiprocessor's 65536 (one block per
+    multiprocessor) per consumer thread, at most 240. The loop's `tile.pipeline`,
     `tile.stages` and `tile.barriers` marks are removed, and so is every copy of the loop. Runs
     after tile-shared-memory-layout: a located error otherwise, and for a ring loop that is not
     directly in the kernel's body.
