@@ -52,3 +52,13 @@ llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = {entry = "f"}}
 
 // expected-error @+1 {{'tile.entry' belongs on a kernel function (gpu.func or llvm.func)}}
 llvm.mlir.global external @g() {tile.entry = #tile.entry<"f", kind = plain, threads = 32, compute_threads = 0, shared_bytes = 0, maps = []>} : i32
+
+// -----
+
+// expected-error @+1 {{entry stream_k (bytes of a partial slot) must be a non-negative multiple of 16, not 40}}
+llvm.func @f(%ws: !llvm.ptr<1>) attributes {tile.entry = #tile.entry<"f", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [], stream_k = 40>}
+
+// -----
+
+// expected-error @+1 {{only an entry with a producer warpgroup takes a stream-K workspace}}
+llvm.func @f(%ws: !llvm.ptr<1>) attributes {tile.entry = #tile.entry<"f", kind = plain, threads = 32, compute_threads = 0, shared_bytes = 0, maps = [], stream_k = 64>}

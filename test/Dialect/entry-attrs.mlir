@@ -9,6 +9,13 @@ llvm.func @gemm__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %map1: !llvm.ptr) attribut
   llvm.return
 }
 
+// A stream-K entry: its last parameter is the workspace of partial slots of 65536 bytes.
+// CHECK-LABEL: llvm.func @split__tma(
+// CHECK-SAME: tile.entry = #tile.entry<"split", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>], stream_k = 65536>
+llvm.func @split__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %ws: !llvm.ptr<1>) attributes {tile.entry = #tile.entry<"split", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>], stream_k = 65536>} {
+  llvm.return
+}
+
 // CHECK-LABEL: llvm.func @gemm__loads(
 // CHECK-SAME: tile.entry = #tile.entry<"gemm", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>
 llvm.func @gemm__loads(%a: !llvm.ptr) attributes {tile.entry = #tile.entry<"gemm", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>} {

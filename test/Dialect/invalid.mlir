@@ -653,3 +653,63 @@ tile.kernel @k threads [32, 1, 1] args ["A"] dims [["M", "K"]] params {} grid {
   tile.producer_copy %a[%c0, %c0, %c0] to %t {mode = #tile.producer_copy<realigned>} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.stream_k_active' op needs a kernel that takes a stream-K workspace ('tile.stream_k' on the kernel; tile-warp-specialize sets it)}}
+  %on = tile.stream_k_active
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64, tile.stream_k = 65536 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %acc = tile.alloc : !tile.buffer<fragment 128x128xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.partial_store' op needs a fragment with a register layout ('tile.layout' on its alloc)}}
+  tile.partial_store %acc, %c0, offset = 0 : !tile.buffer<fragment 128x128xf32>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64, tile.stream_k = 65536 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xbf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.partial_add' op moves a fragment of f32, not '!tile.buffer<fragment 128x128xbf16>'}}
+  tile.partial_add %acc, %c0, offset = 0 : !tile.buffer<fragment 128x128xbf16>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64, tile.stream_k = 65536 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.partial_store' op offset must be a multiple of 16 bytes, not 8}}
+  tile.partial_store %acc, %c0, offset = 8 : !tile.buffer<fragment 128x128xf32>
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'tile.stream_k' (bytes of a partial slot) must be a multiple of 16}}
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64, tile.stream_k = 65540 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}

@@ -153,3 +153,27 @@ tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"
   }
   tile.yield
 }
+
+// CHECK-LABEL: tile.kernel @stream_k_ops
+// CHECK-SAME:    tile.stream_k = 65536 : i64
+// CHECK:           %{{.+}} = tile.stream_k_active
+// CHECK:           tile.partial_store %[[ACC:.+]], %{{.+}}, offset = 0 : !tile.buffer<fragment 128x128xf32>
+// CHECK:           tile.partial_signal %{{.+}}
+// CHECK:           tile.partial_wait %{{.+}}
+// CHECK:           tile.partial_add %[[ACC]], %{{.+}}, offset = 32768 : !tile.buffer<fragment 128x128xf32>
+tile.kernel @stream_k_ops threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64, tile.stream_k = 65536 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %c0 = arith.constant 0 : index
+  tile.warp_specialize producer_registers = 56, consumer_registers = 224 producer {
+  } consumers {
+    %on = tile.stream_k_active
+    tile.partial_store %acc, %c0, offset = 0 : !tile.buffer<fragment 128x128xf32>
+    tile.partial_signal %c0
+    tile.partial_wait %c0
+    tile.partial_add %acc, %c0, offset = 32768 : !tile.buffer<fragment 128x128xf32>
+  }
+  tile.yield
+}

@@ -384,7 +384,7 @@ LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError
 
 LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kernel,
                                 EntryKind kind, int64_t threads, int64_t computeThreads,
-                                int64_t sharedBytes, ArrayAttr maps) {
+                                int64_t sharedBytes, ArrayAttr maps, int64_t streamK) {
   if (kernel.empty())
     return emitError() << "an entry names its kernel";
   if (threads < 1 || threads > 1024)
@@ -405,6 +405,12 @@ LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, St
     return emitError() << "entry maps must be #tile.tensor_map attributes";
   if ((kind == EntryKind::Tma) != !maps.empty())
     return emitError() << "a 'tma' entry has tensor maps, other entries none";
+  if (streamK < 0 || streamK % 16)
+    return emitError() << "entry stream_k (bytes of a partial slot) must be a non-negative "
+                          "multiple of 16, not "
+                       << streamK;
+  if (streamK && kind == EntryKind::Plain)
+    return emitError() << "only an entry with a producer warpgroup takes a stream-K workspace";
   return success();
 }
 
@@ -514,6 +520,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     if (failed(verifyInteger(op, attr, 128, 128)))
       return failure();
     return isa<KernelOp>(op) ? success() : misplaced(op, attr, "a 'tile.kernel'");
+  }
+  if (name == kStreamKAttr) {
+    if (failed(verifyInteger(op, attr, 16, std::numeric_limits<int32_t>::max())))
+      return failure();
+    if (cast<IntegerAttr>(attr.getValue()).getInt() % 16 != 0)
+      return op->emitOpError() << "'" << name << "' (bytes of a partial slot) must be a multiple "
+                               << "of 16";
+    return isa<KernelOp>(op) && op->hasAttr(kProducerThreadsAttr)
+               ? success()
+               : misplaced(op, attr, "a 'tile.kernel' with a producer warpgroup");
   }
   if (name == kSharedBytesAttr) {
     if (failed(verifyInteger(op, attr, 0, kMaxBytes)))

@@ -518,3 +518,39 @@ LogicalResult ProducerCopyOp::verify() {
   }
   return success();
 }
+
+/// A stream-K op must be in a kernel that takes the workspace (tile-warp-specialize marks it);
+/// inside an entry (during conversion) the lowering checks the entry.
+static LogicalResult verifyStreamKKernel(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel->hasAttr(kStreamKAttr))
+    return op->emitOpError("needs a kernel that takes a stream-K workspace ('")
+           << kStreamKAttr << "' on the kernel; tile-warp-specialize sets it)";
+  return success();
+}
+
+LogicalResult StreamKActiveOp::verify() { return verifyStreamKKernel(*this); }
+LogicalResult PartialSignalOp::verify() { return verifyStreamKKernel(*this); }
+LogicalResult PartialWaitOp::verify() { return verifyStreamKKernel(*this); }
+
+/// The fragment a partial_store or partial_add moves: f32 with a register layout.
+static LogicalResult verifyPartialFragment(Operation *op, Value buffer, int64_t offset) {
+  if (failed(verifyStreamKKernel(op)))
+    return failure();
+  auto type = cast<BufferType>(buffer.getType());
+  if (!type.isFragment() || !type.getElementType().isF32())
+    return op->emitOpError("moves a fragment of f32, not ") << type;
+  if (Operation *def = buffer.getDefiningOp(); def && !def->hasAttr(kLayoutAttr))
+    return op->emitOpError("needs a fragment with a register layout ('")
+           << kLayoutAttr << "' on its alloc)";
+  if (offset % 16)
+    return op->emitOpError("offset must be a multiple of 16 bytes, not ") << offset;
+  return success();
+}
+
+LogicalResult PartialStoreOp::verify() {
+  return verifyPartialFragment(*this, getBuffer(), getOffset());
+}
+LogicalResult PartialAddOp::verify() {
+  return verifyPartialFragment(*this, getBuffer(), getOffset());
+}

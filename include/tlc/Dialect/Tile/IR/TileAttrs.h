@@ -66,6 +66,10 @@ inline constexpr llvm::StringLiteral kArchsAttr = "tile.archs";
 /// at least E blocks resident per multiprocessor (tlc-mark-grid-constants makes it
 /// `nvvm.minctasm`, PTX `.minnctapersm`: ptxas fits the registers to them).
 inline constexpr llvm::StringLiteral kMinBlocksAttr = "tile.min_blocks";
+/// On a `tile.kernel` whose ring tile-warp-specialize split along K (stream-K), and read by
+/// convert-tile-to-nvvm: the bytes of one partial slot of the workspace its entry takes as its
+/// last parameter (docs/abi.md).
+inline constexpr llvm::StringLiteral kStreamKAttr = "tile.stream_k";
 /// On a `tile.gemm` marked wgmma on the register strategy's accumulator: issued without
 /// waiting for it (unit attribute); the `tile.mma_wait` tile-place-mma-waits placed before the
 /// first op that needs its result completes it.

@@ -255,17 +255,19 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     (`plain`, `tma`: parameters end with tensor maps, `loads`: a producer warpgroup loads the
     ring), the block's threads along x, the threads that run the tile code (`compute_threads`; the
     rest are a producer warpgroup, 0 when there is none), the dynamic shared memory a launch
-    needs in bytes, and the tensor maps of a `tma` entry.
+    needs in bytes, and the tensor maps of a `tma` entry, and with `stream_k = B` the bytes of
+    one partial slot of the stream-K workspace its last parameter points to (docs/abi.md).
     `#tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256,
     shared_bytes = 98352, maps = [#tile.tensor_map<...>]>`.
   }];
   let parameters = (ins StringRefParameter<>:$kernel, EnumParameter<Tile_EntryKind>:$kind,
                         "int64_t":$threads, "int64_t":$computeThreads, "int64_t":$sharedBytes,
-                        "::mlir::ArrayAttr":$maps);
+                        "::mlir::ArrayAttr":$maps,
+                        DefaultValuedParameter<"int64_t", "0">:$streamK);
   let assemblyFormat = [{
     `<` $kernel `,` `kind` `=` $kind `,` `threads` `=` $threads `,`
     `compute_threads` `=` $computeThreads `,` `shared_bytes` `=` $sharedBytes `,`
-    `maps` `=` $maps `>`
+    `maps` `=` $maps (`,` `stream_k` `=` $streamK^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -276,7 +278,7 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     /// A copy with `bytes` of dynamic shared memory.
     EntryAttr withSharedBytes(int64_t bytes) const {
       return get(getContext(), getKernel(), getKind(), getThreads(), getComputeThreads(), bytes,
-                 getMaps());
+                 getMaps(), getStreamK());
     }
   }];
 }

@@ -643,4 +643,96 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Stream-K: partial tiles through a workspace (tile-warp-specialize)
+//===----------------------------------------------------------------------===//
+
+def Tile_StreamKActiveOp : Tile_Op<"stream_k_active", [Pure]> {
+  let summary = "whether the launch passed a stream-K workspace";
+  let description = [{
+    In a kernel marked `tile.stream_k` (tile-warp-specialize), the entry's last parameter is a
+    workspace the launcher passes when it splits tiles along K (docs/abi.md); this is true when
+    the launch passed one (not null), false when every tile is whole.
+    ```mlir
+    %on = tile.stream_k_active
+    ```
+  }];
+  let results = (outs I1:$result);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, $_builder.getI1Type()); }]>];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+/// An op on partial slot `$slot` of a stream-K workspace.
+class Tile_PartialOp<string mnemonic> : Tile_Op<mnemonic> {
+  let hasVerifier = 1;
+}
+
+def Tile_PartialStoreOp : Tile_PartialOp<"partial_store"> {
+  let summary = "every thread stores its slots of a register fragment into a workspace slot";
+  let description = [{
+    Run by every thread of the kernel's block (the consumers of a warp-specialized one): thread
+    t stores register slot i of `%acc` (a fragment of f32 with a register layout) at byte
+    `offset + ((i / 4) * T + t) * 16 + (i % 4) * 4` of partial slot `%slot` of the stream-K
+    workspace (T: the block's threads), in 16-byte vectors. Nothing is ordered with other
+    threads: a `tile.barrier` and a `tile.partial_signal` publish the slot.
+    ```mlir
+    tile.partial_store %acc, %slot, offset = 0 : !tile.buffer<fragment 128x256xf32>
+    ```
+  }];
+  // No declared effects: it writes the workspace (unknown to MLIR), never dead.
+  let arguments = (ins Tile_BufferType:$buffer, Index:$slot,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$offset);
+  let assemblyFormat = [{
+    $buffer `,` $slot `,` `offset` `=` $offset attr-dict `:` qualified(type($buffer))
+  }];
+}
+
+def Tile_PartialAddOp : Tile_PartialOp<"partial_add"> {
+  let summary = "every thread adds a workspace slot's values into its slots of a register fragment";
+  let description = [{
+    The inverse of `tile.partial_store` with the same addresses: thread t adds the f32 at byte
+    `offset + ((i / 4) * T + t) * 16 + (i % 4) * 4` of partial slot `%slot` to its register
+    slot i of `%acc`, reading through L2 (`ld.global.cg`). The slot must have been published
+    (`tile.partial_wait` by one thread, then a `tile.barrier`).
+    ```mlir
+    tile.partial_add %acc, %slot, offset = 0 : !tile.buffer<fragment 128x256xf32>
+    ```
+  }];
+  // No declared effects: it reads the workspace (unknown to MLIR) after a wait.
+  let arguments = (ins Tile_BufferType:$buffer, Index:$slot,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$offset);
+  let assemblyFormat = [{
+    $buffer `,` $slot `,` `offset` `=` $offset attr-dict `:` qualified(type($buffer))
+  }];
+}
+
+def Tile_PartialSignalOp : Tile_PartialOp<"partial_signal"> {
+  let summary = "one thread marks a workspace slot as written, releasing the block's stores";
+  let description = [{
+    Run by one thread after a `tile.barrier` that follows the block's `tile.partial_store`s:
+    `fence.acq_rel.gpu`, then flag `%slot` of the workspace becomes 1. The launcher zeroes the
+    flags before each launch (docs/abi.md).
+    ```mlir
+    tile.partial_signal %slot
+    ```
+  }];
+  let arguments = (ins Index:$slot);
+  let assemblyFormat = "$slot attr-dict";
+}
+
+def Tile_PartialWaitOp : Tile_PartialOp<"partial_wait"> {
+  let summary = "one thread waits until a workspace slot is written";
+  let description = [{
+    Run by one thread: spins (`ld.acquire.gpu`) until flag `%slot` of the workspace is 1; a
+    `tile.barrier` after it makes the slot readable to the block (`tile.partial_add`).
+    ```mlir
+    tile.partial_wait %slot
+    ```
+  }];
+  let arguments = (ins Index:$slot);
+  let assemblyFormat = "$slot attr-dict";
+}
+
 #endif // TLC_DIALECT_TILE_TILEOPS_TD
