@@ -331,6 +331,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
       info.repackSharedBytes = out.sharedBytes.lookup(cuda::kRepackEntry);
       info.threads = entry.getThreads();
       info.sharedBytes = entry.getSharedBytes();
+      info.streamKSlotBytes = entry.getStreamK();
       auto kernel = module.lookupSymbol<tile::KernelOp>(entry.getKernel());
       for (tile::TensorMapAttr map : entry.getTensorMaps()) {
         auto param = static_cast<unsigned>(map.getArg());
@@ -628,12 +629,16 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                   {"tile_rows", static_cast<int64_t>(cuda::kRepackTileRows)},
                                   {"tile_cols", static_cast<int64_t>(cuda::kRepackTileCols)},
                                   {"dynamic_shared_bytes", tma->second.repackSharedBytes}};
-        entries.push_back(llvm::json::Object{{"name", info.name + kTmaEntrySuffix.str()},
-                                             {"kind", "tma"},
-                                             {"threads", tma->second.threads},
-                                             {"dynamic_shared_bytes", tma->second.sharedBytes},
-                                             {"maps", std::move(maps)},
-                                             {"repack", std::move(repack)}});
+        llvm::json::Object tmaEntry{{"name", info.name + kTmaEntrySuffix.str()},
+                                    {"kind", "tma"},
+                                    {"threads", tma->second.threads},
+                                    {"dynamic_shared_bytes", tma->second.sharedBytes},
+                                    {"maps", std::move(maps)},
+                                    {"repack", std::move(repack)}};
+        // Tiles split along K through a workspace after the maps (docs/abi.md).
+        if (tma->second.streamKSlotBytes)
+          tmaEntry["stream_k"] = llvm::json::Object{{"slot_bytes", tma->second.streamKSlotBytes}};
+        entries.push_back(std::move(tmaEntry));
         entry = info.name + kTmaEntrySuffix.str();
         target["entry"] = entry;
         target["strategy"] = "sm90a: TMA + wgmma, warp-specialized";

@@ -340,6 +340,37 @@ void Workspace::release() {
   Stream = nullptr;
 }
 
+static std::atomic<bool> &streamKSwitch() {
+  // Off by default: on the H100 the fix-up costs more than the idle wave saves on most shapes
+  // measured (bench/RESULTS.md, thirty-second session).
+  static std::atomic<bool> enabled{false};
+  return enabled;
+}
+
+void setStreamK(bool enabled) { streamKSwitch().store(enabled); }
+
+bool streamKEnabled() { return streamKSwitch().load(); }
+
+Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t slotBytes, CUstream stream,
+                      Workspace &workspace, CUdeviceptr *out) {
+  *out = 0;
+  if (!streamKEnabled() || !useStreamK(tiles, multiprocessors) || slotBytes <= 0)
+    return Status::success();
+  const int64_t flags = streamKFlagBytes(multiprocessors);
+  bool available = false;
+  if (Status s = workspace.allocate(static_cast<size_t>(flags + multiprocessors * slotBytes),
+                                    stream, &available);
+      !s.ok() || !available)
+    return s;
+  if (Status s = Status::fromCuda(
+          cuMemsetD32Async(workspace.address(), 0, static_cast<size_t>(flags / 4), stream),
+          "cuMemsetD32Async");
+      !s.ok())
+    return s;
+  *out = workspace.address();
+  return Status::success();
+}
+
 void trimWorkspaceMemory() {
   std::lock_guard<std::mutex> lock(poolMutex());
   for (CUmemoryPool pool : pools)

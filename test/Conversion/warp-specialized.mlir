@@ -7,9 +7,9 @@
 // CHECK: module attributes {gpu.container_module, tile.target = {{.+}}}
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
-// CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr) kernel
+// CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
 // CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 98352,
-// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>]>
+// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>], stream_k = 65536>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
 // Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp) mbarrier
@@ -17,7 +17,7 @@
 // CHECK-COUNT-3: nvvm.mbarrier.init %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
 // CHECK:         gpu.barrier
 // The producer warpgroup gives registers back; one thread walks the tiles and the stages.
-// CHECK:         nvvm.setmaxregister  decrease 40
+// CHECK:         nvvm.setmaxregister  decrease 56
 // CHECK:         gpu.grid_dim  x
 // CHECK:         scf.for
 // CHECK:           scf.for
@@ -29,7 +29,7 @@
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
 // The consumers take the registers, walk the same tiles, wait for a full stage and run four
 // k16 steps of wgmma 64x128 per warpgroup, then free the stage.
-// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         nvvm.setmaxregister  increase 224
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             nvvm.mbarrier.try_wait.parity
@@ -38,16 +38,29 @@
 // CHECK:             nvvm.wgmma.commit.group.sync.aligned
 // CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:             nvvm.mbarrier.arrive
-// Epilogue: the ReLU on the registers, then paired masked stores (vector<2xbf16>).
+// Stream-K: a piece that ends its tile first adds the slots of the blocks with the tile's
+// earlier iterations (a flag acquired by one thread, a barrier of the consumers, 16 vectors of 4
+// per thread through L2; tlc.entry's `stream_k` = 64 slots x 4 bytes x 256 threads), ...
+// CHECK:           scf.while
+// CHECK:             llvm.inline_asm has_side_effects "ld.acquire.gpu.global.b32 $0, [$1];"
+// CHECK:           nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK-COUNT-16:  ld.global.cg.v4.f32
+// ... then the epilogue: the ReLU on the registers, then paired masked stores (vector<2xbf16>).
 // CHECK:           arith.maximumf
 // CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// A piece that ends before its tile's last iteration stores its slot and signals it.
+// CHECK:         } else {
+// CHECK-COUNT-16:  llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK:           nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK:           llvm.getelementptr %[[WS]]
+// CHECK:           "fence.acq_rel.gpu;\0A\09st.relaxed.gpu.global.b32 [$0], 1;"
+// CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
 // CHECK-NOT:     tile.
 
 // After the whole pipeline, the tensor maps are 64-byte aligned byval __grid_constant__
 // parameters and one block per multiprocessor is asked of ptxas.
 // LOWERED: llvm.func @gemm__tma(
-// LOWERED-SAME: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// LOWERED-SAME: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr<1>)
 // LOWERED-SAME: nvvm.minctasm = 1 : i32
 
 tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {

@@ -4,6 +4,8 @@
 // tile-shared-memory-layout leave it (3 stages, mbarriers at byte 98304; A of rank 3, its
 // leading offset a kernel argument).
 // CHECK-LABEL: tile.kernel @gemm
+// The bytes of a stream-K slot: 64 accumulator registers x 4 bytes x 256 consumer threads.
+// CHECK-SAME:    tile.stream_k = 65536 : i64
 // The mbarriers: full[s] = s, empty[s] = 3 + s, at the loop's offset.
 // CHECK:       %[[BARS:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 6xi64>
 // CHECK:       %[[TID:.+]] = tile.thread_id 0
@@ -19,16 +21,28 @@
 // CHECK:       tile.barrier
 // The grid region's block counts, recomputed in the body.
 // CHECK:       %[[N:.+]] = tile.dim %arg1[1]
-// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+// CHECK:       tile.warp_specialize producer_registers = 56, consumer_registers = 224 producer {
 // One elected producer thread (the first past the 256 consumers) walks the tiles.
 // CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK:         %[[ELECTED:.+]] = arith.cmpi eq, %[[TID]], %[[C256]]
 // CHECK:         scf.if %[[ELECTED]] {
-// CHECK:           tile.block_id 0
-// CHECK:           tile.grid_dim 0
+// Stream-K (the trip count is the same for every tile, the accumulator a zero-filled sum): the
+// ring's iterations per tile first, then the split, taken only with a workspace.
+// CHECK:           tile.dim %arg0[2]
+// CHECK:           %[[ITERS:.+]] = arith.maxsi
+// CHECK:           %[[P:.+]] = tile.grid_dim 0
+// CHECK:           %[[C:.+]] = tile.block_id 0
+// CHECK:           %[[ACTIVE:.+]] = tile.stream_k_active
+// CHECK:           %[[WORTH:.+]] = arith.andi %[[ACTIVE]]
+// CHECK:           %[[SPLIT:.+]] = arith.select %[[WORTH]]
+// CHECK:           %[[TOTAL:.+]] = arith.muli %[[SPLIT]], %[[ITERS]]
+// One loop over the block's units: whole tiles c, c + P, ..., then its pieces of the split
+// iterations [c * total / P, (c + 1) * total / P).
+// CHECK:           arith.muli %[[C]], %[[TOTAL]]
 // CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[BASE:.+]] = %{{.+}}) -> (index) {
-// The loop bounds, recomputed.
+// The loop bounds, recomputed, then restricted to the unit's iterations [kBegin, kEnd).
 // CHECK:             tile.dim %arg0[2]
+// CHECK:             arith.minsi
 // CHECK:             scf.for %[[K:.+]] = {{.+}} {
 // CHECK:               %[[ITER:.+]] = arith.addi %[[BASE]], %{{.+}} : index
 // CHECK:               %[[STAGE:.+]] = arith.remsi %[[ITER]], %{{.+}} : index
@@ -47,7 +61,9 @@
 // CHECK:             }
 // CHECK:             scf.yield
 // CHECK:       } consumers {
-// The kernel's body, once per tile, its block ids the tile's.
+// The kernel's body, once per unit, its block ids the tile's.
+// CHECK:         %[[CC:.+]] = tile.block_id 0
+// CHECK:         tile.stream_k_active
 // CHECK:         scf.for %{{.+}} iter_args(%[[CBASE:.+]] = %{{.+}}) -> (index) {
 // CHECK-NOT:       tile.block_id
 // CHECK:           tile.fill
@@ -63,15 +79,31 @@
 // CHECK:             tile.gemm %[[A]], %[[B]], %{{.+}} {tile.async, tile.mma = #tile.mma<wgmma>}
 // CHECK:             tile.mma_wait pending = 0
 // One arrival per consumer warp on empty[s].
-// CHECK:             arith.remui %[[TID]]
+// CHECK:             %[[LANETID:.+]] = tile.thread_id 0
+// CHECK:             arith.remui %[[LANETID]]
 // CHECK:             scf.if
 // CHECK:               %[[CEMPTY:.+]] = arith.addi %[[CSTAGE]]
 // CHECK:               tile.mbarrier_arrive %[[BARS]][%[[CEMPTY]]] :
 // The ring loop is an ordinary loop now.
 // CHECK:           }
 // CHECK-NOT:       tile.pipeline
-// CHECK:           tile.mma_wait pending = 0, %{{.+}} : !tile.buffer<fragment 128x128xf32>
-// CHECK:           tile.copy %{{.+}} to %arg2
+// CHECK:           tile.mma_wait pending = 0, %[[ACC:.+]] : !tile.buffer<fragment 128x128xf32>
+// The unit that ends its tile (whole tiles too) adds the slots of the blocks from the one with
+// the tile's first iteration to this one (those with a split range), then runs the epilogue.
+// CHECK:           scf.if
+// CHECK:             scf.for %[[FROM:.+]] = %{{.+}} to %[[CC]]
+// CHECK:               scf.if
+// CHECK:                 scf.if
+// CHECK:                   tile.partial_wait %[[FROM]]
+// CHECK:                 tile.barrier
+// CHECK:                 tile.partial_add %[[ACC]], %[[FROM]], offset = 0 : !tile.buffer<fragment 128x128xf32>
+// CHECK:             tile.copy %[[ACC]] to %arg2
+// Otherwise the block's slot: 64 registers x 4 bytes x 256 threads.
+// CHECK:           } else {
+// CHECK:             tile.partial_store %[[ACC]], %[[CC]], offset = 0
+// CHECK:             tile.barrier
+// CHECK:             scf.if
+// CHECK:               tile.partial_signal %[[CC]]
 // CHECK:           tile.barrier
 // CHECK:           scf.yield
 
@@ -118,7 +150,7 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", 
 // blocks_per_sm(2) does not change the budgets: the entry runs one block per multiprocessor
 // (ptxas would allocate the whole entry against two blocks' 80 registers and refuse the wgmma).
 // CHECK-LABEL: tile.kernel @two_per_sm
-// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+// CHECK:       tile.warp_specialize producer_registers = 56, consumer_registers = 224 producer {
 tile.kernel @two_per_sm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.min_blocks = 2 : i64, tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
@@ -134,6 +166,103 @@ tile.kernel @two_per_sm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [
   %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
   %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
   %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%batch, %row, %col] to %as {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
+
+// No stream-K where the ring's trip count depends on the tile (here on block.y, as a causal
+// loop's would): the persistent loop walks whole tiles c, c + P, ..., no workspace op.
+// CHECK-LABEL: tile.kernel @per_tile_trip_count
+// CHECK-NOT:     tile.stream_k
+// CHECK:         tile.block_id 0
+// CHECK:         tile.grid_dim 0
+// CHECK-NOT:     tile.stream_k_active
+// CHECK-NOT:     tile.partial_
+
+tile.kernel @per_tile_trip_count threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[1] : !tile.tensor<bf16, 3>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk0 = arith.ceildivsi %k, %c64 : index
+  %yb = tile.block_id 1
+  %nk = arith.minsi %nk0, %yb : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%batch, %row, %col] to %as {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
+
+// Nor where the accumulator starts at something other than zero (each piece would add it).
+// CHECK-LABEL: tile.kernel @nonzero_start
+// CHECK-NOT:     tile.stream_k
+// CHECK:         tile.warp_specialize
+// CHECK-NOT:     tile.stream_k_active
+// CHECK-NOT:     tile.partial_
+tile.kernel @nonzero_start threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[1] : !tile.tensor<bf16, 3>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 1.0 : f32
   tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
   %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
   %c64 = arith.constant 64 : index

@@ -108,6 +108,17 @@ double gelu(double x) {
   return 0.5 * x * (1.0 + std::tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
 }
 
+/// The graph nodes a captured launch of gemm.tile adds for stream-K (allocation, zeroed flags,
+/// free: docs/abi.md) on this device: 3 where the chosen configuration splits tiles along K.
+size_t streamKNodes(int64_t m, int64_t k, int64_t n) {
+  static const int64_t tile[4][2] = {{128, 256}, {128, 128}, {64, 128}, {64, 64}};
+  int v = tlc::gemm::gemm::select(m, k, n);
+  int sms = 0;
+  CHECK_TLC(tlc::rt::multiprocessorCount(&sms));
+  int64_t tiles = (m + tile[v][0] - 1) / tile[v][0] * ((n + tile[v][1] - 1) / tile[v][1]);
+  return tlc::rt::streamKEnabled() && tlc::rt::useStreamK(tiles, sms) ? 3 : 0;
+}
+
 /// `gemm_test small` (for compute-sanitizer) runs the cases up to this many multiply-adds.
 int64_t maxWork = INT64_MAX;
 
@@ -222,6 +233,19 @@ int main(int argc, char **argv) {
                 got == want ? "PASS" : "FAIL", (long long)m, got, want);
     ok &= got == want;
   }
+  // Stream-K (docs/abi.md; off by default, switched on here): where whole tiles would leave the
+  // last wave short, the tiles of the last two waves (all tiles in a grid below one wave) are
+  // split along K and summed through a workspace; every element of C is still written once.
+  tlc::rt::setStreamK(true);
+  for (Case c :
+       {Case{"gemm bf16 stream-K, a short last wave", 3001, 3000, 1000, 48},
+        Case{"gemm bf16 stream-K, each tile over about 8 blocks", 256, 512, 8192},
+        Case{"gemm bf16 stream-K, small", 384, 640, 640},
+        Case{"gemm bf16 stream-K asked, one iteration per tile (tiles whole)", 1000, 1112, 64}})
+    ok &= runCase(gpu, c, bf16, seed += 3);
+  tlc::rt::setStreamK(false);
+  ok &=
+      runCase(gpu, Case{"gemm bf16 stream-K switched off", 3001, 3000, 1000, 48}, bf16, seed += 3);
   // Rows that break TMA's 16-byte rule (K or N not a multiple of 8): launch() copies A and B
   // into an aligned workspace and runs the TMA entry on the copies (issue 11, docs/abi.md).
   for (Case c : {Case{"gemm bf16 unaligned rows (TMA on aligned copies)", 257, 129, 65},
@@ -231,14 +255,22 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, c, bf16, seed += 3);
   // The same launches captured into CUDA graphs (after the module is loaded: loading a module
   // is not a stream operation).
-  for (CUstreamCaptureMode mode :
-       {CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL}) {
-    // N = 1111: B copied (allocation, copy, GEMM, free); N = 1112: the GEMM alone.
-    ok &= runCase(gpu, Case{"gemm bf16 unaligned rows, in a CUDA graph", 1000, 1111, 776},
-                  graphed(tlc::gemm::gemm::launch, mode, 4), seed += 3);
-    ok &= runCase(gpu, Case{"gemm bf16 aligned, in a CUDA graph", 1000, 1112, 776},
-                  graphed(tlc::gemm::gemm::launch, mode, 1), seed += 3);
+  // Whole tiles, then stream-K (its allocation, zeroed flags and free become nodes too).
+  for (bool split : {false, true}) {
+    tlc::rt::setStreamK(split);
+    for (CUstreamCaptureMode mode :
+         {CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL}) {
+      // N = 1111: B copied (allocation, copy, GEMM, free); N = 1112: the GEMM alone; each with
+      // stream-K's nodes where it splits tiles.
+      ok &= runCase(gpu, Case{"gemm bf16 unaligned rows, in a CUDA graph", 1000, 1111, 776},
+                    graphed(tlc::gemm::gemm::launch, mode, 4 + streamKNodes(1000, 776, 1111)),
+                    seed += 3);
+      ok &= runCase(gpu, Case{"gemm bf16 aligned, in a CUDA graph", 1000, 1112, 776},
+                    graphed(tlc::gemm::gemm::launch, mode, 1 + streamKNodes(1000, 776, 1112)),
+                    seed += 3);
+    }
   }
+  tlc::rt::setStreamK(false);
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.

@@ -819,6 +819,25 @@ TEST_CASE("launcher entry lookup: TMA, then the loading producer, then plain", "
   CHECK_THAT(errorText(singleKernelFile("gemm", none)), Catch::Contains("no entry to launch"));
 }
 
+TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launcher]") {
+  KernelLaunchInfo split = tmaKernel();
+  split.tma.streamKSlotBytes = 65536;
+  LauncherFiles files = generateLauncher(singleKernelFile("gemm", split));
+  // The workspace: prepared after the maps, the last parameter, one block per multiprocessor.
+  CHECK(countOf(files.source, "tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, 65536, "
+                              "stream, tlc_split_workspace, &tlc_split);") == 1);
+  CHECK(countOf(files.source, "&tlc_map0, &tlc_map1, &tlc_split};") == 1);
+  CHECK(
+      countOf(files.source,
+              "tlc_blocks[3] = {tlc_tiles < tlc_sms && !tlc_split ? tlc_tiles : tlc_sms, 1, 1};") ==
+      1);
+  CHECK(files.source.find("prepareStreamK") > files.source.find("encodeTensorMap2D(&tlc_map1"));
+  // Without it, as before.
+  files = generateLauncher(singleKernelFile("gemm", tmaKernel()));
+  CHECK(countOf(files.source, "prepareStreamK") == 0);
+  CHECK(countOf(files.source, "&tlc_map0, &tlc_map1};") == 1);
+}
+
 TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]") {
   std::optional<CompileSetup> setup = compileSetup();
   if (!setup)
@@ -827,7 +846,10 @@ TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]")
   writeLauncher(dir, singleKernelFile("gemm", tmaKernel()));
   writeLauncher(dir, singleKernelFile("loads", loadsKernel(/*plain=*/true)));
   writeLauncher(dir, singleKernelFile("loads_only", loadsKernel(/*plain=*/false)));
-  checkCompiles(*setup, dir, {"gemm.cpp", "loads.cpp", "loads_only.cpp"});
+  KernelLaunchInfo split = tmaKernel();
+  split.tma.streamKSlotBytes = 65536;
+  writeLauncher(dir, singleKernelFile("split", split));
+  checkCompiles(*setup, dir, {"gemm.cpp", "loads.cpp", "loads_only.cpp", "split.cpp"});
   llvm::sys::fs::remove_directories(dir);
 }
 
@@ -1011,6 +1033,12 @@ CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *p, size_t bytes, CUmemoryP
   *p = mock.workspace;
   return CUDA_SUCCESS;
 }
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr p, unsigned value, size_t words, CUstream) {
+  ++mock.memsets;
+  mock.memsetAt = value == 0 ? p : 0;
+  mock.memsetWords = words;
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream) {
   if (p == mock.workspace) ++mock.frees;
   return CUDA_SUCCESS;
@@ -1093,6 +1121,10 @@ struct Mock {
   size_t allocBytes = 0;
   CUresult failAlloc = CUDA_SUCCESS;
   CUdeviceptr workspace = 0x7000000;
+  // Zeroed words (cuMemsetD32Async): the last call's address and count, the calls.
+  CUdeviceptr memsetAt = 0;
+  size_t memsetWords = 0;
+  int memsets = 0;
   std::vector<const char *> launched;
 };
 extern Mock mock;
@@ -1168,6 +1200,18 @@ static_assert(whenChoice(false, false).blocks[0] == 0 && whenChoice(false, false
               "");
 constexpr int64_t kSomeEmpty[] = {0, 3};
 static_assert(tlc::rt::chooseVariant(kSomeEmpty, 2, 132) == 1, "");
+
+// Split where whole tiles leave more than a tenth of the last wave idle, from 8 tiles on.
+static_assert(!tlc::rt::useStreamK(7, 132), "");
+static_assert(tlc::rt::useStreamK(8, 132), "");
+static_assert(tlc::rt::useStreamK(118, 132), "");
+static_assert(!tlc::rt::useStreamK(119, 132), "");
+static_assert(!tlc::rt::useStreamK(264, 132), "");
+static_assert(tlc::rt::useStreamK(288, 132), "");   // 3001 x 3000 with 128 x 256 tiles
+static_assert(!tlc::rt::useStreamK(2048, 132), ""); // 8192^2 with 128 x 256: 0.97 of 16 waves
+static_assert(!tlc::rt::useStreamK(100, 0), "");
+static_assert(tlc::rt::streamKFlagBytes(132) == 640, "");
+static_assert(tlc::rt::streamKFlagBytes(32) == 128, "");
 static_assert(tlc::mm::mm::num_variants == 2, "");
 
 static int failures = 0;
@@ -1596,6 +1640,33 @@ int main() {
     s = tlc::rt::prepareTmaOperands(repackFunction, repack, &op, 1, stream, workspace, &useTma);
     EXPECT(s.ok() && !useTma && mock.launches == launches);
     mock.current = mock.contexts[0];
+    // Stream-K: flags (4 bytes per multiprocessor, rounded up to 128) and one slot each, the
+    // flags zeroed; nothing where whole tiles fill the waves, where switched off (the default),
+    // or without memory.
+    {
+      tlc::rt::Workspace split;
+      CUdeviceptr at = 1;
+      allocs = mock.allocs;
+      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs && !tlc::rt::streamKEnabled());
+      tlc::rt::setStreamK(true);
+      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == mock.workspace && mock.allocs == allocs + 1 &&
+             mock.allocBytes == 640 + 132 * 65536 && mock.memsetAt == mock.workspace &&
+             mock.memsetWords == 160);
+      int memsets = mock.memsets;
+      s = tlc::rt::prepareStreamK(264, 132, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 1 && mock.memsets == memsets);
+      tlc::rt::setStreamK(false);
+      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 1 && !tlc::rt::streamKEnabled());
+      tlc::rt::setStreamK(true);
+      mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
+      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.memsets == memsets);
+      mock.failAlloc = CUDA_SUCCESS;
+      tlc::rt::setStreamK(false);
+    }
     tlc::rt::trimWorkspaceMemory();
     EXPECT(mock.trims == 1);
   }

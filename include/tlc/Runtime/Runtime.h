@@ -212,6 +212,38 @@ private:
   CUstream Stream = nullptr;
 };
 
+/// Whether a persistent entry that can split tiles along K (stream-K, docs/abi.md) should, for
+/// a grid of \p tiles tiles on \p multiprocessors multiprocessors: when whole tiles would leave
+/// more than a tenth of the multiprocessors' time idle in the last wave (fewer tiles than nine
+/// tenths of the multiprocessors, or a last wave that short), and there are at least 8 tiles.
+constexpr bool useStreamK(int64_t tiles, int multiprocessors) {
+  if (tiles < 8 || multiprocessors <= 0 || tiles % multiprocessors == 0)
+    return false;
+  const int64_t waves = (tiles + multiprocessors - 1) / multiprocessors;
+  return tiles * 10 < waves * multiprocessors * 9;
+}
+
+/// The bytes of the flags at the start of a stream-K workspace for \p blocks blocks: 4 each,
+/// rounded up to 128 (docs/abi.md).
+constexpr int64_t streamKFlagBytes(int64_t blocks) { return (blocks * 4 + 127) / 128 * 128; }
+
+/// Turns splitting tiles along K (stream-K) on or off for the launches that follow, process-wide.
+/// Off by default: every tile is whole and no workspace is allocated (each output element summed
+/// in one block). On, launches where useStreamK holds split tiles (docs/launchers.md says where
+/// that pays and where it does not yet). Thread-safe.
+void setStreamK(bool enabled);
+/// Whether launches may split tiles along K (setStreamK).
+bool streamKEnabled();
+
+/// Prepares the stream-K workspace of a persistent entry whose partial slots take \p slotBytes
+/// bytes each: where useStreamK holds for \p tiles and \p multiprocessors, allocates the flags and
+/// one slot per multiprocessor in \p workspace on \p stream, zeroes the flags there and stores the
+/// address in *\p out (the launch then takes one block per multiprocessor); otherwise, where
+/// setStreamK(false) was called, or where the device has no memory pool or too little free
+/// memory, stores 0 (every tile whole).
+Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t slotBytes, CUstream stream,
+                      Workspace &workspace, CUdeviceptr *out);
+
 /// Returns the memory tlc's workspace pools keep (freed workspaces kept for reuse) to the
 /// device, for every device that has a pool; allocations still in use are not affected.
 void trimWorkspaceMemory();

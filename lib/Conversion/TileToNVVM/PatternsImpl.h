@@ -193,6 +193,8 @@ inline constexpr llvm::StringLiteral kTensorArgAttr = "tile.argument";
 /// the mbarrier ops, tile.tma_load, tile.producer_copy, tile.cp_async_readable,
 /// tile.async_commit, tile.grid_dim, and gemms on a wgmma accumulator layout.
 void populateWarpSpecializePatterns(mlir::RewritePatternSet &patterns);
+/// The stream-K workspace ops (StreamKToNVVM.cpp).
+void populateStreamKPatterns(mlir::RewritePatternSet &patterns);
 
 /// The distinct tensor maps the TMA loads of `kernel` need, in order of first use.
 llvm::SmallVector<TensorMapParam> collectTensorMaps(tile::KernelOp kernel);

@@ -99,6 +99,12 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     maps = collectTensorMaps(kernel);
   unsigned firstMap = abiTypes.size();
   abiTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
+  // A stream-K workspace (tile-warp-specialize) is the last parameter (docs/abi.md).
+  int64_t streamK = 0;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kStreamKAttr); attr && producerThreads) {
+    streamK = attr.getInt();
+    abiTypes.push_back(LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1));
+  }
   std::string name = kernel.getSymName().str();
   if (!maps.empty())
     name += kTmaEntrySuffix;
@@ -123,7 +129,7 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   // The shared bytes are known once the buffers are placed (allocateBlockBuffers).
   func->setAttr(tile::kEntryAttr, tile::EntryAttr::get(ctx, kernel.getSymName(), kind, threads[0],
                                                        producerThreads ? kernel.getThreads()[0] : 0,
-                                                       0, b.getArrayAttr(described)));
+                                                       0, b.getArrayAttr(described), streamK));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -420,6 +426,7 @@ struct ConvertTileToNVVMPass : public tlc::impl::ConvertTileToNVVMBase<ConvertTi
     populateRegisterFragmentPatterns(patterns);
     populateMmaSyncPatterns(patterns);
     populateWarpSpecializePatterns(patterns);
+    populateStreamKPatterns(patterns);
     if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
       return signalPassFailure();
 

@@ -832,17 +832,25 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
      << "    return tlc_status;\n";
 }
 
-/// One block per multiprocessor (at most one per tile) walks the tiles: the launch of an entry
-/// with a producer warpgroup, `args` its parameter array.
-static void emitPersistentLaunch(raw_ostream &os, unsigned threads, unsigned sharedBytes,
-                                 StringRef args) {
-  os << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n"
-     << "    int tlc_sms = 0;\n"
+/// The multiprocessors and tiles of a persistent launch (tlc_sms, tlc_tiles).
+static void emitPersistentGrid(raw_ostream &os) {
+  os << "    int tlc_sms = 0;\n"
      << "    tlc_status = tlc::rt::multiprocessorCount(&tlc_sms);\n"
      << "    if (!tlc_status.ok())\n"
      << "      return tlc_status;\n"
-     << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n"
-     << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms ? tlc_tiles : tlc_sms, 1, 1};\n"
+     << "    const int64_t tlc_tiles = tlc_grid[0] * tlc_grid[1] * tlc_grid[2];\n";
+}
+
+/// One block per multiprocessor (at most one per tile, unless tiles are split along K) walks
+/// the tiles: the launch of an entry with a producer warpgroup, `args` its parameter array.
+/// With `streamK`, `tlc_split` (the stream-K workspace, 0 for none) is declared before.
+static void emitPersistentLaunch(raw_ostream &os, unsigned threads, unsigned sharedBytes,
+                                 StringRef args, bool streamK = false) {
+  os << "    // Persistent: one block per multiprocessor (at most one per tile) walks the tiles.\n";
+  if (!streamK)
+    emitPersistentGrid(os);
+  os << "    const int64_t tlc_blocks[3] = {tlc_tiles < tlc_sms"
+     << (streamK ? " && !tlc_split" : "") << " ? tlc_tiles : tlc_sms, 1, 1};\n"
      << "    const unsigned tlc_block[3] = {" << threads << ", 1, 1};\n"
      << "    return tlc::rt::launch(tlc_function, tlc_blocks, tlc_block, " << sharedBytes
      << ", stream, " << args << ");\n";
@@ -880,13 +888,27 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n";
   }
+  bool streamK = kernel.tma.streamKSlotBytes > 0;
+  if (streamK) {
+    // Tiles split along K where whole ones would leave multiprocessors idle: a workspace of
+    // flags and one partial slot per multiprocessor, its flags zeroed (docs/abi.md).
+    emitPersistentGrid(os);
+    os << "    tlc::rt::Workspace tlc_split_workspace;\n"
+       << "    CUdeviceptr tlc_split = 0;\n"
+       << "    tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, "
+       << kernel.tma.streamKSlotBytes << ", stream, tlc_split_workspace, &tlc_split);\n"
+       << "    if (!tlc_status.ok())\n"
+       << "      return tlc_status;\n";
+  }
   os << "    void *tlc_args[] = {";
   for (unsigned i = 0; i != numArgs; ++i)
     os << (i ? ", " : "") << "&tlc_arg" << i;
   for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
     os << ", &tlc_map" << i;
+  if (streamK)
+    os << ", &tlc_split";
   os << "};\n";
-  emitPersistentLaunch(os, kernel.tma.threads, kernel.tma.sharedBytes, "tlc_args");
+  emitPersistentLaunch(os, kernel.tma.threads, kernel.tma.sharedBytes, "tlc_args", streamK);
   os << "  }\n";
 }
 

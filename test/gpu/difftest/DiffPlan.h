@@ -1038,6 +1038,9 @@ struct EntryInfo {
   int64_t dynamicSharedBytes = 0;
   std::vector<MapInfo> maps;
   RepackInfo repack;
+  /// A tma entry that splits tiles along K (`"stream_k": {"slot_bytes": B}`): B, the bytes of
+  /// one partial slot of the workspace it takes after its maps (docs/abi.md); 0 for none.
+  int64_t streamKSlotBytes = 0;
 };
 
 /// What one architecture's image holds of a kernel.
@@ -1236,6 +1239,15 @@ struct ManifestReader {
       }
     } else if (out.kind == "tma") {
       return fail(w, "a tma entry needs 'maps'");
+    }
+    if (const Json *sk = e.get("stream_k")) {
+      std::string sw = w + ": stream_k";
+      if (!sk->isObject())
+        return fail(sw, "must be an object");
+      if (!integer(*sk, "slot_bytes", out.streamKSlotBytes, sw))
+        return false;
+      if (out.kind != "tma" || out.streamKSlotBytes <= 0 || out.streamKSlotBytes % 16)
+        return fail(sw, "'slot_bytes' must be a positive multiple of 16, on a tma entry");
     }
     if (const Json *r = e.get("repack")) {
       std::string rw = w + ": repack";

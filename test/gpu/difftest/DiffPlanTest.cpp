@@ -63,7 +63,8 @@ static const char *const SampleManifest = R"json({
                        "read_only": true},
                       {"param": 1, "box_rows": 64, "box_cols": 64, "swizzle": 128} ],
             "repack": {"entry": "tlc_repack_b16", "threads": 256, "tile_rows": 8,
-                       "tile_cols": 256, "dynamic_shared_bytes": 0} } ] },
+                       "tile_cols": 256, "dynamic_shared_bytes": 0},
+            "stream_k": {"slot_bytes": 131072} } ] },
         {"arch": "sm_80", "cubin": true,
          "entries": [ {"name": "gemm__0", "kind": "plain", "threads": 256,
                        "dynamic_shared_bytes": 65536} ] } ] },
@@ -153,6 +154,8 @@ static void testManifest() {
   CHECK(tma.maps[0].readOnly);
   CHECK(!tma.maps[1].readOnly);
   CHECK_EQ(tma.repack.entry, std::string("tlc_repack_b16"));
+  CHECK_EQ(tma.streamKSlotBytes, int64_t(131072));
+  CHECK_EQ(g.targets[0].entries[0].streamKSlotBytes, int64_t(0));
   CHECK_EQ(tma.repack.threads, int64_t(256));
   CHECK_EQ(tma.repack.tileRows, int64_t(8));
   CHECK_EQ(tma.repack.tileCols, int64_t(256));
@@ -219,6 +222,11 @@ static void testManifest() {
         {"name": "k__tma", "kind": "tma", "threads": 384, "maps": [],
          "repack": {"entry": "r", "threads": 0, "tile_rows": 8, "tile_cols": 256}}]}]})j"),
               "repack: bad threads"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "plain"},
+        {"name": "k__tma", "kind": "tma", "threads": 384, "maps": [],
+         "stream_k": {"slot_bytes": 40}}]}]})j"),
+              "stream_k: 'slot_bytes' must be a positive multiple of 16"));
   CHECK(fails(withKernel(R"j({"name": "k", "params": [],
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "tma"}]}]})j"),
               "needs 'threads'"));

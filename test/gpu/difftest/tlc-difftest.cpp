@@ -379,6 +379,10 @@ struct Launch {
   std::vector<Copied> copied;
   CUfunction repackFunction = nullptr;
   tlc::rt::RepackKernel repack = {};
+  /// A stream-K entry (docs/abi.md): the bytes of a partial slot, and the workspace pointer
+  /// passed after the maps (run() prepares it: the launch splits tiles along K).
+  int64_t streamKSlotBytes = 0;
+  uint64_t streamK = 0;
 
   bool launchesNothing() const { return grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0; }
   void finalize() {
@@ -387,6 +391,8 @@ struct Launch {
       pointers.push_back(&slot);
     for (CUtensorMap &map : maps)
       pointers.push_back(&map);
+    if (streamKSlotBytes)
+      pointers.push_back(&streamK);
   }
 };
 
@@ -396,6 +402,8 @@ struct Counters {
   int kernels = 0, cases = 0, failures = 0, skips = 0;
   /// Launches of tma entries that read aligned copies of some tensors.
   int copiedLaunches = 0;
+  /// Launches of stream-K entries (a workspace passed: tiles split along K).
+  int streamKLaunches = 0;
   std::set<std::string> entries;
 };
 
@@ -597,6 +605,12 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
     // Persistent: min(blocks of the kernel's grid, multiprocessors) blocks along x.
     int64_t blocks = tlc::rt::gridBlocks(grid[0], grid[1], grid[2]);
     l.grid[0] = std::min<int64_t>(blocks, Multiprocessors);
+    l.streamKSlotBytes = e.streamKSlotBytes;
+    if (e.streamKSlotBytes && blocks >= 3)
+      // Stream-K on the small cases too: about two thirds as many blocks as tiles, so that the
+      // kernel splits every tile (its rule: the last partial wave and one full wave), as a
+      // launch on a device with that many multiprocessors would (all blocks resident).
+      l.grid[0] = std::min<int64_t>(blocks * 2 / 3, Multiprocessors);
     l.grid[1] = l.grid[2] = 1;
     l.block[0] = static_cast<unsigned>(e.threads);
     l.block[1] = l.block[2] = 1;
@@ -734,6 +748,30 @@ RunStatus Runner::run(const Launch &l, const CaseSetup &c, Images &out, std::str
     withCopies.finalize();
     launch = &withCopies;
     ++Count.copiedLaunches;
+  }
+  // A stream-K entry: the workspace of its grid's blocks, the flags zeroed (docs/abi.md).
+  Launch split;
+  tlc::rt::Workspace splitWorkspace;
+  if (launch->streamKSlotBytes && !l.launchesNothing()) {
+    split = *launch;
+    const int64_t blocks = launch->grid[0];
+    bool available = false;
+    tlc::rt::Status s = splitWorkspace.allocate(
+        static_cast<size_t>(tlc::rt::streamKFlagBytes(blocks) + blocks * l.streamKSlotBytes),
+        Stream, &available);
+    if (s.ok() && available)
+      s = tlc::rt::Status::fromCuda(
+          cuMemsetD32Async(splitWorkspace.address(), 0,
+                           static_cast<size_t>(tlc::rt::streamKFlagBytes(blocks) / 4), Stream),
+          "cuMemsetD32Async");
+    if (!s.ok() || !available) {
+      error = s.ok() ? "no stream-K workspace (memory unavailable)" : s.message();
+      return !s.ok() && isStickyError(s.code()) ? RunStatus::Fatal : RunStatus::Failed;
+    }
+    split.streamK = splitWorkspace.address();
+    split.finalize();
+    launch = &split;
+    ++Count.streamKLaunches;
   }
   if (!l.launchesNothing()) {
     tlc::rt::Status s =
@@ -1081,6 +1119,9 @@ int main(int argc, char **argv) {
   if (count.copiedLaunches)
     std::printf("difftest: %d launches of tma entries read aligned copies of tensors\n",
                 count.copiedLaunches);
+  if (count.streamKLaunches)
+    std::printf("difftest: %d launches of stream-K entries split tiles along K\n",
+                count.streamKLaunches);
   std::printf("difftest: %d kernels, %zu entries, %d cases, %d failures\n", count.kernels,
               count.entries.size(), count.cases, count.failures);
   return count.failures ? 1 : 0;

@@ -70,6 +70,9 @@ struct TmaEntryInfo {
   std::vector<TensorMapInfo> maps;
   /// The dynamic shared memory of the image's kRepackEntry.
   unsigned repackSharedBytes = 0;
+  /// Bytes of one partial slot where the entry can split tiles along K (stream-K): it then takes
+  /// a workspace pointer after the tensor maps (docs/abi.md); 0 where it cannot.
+  int64_t streamKSlotBytes = 0;
 };
 
 /// The sm_90a form of a kernel for tensors TMA cannot read (entry `<name>__loads`): its block

@@ -230,11 +230,21 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
            "register strategy whose copies feed only it, becomes a ring)";
   int64_t s = stages.getInt();
   switch (*kind) {
-  case PipelineKind::TmaWgmma:
+  case PipelineKind::TmaWgmma: {
+    StreamKPlan split = planStreamK(kernel, loop, kernel.getThreads()[0]);
     return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
-                         "warpgroup ({1} threads), full/empty mbarriers per stage",
-                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
+                         "warpgroup ({1} threads), full/empty mbarriers per stage; {2}",
+                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt(),
+                         split.slotBytes
+                             ? llvm::formatv("stream-K: where whole tiles would leave the last "
+                                             "wave short, the launch splits tiles along K, "
+                                             "partial sums through a workspace slot of {0} "
+                                             "bytes per multiprocessor",
+                                             split.slotBytes)
+                                   .str()
+                             : "whole tiles only (no stream-K: " + split.whyNot + ")")
         .str();
+  }
   case PipelineKind::CpAsyncMma:
     return llvm::formatv("pipelined: a cp.async ring of {0} stages, copies {1} ahead", s,
                          iterations(s - 1))

@@ -21,6 +21,17 @@
 //     loop the accumulators handed over; a barrier of the consumers after the tile
 //   }
 //
+// Stream-K (a TMA ring whose trip count is the same for every tile and whose accumulators are
+// sums over it: planStreamK): both roles walk the same work units. With a workspace
+// (tile.stream_k_active), the tiles of the last partial wave and of one full wave before it
+// (all tiles when there are fewer than blocks) are split along K: block c takes iterations
+// [c * total / P, (c + 1) * total / P) of them, in pieces cut at tile boundaries, processed last
+// piece first. A piece that ends before its tile's last iteration stores its accumulators in
+// slot c of the workspace and signals it (each block has at most one such piece, its first);
+// the piece that ends the tile adds the slots of the blocks before it that hold the tile's
+// earlier iterations (in block order: deterministic), then runs the epilogue. The other tiles
+// (whole, before the split ones) are walked as above.
+//
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
@@ -29,6 +40,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tlc::tile {
@@ -42,13 +54,22 @@ using namespace tlc::tile;
 
 /// Registers per producer thread: a TMA producer issues boxes from one thread; a loading one
 /// keeps several chunks' 16-byte blocks in flight per thread.
-static constexpr int64_t kTmaProducerRegisters = 40;
+static constexpr int64_t kTmaProducerRegisters = 56;
 static constexpr int64_t kLoadProducerRegisters = 152;
 /// Block rows of a group of tiles walked together (blocks running at once share rows of A and
 /// columns of B in L2).
 static constexpr int64_t kGroupRows = 8;
 
 namespace {
+/// One unit of work of a block: a tile (its block ids) and the ring iterations [kBegin, kEnd)
+/// of it (null: all of them), `base` the ring iterations of earlier units. With stream-K,
+/// `firstBlock` is the block that holds the tile's first iteration (the contributors of a
+/// piece that ends the tile are the blocks from it to this one, exclusive).
+struct WorkUnit {
+  SmallVector<Value, 3> ids;
+  Value base, kBegin, kEnd, firstBlock;
+};
+
 /// Rewrites one kernel; `ring` is its `tma_wgmma` loop.
 class WarpSpecializer {
 public:
@@ -86,31 +107,36 @@ private:
   /// ids become `blockIds`, the kernel's arguments stay. A located error on an op it cannot
   /// clone.
   FailureOr<Value> recompute(Value value, IRMapping &mapping, ArrayRef<Value> blockIds);
-  /// The persistent loop over the grid's tiles: `body` gets the tile's block ids and the ring
-  /// iterations of earlier tiles, and returns this tile's.
-  LogicalResult buildTileLoop(function_ref<FailureOr<Value>(ArrayRef<Value>, Value)> body);
-  /// The producer's loop over the tile's ring iterations (its bounds recomputed): each waits
+  using UnitBody = function_ref<FailureOr<Value>(const WorkUnit &)>;
+  /// The persistent loop over the grid's tiles: `body` gets each unit and returns its ring
+  /// iterations. With stream-K, the whole tiles and then the split ones (buildStreamKLoops).
+  LogicalResult buildTileLoop(UnitBody body);
+  /// The block ids of tile `t` (groups of kGroupRows block rows walked together).
+  SmallVector<Value, 3> tileIds(Value t);
+  LogicalResult buildStreamKLoops(UnitBody body);
+  /// The ring's bounds for `unit`: iterations [kBegin, kEnd) of `lb .. ub step step`.
+  void restrictBounds(const WorkUnit &unit, Value &lb, Value &ub, Value step);
+  /// The producer's loop over the unit's ring iterations (its bounds recomputed): each waits
   /// for its stage to be empty, then runs `body` with the mapping, the loop variable and the
-  /// stage. Returns the tile's iterations.
+  /// stage. Returns the unit's iterations.
   FailureOr<Value>
-  buildProducerLoop(ArrayRef<Value> blockIds, Value base,
+  buildProducerLoop(const WorkUnit &unit,
                     function_ref<LogicalResult(IRMapping &, Value iv, Value stage)> body);
   /// The offsets of the ring's copy `copy`, recomputed (recompute).
   FailureOr<SmallVector<Value>> recomputeOffsets(CopyOp copy, IRMapping &mapping,
                                                  ArrayRef<Value> blockIds);
   /// The TMA producer's tile: per iteration, the stage's bytes expected on full[s] and a TMA
   /// load of each copy.
-  FailureOr<Value> buildProducerTile(ArrayRef<Value> blockIds, Value base);
+  FailureOr<Value> buildProducerTile(const WorkUnit &unit);
   /// The loading producer (a `loads_wgmma` ring): every producer thread runs the loop, in one
   /// of two versions chosen at run time: 16-byte cp.async chunks when every tensor allows them,
   /// else staged copies (any alignment) where every tile fits them, else realigned loads.
   LogicalResult buildLoadingProducer();
-  FailureOr<Value> buildLoadingProducerTile(ArrayRef<Value> blockIds, Value base,
-                                            ProducerCopyMode mode);
+  FailureOr<Value> buildLoadingProducerTile(const WorkUnit &unit, ProducerCopyMode mode);
   /// The staged version: iteration it first realigns the copies of iteration it - ahead (their
   /// blocks have landed) and marks that stage full, then waits for iteration it's stage to be
   /// empty and issues its copies.
-  FailureOr<Value> buildStagedProducerTile(ArrayRef<Value> blockIds, Value base);
+  FailureOr<Value> buildStagedProducerTile(const WorkUnit &unit);
   /// The loop bounds, recomputed for the tile `blockIds`, and the trip count.
   LogicalResult recomputeBounds(IRMapping &mapping, ArrayRef<Value> blockIds, Value &lb, Value &ub,
                                 Value &step, Value &count);
@@ -122,8 +148,11 @@ private:
                                     Value stage, ProducerCopyMode mode);
   /// Moves the kernel's body (`moved`) into the tile loop at the builder's position and rewrites
   /// its main loop into the consumers' side of the ring.
-  FailureOr<Value> buildConsumerTile(ArrayRef<Operation *> moved, ArrayRef<Value> blockIds,
-                                     Value base);
+  FailureOr<Value> buildConsumerTile(ArrayRef<Operation *> moved, const WorkUnit &unit);
+  /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
+  /// epilogue) run where the unit ends its tile, after the contributors' slots are added; a
+  /// unit that does not stores its accumulators in its block's slot and signals it.
+  void buildStreamKEpilogue(const WorkUnit &unit, Operation *from);
 
   KernelOp kernel;
   scf::ForOp ring;
@@ -134,8 +163,85 @@ private:
   int64_t stages = 1, consumerThreads = 0;
   /// The ring is `loads_wgmma`: the producer threads load the tiles themselves.
   bool loads = false;
+  /// Stream-K: the accumulators the ring's gemms sum into and their byte offsets in a slot
+  /// (empty: no stream-K); per region, the ring's iterations per tile, the split iterations
+  /// (total), the blocks (P) and this block (c).
+  SmallVector<std::pair<Value, int64_t>> partials;
+  Value iters, total, blocks, block;
 };
+
 } // namespace
+
+/// Whether `value` is computed from the kernel's arguments and constants by pure ops alone.
+static bool sameForEveryTile(Value value, KernelOp kernel) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == &kernel.getBody().front();
+  Operation *def = value.getDefiningOp();
+  if (isa<BlockIdOp>(def) || def->getNumRegions() || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return sameForEveryTile(operand, kernel); });
+}
+
+StreamKPlan tlc::tile::planStreamK(KernelOp kernel, scf::ForOp ring, int64_t consumerThreads) {
+  StreamKPlan plan;
+  auto refuse = [&](StringRef why) {
+    plan.accumulators.clear();
+    plan.whyNot = why.str();
+    return plan;
+  };
+  if (getPipelineKind(ring) != PipelineKind::TmaWgmma)
+    return refuse("only a ring filled by TMA splits tiles");
+  if (ring.getNumResults() || ring->getParentOp() != kernel)
+    return refuse("the loop carries values or is not in the kernel's body");
+  for (Value bound : {ring.getLowerBound(), ring.getUpperBound(), ring.getStep()})
+    if (!sameForEveryTile(bound, kernel))
+      return refuse("its trip count is not the same for every tile");
+  SetVector<Value> sums;
+  for (Operation &op : ring.getBody()->without_terminator()) {
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      sums.insert(gemm.getC());
+      continue;
+    }
+    if (isa<CopyOp, BarrierOp>(op))
+      continue;
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return refuse("its body holds more than copies, gemms and arithmetic");
+  }
+  // Before the ring: pure ops, allocs and fills; each accumulator filled with zero.
+  llvm::SmallPtrSet<Value, 4> zeroed;
+  for (Operation &op : kernel.getBody().front()) {
+    if (&op == ring.getOperation())
+      break;
+    if (auto fill = dyn_cast<FillOp>(op)) {
+      if (matchPattern(fill.getValue(), m_AnyZeroFloat()))
+        zeroed.insert(fill.getBuffer());
+      else
+        zeroed.erase(fill.getBuffer());
+      continue;
+    }
+    if (isa<AllocOp>(op))
+      continue;
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return refuse("the kernel does more than arithmetic and fills before the loop");
+  }
+  int64_t bytes = 0;
+  for (Value acc : sums) {
+    auto alloc = acc.getDefiningOp<AllocOp>();
+    std::optional<AccLayout> layout = getAccLayout(acc);
+    auto type = cast<BufferType>(acc.getType());
+    if (!alloc || !layout || !type.isFragment() || !type.getElementType().isF32())
+      return refuse("an accumulator is not a register fragment of f32");
+    if (!zeroed.contains(acc))
+      return refuse("an accumulator does not start at zero");
+    plan.accumulators.push_back({acc, bytes});
+    bytes += layout->slots() * 4 * consumerThreads;
+  }
+  if (!bytes || bytes % 16)
+    return refuse("no accumulator");
+  plan.slotBytes = bytes;
+  return plan;
+}
 
 FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
                                             ArrayRef<Value> blockIds) {
@@ -164,17 +270,9 @@ FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-LogicalResult
-WarpSpecializer::buildTileLoop(function_ref<FailureOr<Value>(ArrayRef<Value>, Value)> body) {
-  Value gx = grid[0], gy = grid[1], gz = grid[2];
+SmallVector<Value, 3> WarpSpecializer::tileIds(Value t) {
+  Value gx = grid[0], gy = grid[1];
   Value perSlice = mul(gx, gy);
-  Value numTiles = mul(perSlice, gz);
-  Value first = BlockIdOp::create(b, loc, 0);
-  Value stride = GridDimOp::create(b, loc, 0);
-  auto loop = scf::ForOp::create(b, loc, first, numTiles, stride, ValueRange{cst(0)});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
   Value bz = divu(t, perSlice);
   Value inSlice = remu(t, perSlice);
   Value perGroup = mul(gx, cst(kGroupRows));
@@ -185,13 +283,106 @@ WarpSpecializer::buildTileLoop(function_ref<FailureOr<Value>(ArrayRef<Value>, Va
   Value inGroup = remu(inSlice, perGroup);
   Value by = add(firstRow, remu(inGroup, rows));
   Value bx = divu(inGroup, rows);
-  Value base = loop.getRegionIterArg(0);
-  FailureOr<Value> count = body({bx, by, bz}, base);
+  return {bx, by, bz};
+}
+
+LogicalResult WarpSpecializer::buildTileLoop(UnitBody body) {
+  if (!partials.empty())
+    return buildStreamKLoops(body);
+  Value numTiles = mul(mul(grid[0], grid[1]), grid[2]);
+  Value first = BlockIdOp::create(b, loc, 0);
+  Value stride = GridDimOp::create(b, loc, 0);
+  auto loop = scf::ForOp::create(b, loc, first, numTiles, stride, ValueRange{cst(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  WorkUnit unit;
+  unit.ids = tileIds(loop.getInductionVar());
+  unit.base = loop.getRegionIterArg(0);
+  FailureOr<Value> count = body(unit);
   if (failed(count))
     return failure();
   b.setInsertionPointToEnd(loop.getBody());
-  scf::YieldOp::create(b, loc, ValueRange{add(base, *count)});
+  scf::YieldOp::create(b, loc, ValueRange{add(unit.base, *count)});
   return success();
+}
+
+LogicalResult WarpSpecializer::buildStreamKLoops(UnitBody body) {
+  // The ring's iterations per tile: the same for every tile (planStreamK).
+  IRMapping mapping;
+  Value lb, ub, step;
+  if (failed(recomputeBounds(mapping, {}, lb, ub, step, iters)))
+    return failure();
+  Value tiles = mul(mul(grid[0], grid[1]), grid[2]);
+  blocks = GridDimOp::create(b, loc, 0);
+  block = BlockIdOp::create(b, loc, 0);
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  };
+  auto select = [&](Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); };
+  // Split: every tile when there are fewer tiles than blocks; else the last partial wave's
+  // tiles and one full wave's (none when the waves are full); only with a workspace and at
+  // least two iterations per block.
+  Value rem = remu(tiles, blocks);
+  Value split =
+      select(ult(tiles, blocks), tiles, select(eq(rem, cst(0)), cst(0), add(rem, blocks)));
+  Value worth =
+      arith::AndIOp::create(b, loc, StreamKActiveOp::create(b, loc),
+                            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                                  mul(split, iters), mul(blocks, cst(2))));
+  split = select(worth, split, cst(0));
+  Value whole = arith::SubIOp::create(b, loc, tiles, split);
+  total = mul(split, iters);
+
+  // One loop over this block's units (one copy of the body): first its whole tiles c, c + P,
+  // ... below `whole`, then its split iterations [s, e) in pieces cut at tile boundaries, last
+  // piece first.
+  Value mine = select(
+      ult(block, whole),
+      arith::CeilDivUIOp::create(b, loc, arith::SubIOp::create(b, loc, whole, block), blocks),
+      cst(0));
+  Value s = divu(mul(block, total), blocks);
+  Value e = divu(mul(add(block, cst(1)), total), blocks);
+  Value safeIters = arith::MaxUIOp::create(b, loc, iters, cst(1));
+  Value lastTile = divu(
+      arith::SubIOp::create(b, loc, arith::MaxUIOp::create(b, loc, e, cst(1)), cst(1)), safeIters);
+  Value pieces = select(
+      ult(s, e), add(arith::SubIOp::create(b, loc, lastTile, divu(s, safeIters)), cst(1)), cst(0));
+  auto loop = scf::ForOp::create(b, loc, cst(0), add(mine, pieces), cst(1), ValueRange{cst(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value u = loop.getInductionVar();
+  Value isWhole = ult(u, mine);
+  Value tile = arith::SubIOp::create(b, loc, lastTile, arith::SubIOp::create(b, loc, u, mine));
+  Value tileBegin = mul(tile, iters);
+  WorkUnit unit;
+  unit.ids = tileIds(select(isWhole, add(block, mul(u, blocks)), add(whole, tile)));
+  unit.base = loop.getRegionIterArg(0);
+  unit.kBegin = select(
+      isWhole, cst(0),
+      arith::SubIOp::create(b, loc, arith::MaxUIOp::create(b, loc, s, tileBegin), tileBegin));
+  unit.kEnd =
+      select(isWhole, iters,
+             arith::SubIOp::create(b, loc, arith::MinUIOp::create(b, loc, e, add(tileBegin, iters)),
+                                   tileBegin));
+  // The block whose range holds split iteration i is ((i + 1) * P - 1) / total.
+  unit.firstBlock =
+      select(isWhole, block,
+             divu(arith::SubIOp::create(b, loc, mul(add(tileBegin, cst(1)), blocks), cst(1)),
+                  arith::MaxUIOp::create(b, loc, total, cst(1))));
+  FailureOr<Value> count = body(unit);
+  if (failed(count))
+    return failure();
+  b.setInsertionPointToEnd(loop.getBody());
+  scf::YieldOp::create(b, loc, ValueRange{add(unit.base, *count)});
+  return success();
+}
+
+void WarpSpecializer::restrictBounds(const WorkUnit &unit, Value &lb, Value &ub, Value step) {
+  if (!unit.kBegin)
+    return;
+  Value start = lb;
+  lb = add(start, mul(unit.kBegin, step));
+  ub = arith::MinSIOp::create(b, loc, ub, add(start, mul(unit.kEnd, step)));
 }
 
 LogicalResult WarpSpecializer::recomputeBounds(IRMapping &mapping, ArrayRef<Value> blockIds,
@@ -217,16 +408,18 @@ Value WarpSpecializer::waitForEmptyStage(Value iter) {
 }
 
 FailureOr<Value> WarpSpecializer::buildProducerLoop(
-    ArrayRef<Value> blockIds, Value base,
-    function_ref<LogicalResult(IRMapping &, Value iv, Value stage)> body) {
+    const WorkUnit &unit, function_ref<LogicalResult(IRMapping &, Value iv, Value stage)> body) {
   IRMapping mapping;
   Value lb, ub, step, count;
-  if (failed(recomputeBounds(mapping, blockIds, lb, ub, step, count)))
+  if (failed(recomputeBounds(mapping, unit.ids, lb, ub, step, count)))
     return failure();
+  restrictBounds(unit, lb, ub, step);
+  if (unit.kBegin)
+    count = arith::SubIOp::create(b, loc, unit.kEnd, unit.kBegin);
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, base));
+  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, unit.base));
   if (failed(body(mapping, producer.getInductionVar(), stage)))
     return failure();
   return count;
@@ -244,8 +437,9 @@ FailureOr<SmallVector<Value>> WarpSpecializer::recomputeOffsets(CopyOp copy, IRM
   return offsets;
 }
 
-FailureOr<Value> WarpSpecializer::buildProducerTile(ArrayRef<Value> blockIds, Value base) {
-  return buildProducerLoop(blockIds, base, [&](IRMapping &mapping, Value iv, Value stage) {
+FailureOr<Value> WarpSpecializer::buildProducerTile(const WorkUnit &unit) {
+  ArrayRef<Value> blockIds = unit.ids;
+  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value stage) {
     SmallVector<CopyOp> copies(ring.getBody()->getOps<CopyOp>());
     int64_t bytes = 0;
     for (CopyOp copy : copies)
@@ -283,10 +477,10 @@ LogicalResult WarpSpecializer::buildProducerCopies(IRMapping &mapping, ArrayRef<
   return success();
 }
 
-FailureOr<Value> WarpSpecializer::buildLoadingProducerTile(ArrayRef<Value> blockIds, Value base,
+FailureOr<Value> WarpSpecializer::buildLoadingProducerTile(const WorkUnit &unit,
                                                            ProducerCopyMode mode) {
-  return buildProducerLoop(blockIds, base, [&](IRMapping &mapping, Value iv, Value stage) {
-    if (failed(buildProducerCopies(mapping, blockIds, iv, stage, mode)))
+  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value stage) {
+    if (failed(buildProducerCopies(mapping, unit.ids, iv, stage, mode)))
       return failure();
     if (mode == ProducerCopyMode::CpAsync) {
       // Arrives when this thread's copies so far have landed.
@@ -300,7 +494,9 @@ FailureOr<Value> WarpSpecializer::buildLoadingProducerTile(ArrayRef<Value> block
   });
 }
 
-FailureOr<Value> WarpSpecializer::buildStagedProducerTile(ArrayRef<Value> blockIds, Value base) {
+FailureOr<Value> WarpSpecializer::buildStagedProducerTile(const WorkUnit &unit) {
+  ArrayRef<Value> blockIds = unit.ids;
+  Value base = unit.base;
   IRMapping mapping;
   Value lb, ub, step, count;
   if (failed(recomputeBounds(mapping, blockIds, lb, ub, step, count)))
@@ -369,20 +565,22 @@ LogicalResult WarpSpecializer::buildLoadingProducer() {
   auto versions = scf::IfOp::create(b, loc, allAligned, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(versions.thenBlock());
-  if (failed(buildTileLoop([&](ArrayRef<Value> ids, Value base) {
-        return buildLoadingProducerTile(ids, base, ProducerCopyMode::CpAsync);
+  if (failed(buildTileLoop([&](const WorkUnit &unit) {
+        return buildLoadingProducerTile(unit, ProducerCopyMode::CpAsync);
       })))
     return failure();
   b.setInsertionPointToStart(versions.elseBlock());
-  return buildTileLoop([&](ArrayRef<Value> ids, Value base) {
+  return buildTileLoop([&](const WorkUnit &unit) {
     if (staged)
-      return buildStagedProducerTile(ids, base);
-    return buildLoadingProducerTile(ids, base, ProducerCopyMode::Realigned);
+      return buildStagedProducerTile(unit);
+    return buildLoadingProducerTile(unit, ProducerCopyMode::Realigned);
   });
 }
 
 FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
-                                                    ArrayRef<Value> blockIds, Value base) {
+                                                    const WorkUnit &unit) {
+  ArrayRef<Value> blockIds = unit.ids;
+  Value base = unit.base;
   Block *tileBody = b.getInsertionBlock();
   for (Operation *op : moved)
     op->moveBefore(tileBody, tileBody->end());
@@ -396,8 +594,14 @@ FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
   }
 
   b.setInsertionPoint(ring);
-  Value lb = ring.getLowerBound(), step = ring.getStep();
-  Value count = tripCount(lb, ring.getUpperBound(), step);
+  Value lb = ring.getLowerBound(), ub = ring.getUpperBound(), step = ring.getStep();
+  Value count = tripCount(lb, ub, step);
+  if (unit.kBegin) {
+    restrictBounds(unit, lb, ub, step);
+    ring.getLowerBoundMutable().assign(lb);
+    ring.getUpperBoundMutable().assign(ub);
+    count = arith::SubIOp::create(b, loc, unit.kEnd, unit.kBegin);
+  }
   Block *body = ring.getBody();
   b.setInsertionPointToStart(body);
   Value iter = iteration(ring.getInductionVar(), lb, step, base);
@@ -446,19 +650,71 @@ FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
   SetVector<Value> accumulators;
   for (GemmOp gemm : gemms)
     accumulators.insert(gemm.getC());
-  MmaWaitOp::create(b, loc, 0, accumulators.getArrayRef());
+  auto complete = MmaWaitOp::create(b, loc, 0, accumulators.getArrayRef());
   for (StringRef name : {kPipelineAttr, kStagesAttr, kBarriersAttr})
     ring->removeAttr(name);
+  if (unit.kBegin)
+    buildStreamKEpilogue(unit, complete);
   // The consumers finish a tile together before the next one reuses block-wide buffers.
   b.setInsertionPointToEnd(tileBody);
   BarrierOp::create(b, loc);
   return count;
 }
 
+void WarpSpecializer::buildStreamKEpilogue(const WorkUnit &unit, Operation *from) {
+  Block *tileBody = from->getBlock();
+  SmallVector<Operation *> epilogue;
+  for (auto it = std::next(from->getIterator()); it != tileBody->end(); ++it)
+    epilogue.push_back(&*it);
+  b.setInsertionPointAfter(from);
+  Value consumer0 = eq(tid, cst(0));
+  auto ends = scf::IfOp::create(b, loc, eq(unit.kEnd, iters), /*withElseRegion=*/true);
+  {
+    // The piece that ends its tile: add the slots of the blocks with the tile's earlier
+    // iterations (a block whose range is empty wrote none), in block order.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ends.thenBlock());
+    auto contributors = scf::ForOp::create(b, loc, unit.firstBlock, block, cst(1));
+    b.setInsertionPointToStart(contributors.getBody());
+    Value c = contributors.getInductionVar();
+    Value from = divu(mul(c, total), blocks);
+    Value to = divu(mul(add(c, cst(1)), total), blocks);
+    auto wrote = scf::IfOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, from, to),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(wrote.thenBlock());
+    auto waiter = scf::IfOp::create(b, loc, consumer0, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inWaiter(b);
+      b.setInsertionPointToStart(waiter.thenBlock());
+      PartialWaitOp::create(b, loc, c);
+    }
+    BarrierOp::create(b, loc);
+    for (auto [acc, offset] : partials)
+      PartialAddOp::create(b, loc, acc, c, offset);
+    // Then the epilogue.
+    for (Operation *op : epilogue)
+      op->moveBefore(ends.thenBlock()->getTerminator());
+  }
+  // A piece that ends before its tile's last iteration (the block's first piece): its block's
+  // slot.
+  b.setInsertionPointToStart(ends.elseBlock());
+  for (auto [acc, offset] : partials)
+    PartialStoreOp::create(b, loc, acc, block, offset);
+  BarrierOp::create(b, loc);
+  auto signaller = scf::IfOp::create(b, loc, consumer0, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(signaller.thenBlock());
+  PartialSignalOp::create(b, loc, block);
+}
+
 LogicalResult WarpSpecializer::run() {
   consumerThreads = kernel.getThreads()[0];
   stages = cast<IntegerAttr>(ring->getAttr(kStagesAttr)).getInt();
   loads = getPipelineKind(ring) == PipelineKind::LoadsWgmma;
+  StreamKPlan plan = planStreamK(kernel, ring, consumerThreads);
+  partials = plan.accumulators;
+  if (plan.slotBytes)
+    kernel->setAttr(kStreamKAttr, b.getI64IntegerAttr(plan.slotBytes));
   int64_t barrierOffset = cast<IntegerAttr>(ring->getAttr(kBarriersAttr)).getInt();
   Block &entry = kernel.getBody().front();
   // Everything but the allocs (and the terminator) moves into the consumers' tile loop.
@@ -533,13 +789,11 @@ LogicalResult WarpSpecializer::run() {
     auto elected =
         scf::IfOp::create(b, loc, eq(tid, cst(consumerThreads)), /*withElseRegion=*/false);
     b.setInsertionPointToStart(elected.thenBlock());
-    if (failed(buildTileLoop(
-            [&](ArrayRef<Value> ids, Value base) { return buildProducerTile(ids, base); })))
+    if (failed(buildTileLoop([&](const WorkUnit &unit) { return buildProducerTile(unit); })))
       return failure();
   }
   b.setInsertionPoint(split.getConsumers().front().getTerminator());
-  return buildTileLoop(
-      [&](ArrayRef<Value> ids, Value base) { return buildConsumerTile(moved, ids, base); });
+  return buildTileLoop([&](const WorkUnit &unit) { return buildConsumerTile(moved, unit); });
 }
 
 namespace {

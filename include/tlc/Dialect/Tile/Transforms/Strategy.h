@@ -92,6 +92,21 @@ struct AccLayout {
 /// The layout of `buffer`, a value defined by a `tile.alloc` carrying `tile.layout`, or nullopt.
 std::optional<AccLayout> getAccLayout(mlir::Value buffer);
 
+/// Whether tile-warp-specialize splits the tiles of `ring` (a ring directly in `kernel`'s body)
+/// along K (stream-K, docs/pipeline.md): a TMA ring whose trip count is the same for every tile,
+/// whose body holds copies, gemms, barriers and pure ops, whose gemms accumulate into register
+/// fragments of f32 filled with zero before it, with only pure ops, allocs and fills before it.
+struct StreamKPlan {
+  /// The bytes of one partial slot (every accumulator's registers x 4 x `consumerThreads`);
+  /// 0 where the ring cannot be split.
+  int64_t slotBytes = 0;
+  /// The accumulators and their byte offsets in a slot.
+  llvm::SmallVector<std::pair<mlir::Value, int64_t>> accumulators;
+  /// Why not, where slotBytes is 0.
+  std::string whyNot;
+};
+StreamKPlan planStreamK(KernelOp kernel, mlir::scf::ForOp ring, int64_t consumerThreads);
+
 /// The wgmma instruction of one N block that `gemm` would run on the register strategy's
 /// accumulator (mma.sync's layout on warps stacked along M, 16 rows each;
 /// layout::WgmmaAccLayout::onStackedWarps), N a multiple of 64 for a row-major B (MN-major in
