@@ -1167,6 +1167,17 @@ constexpr int64_t kGemm2048[] = {128, 256, 512};
 static_assert(tlc::rt::chooseVariant(kGemm2048, 3, 132) == 0, "");
 constexpr int64_t kGemm1000[] = {40, 72, 144};
 static_assert(tlc::rt::chooseVariant(kGemm1000, 3, 132) == 1, "");
+// A later configuration must be 1.5x faster by the wave model: 576 blocks of 128x128 in 5 waves
+// are only 1.2x faster than 288 of 128x256 in 3 (3001 x 3000), 1056 in 8 than 544 in 5 (4096 x
+// 4104); 16 blocks of 64x128 are 2x faster than 8 of 128x128 (256 x 512).
+constexpr int64_t kGemm3001[] = {288, 576, 1128};
+static_assert(tlc::rt::chooseVariant(kGemm3001, 3, 132) == 0, "");
+constexpr int64_t kGemm4104[] = {544, 1056, 2112};
+static_assert(tlc::rt::chooseVariant(kGemm4104, 3, 132) == 0, "");
+constexpr int64_t kGemm1024x3000[] = {96, 192, 384};
+static_assert(tlc::rt::chooseVariant(kGemm1024x3000, 3, 132) == 0, "");
+constexpr int64_t kGemm256x512[] = {4, 8, 16};
+static_assert(tlc::rt::chooseVariant(kGemm256x512, 3, 132) == 2, "");
 constexpr int64_t kGemm4096[] = {512, 1024, 2048};
 static_assert(tlc::rt::chooseVariant(kGemm4096, 3, 132) == 0, "");
 // 8192^3: 8192 blocks of 64x128 are by the model 1.6% faster than 2048 of 128x256: not enough.
