@@ -67,14 +67,14 @@ static Value flagPtr(OpBuilder &b, Location loc, const Workspace &ws, Value slot
 static Value threadSlotPtr(OpBuilder &b, Location loc, const Workspace &ws, Value slot,
                            int64_t offset) {
   Value index = arith::IndexCastOp::create(b, loc, b.getI64Type(), slot);
-  Value start = arith::AddIOp::create(
-      b, loc, flagBytes(b, loc),
-      arith::MulIOp::create(b, loc, index, i64Const(b, loc, ws.slotBytes)));
+  Value start =
+      arith::AddIOp::create(b, loc, flagBytes(b, loc),
+                            arith::MulIOp::create(b, loc, index, i64Const(b, loc, ws.slotBytes)));
   Value thread = arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Value bytes = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, start, i64Const(b, loc, offset)),
-      arith::MulIOp::create(b, loc, thread, i64Const(b, loc, 16)));
+  Value bytes =
+      arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, start, i64Const(b, loc, offset)),
+                            arith::MulIOp::create(b, loc, thread, i64Const(b, loc, 16)));
   return gep(b, loc, ws.base, bytes);
 }
 
@@ -205,7 +205,8 @@ struct PartialWaitLowering : OpRewritePattern<tile::PartialWaitOp> {
 } // namespace
 
 void tlc::populateStreamKPatterns(RewritePatternSet &patterns) {
-  patterns.add<StreamKActiveLowering, PartialSlotsLowering<tile::PartialStoreOp>,
-               PartialSlotsLowering<tile::PartialAddOp>, PartialSignalLowering,
-               PartialWaitLowering>(patterns.getContext());
+  patterns
+      .add<StreamKActiveLowering, PartialSlotsLowering<tile::PartialStoreOp>,
+           PartialSlotsLowering<tile::PartialAddOp>, PartialSignalLowering, PartialWaitLowering>(
+          patterns.getContext());
 }
