@@ -111,6 +111,9 @@ private:
   /// The persistent loop over the grid's tiles: `body` gets each unit and returns its ring
   /// iterations. With stream-K, the whole tiles and then the split ones (buildStreamKLoops).
   LogicalResult buildTileLoop(UnitBody body);
+  /// `body` on `unit` at the builder's position in `loop`, whose iteration argument then counts
+  /// the unit's ring iterations.
+  LogicalResult buildUnit(scf::ForOp loop, const WorkUnit &unit, UnitBody body);
   /// The block ids of tile `t` (groups of kGroupRows block rows walked together).
   SmallVector<Value, 3> tileIds(Value t);
   LogicalResult buildStreamKLoops(UnitBody body);
@@ -298,6 +301,10 @@ LogicalResult WarpSpecializer::buildTileLoop(UnitBody body) {
   WorkUnit unit;
   unit.ids = tileIds(loop.getInductionVar());
   unit.base = loop.getRegionIterArg(0);
+  return buildUnit(loop, unit, body);
+}
+
+LogicalResult WarpSpecializer::buildUnit(scf::ForOp loop, const WorkUnit &unit, UnitBody body) {
   FailureOr<Value> count = body(unit);
   if (failed(count))
     return failure();
@@ -369,12 +376,7 @@ LogicalResult WarpSpecializer::buildStreamKLoops(UnitBody body) {
       select(isWhole, block,
              divu(arith::SubIOp::create(b, loc, mul(add(tileBegin, cst(1)), blocks), cst(1)),
                   arith::MaxUIOp::create(b, loc, total, cst(1))));
-  FailureOr<Value> count = body(unit);
-  if (failed(count))
-    return failure();
-  b.setInsertionPointToEnd(loop.getBody());
-  scf::YieldOp::create(b, loc, ValueRange{add(unit.base, *count)});
-  return success();
+  return buildUnit(loop, unit, body);
 }
 
 void WarpSpecializer::restrictBounds(const WorkUnit &unit, Value &lb, Value &ub, Value step) {
