@@ -287,3 +287,49 @@ tile.kernel @nonzero_start threads [256, 1, 1] args ["A", "B", "C", "batch"] dim
   tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
   tile.yield
 }
+
+// Nor where a gemm overwrites its accumulator (`clear`): the pieces' sums would not add up.
+// CHECK-LABEL: tile.kernel @cleared
+// CHECK-NOT:     tile.stream_k
+// CHECK:         tile.warp_specialize
+// CHECK-NOT:     tile.stream_k_active
+// CHECK-NOT:     tile.partial_
+tile.kernel @cleared threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %n = tile.dim %b[1] : !tile.tensor<bf16, 2>
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %n, %c128 : index
+  %m = tile.dim %a[1] : !tile.tensor<bf16, 3>
+  %gy = arith.ceildivsi %m, %c128 : index
+  %c1 = arith.constant 1 : index
+  tile.yield %gx, %gy, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %acc, %zero : !tile.buffer<fragment 128x128xf32>, f32
+  %k = tile.dim %a[2] : !tile.tensor<bf16, 3>
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %nk = arith.ceildivsi %k, %c64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %nk step %c1 {
+    %by = tile.block_id 1
+    %row = arith.muli %by, %c128 : index
+    %col = arith.muli %i, %c64 : index
+    tile.copy %a[%batch, %row, %col] to %as {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x64xbf16>
+    %bx = tile.block_id 0
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %b[%col, %n0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {clear, tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+  %by = tile.block_id 1
+  %bx = tile.block_id 0
+  %r0 = arith.muli %by, %c128 : index
+  %c0b = arith.muli %bx, %c128 : index
+  tile.copy %acc to %c[%r0, %c0b] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}

@@ -203,6 +203,8 @@ StreamKPlan tlc::tile::planStreamK(KernelOp kernel, scf::ForOp ring, int64_t con
   SetVector<Value> sums;
   for (Operation &op : ring.getBody()->without_terminator()) {
     if (auto gemm = dyn_cast<GemmOp>(op)) {
+      if (gemm.getClear())
+        return refuse("a gemm overwrites its accumulator ('clear')");
       sums.insert(gemm.getC());
       continue;
     }
