@@ -36,16 +36,18 @@ int main(int argc, char **argv) {
     auto peer = [&] {
       cublasRowMajorGemm(handle, s.m, s.n, s.k, a.ptr(), b.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto run = [&](bool split, tlc::rt::Status (*f)(CUstream, CUdeviceptr, CUdeviceptr,
-                                                    CUdeviceptr, int64_t, int64_t, int64_t)) {
+    auto run = [&](bool split, tlc::rt::Status (*f)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
+                                                    int64_t, int64_t, int64_t)) {
       return [&, split, f] {
         tlc::rt::setStreamK(split);
         CHECK_TLC(f(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
       };
     };
     std::vector<std::pair<const char *, std::function<void()>>> v = {
-        {"dp", run(false, G::launch)},         {"sk", run(true, G::launch)},
-        {"v0", run(true, G::variant0::launch)}, {"v1", run(true, G::variant1::launch)},
+        {"dp", run(false, G::launch)},
+        {"sk", run(true, G::launch)},
+        {"v0", run(true, G::variant0::launch)},
+        {"v1", run(true, G::variant1::launch)},
         {"v2", run(true, G::variant2::launch)}};
     if (s.m <= 64)
       v.push_back({"v3", run(true, G::variant3::launch)});

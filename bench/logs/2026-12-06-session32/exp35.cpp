@@ -16,8 +16,8 @@ int main(int argc, char **argv) {
         CHECK_TLC(tlc::rt::prepareStreamK(288, 132, slot, gpu.stream(), w, &at));
       };
       double ms = medianMs(gpu, 5, 20, steps);
-      std::printf("OVERHEAD workspace+memset+free slot=%lld: %.2f us per launch\n",
-                  (long long)slot, ms * 1e3);
+      std::printf("OVERHEAD workspace+memset+free slot=%lld: %.2f us per launch\n", (long long)slot,
+                  ms * 1e3);
     }
   }
   struct S {

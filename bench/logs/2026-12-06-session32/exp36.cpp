@@ -24,9 +24,9 @@ int main() {
                    tlc::e2::gemm::variant2::launch, tlc::e2::gemm::variant3::launch},
                   {tlc::e3::gemm::variant0::launch, tlc::e3::gemm::variant1::launch,
                    tlc::e3::gemm::variant2::launch, tlc::e3::gemm::variant3::launch}};
-  for (S s : {S{1000, 1112, 776, 1}, S{3001, 3000, 1000, 0}, S{3001, 3000, 1000, 1},
-              S{32, 4096, 4096, 3}, S{512, 3000, 8192, 1}, S{256, 512, 8192, 2},
-              S{4096, 4104, 4096, 0}}) {
+  for (S s :
+       {S{1000, 1112, 776, 1}, S{3001, 3000, 1000, 0}, S{3001, 3000, 1000, 1}, S{32, 4096, 4096, 3},
+        S{512, 3000, 8192, 1}, S{256, 512, 8192, 2}, S{4096, 4104, 4096, 0}}) {
     DeviceBuffer a(s.m * s.k * 2), b(s.k * s.n * 2), c(s.m * s.n * 2);
     randomBf16(a, s.m * s.k, 1);
     randomBf16(b, s.k * s.n, 2);
