@@ -332,6 +332,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
       info.threads = entry.getThreads();
       info.sharedBytes = entry.getSharedBytes();
       info.streamKSlotBytes = entry.getStreamK();
+      info.cluster = entry.getCluster();
       auto kernel = module.lookupSymbol<tile::KernelOp>(entry.getKernel());
       for (tile::TensorMapAttr map : entry.getTensorMaps()) {
         auto param = static_cast<unsigned>(map.getArg());
@@ -638,6 +639,8 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
         // Tiles split along K through a workspace after the maps (docs/abi.md).
         if (tma->second.streamKSlotBytes)
           tmaEntry["stream_k"] = llvm::json::Object{{"slot_bytes", tma->second.streamKSlotBytes}};
+        if (tma->second.cluster > 1)
+          tmaEntry["cluster"] = tma->second.cluster;
         entries.push_back(std::move(tmaEntry));
         entry = info.name + kTmaEntrySuffix.str();
         target["entry"] = entry;

@@ -612,8 +612,10 @@ static Status gridError(CUfunction function, const char *axis, int64_t value, in
   return Status::error(CUDA_ERROR_INVALID_VALUE, std::move(message));
 }
 
-Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
-              unsigned sharedBytes, CUstream stream, void **args) {
+/// Checks a launch's grid and block and raises the function's dynamic shared memory limit where
+/// \p sharedBytes needs it.
+static Status checkLaunch(CUfunction function, const int64_t grid[3], const unsigned block[3],
+                          unsigned sharedBytes) {
   if (!function)
     return Status::error(CUDA_ERROR_INVALID_HANDLE, "tlc: cannot launch a null function");
   static const char *const Axes[3] = {"x", "y", "z"};
@@ -638,6 +640,13 @@ Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3
                                          kernelLabel(function) + ")");
     }
   }
+  return Status::success();
+}
+
+Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
+              unsigned sharedBytes, CUstream stream, void **args) {
+  if (Status s = checkLaunch(function, grid, block, sharedBytes); !s.ok())
+    return s;
   CUresult result =
       cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                      static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
@@ -648,5 +657,107 @@ Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3
   }
   return Status::success();
 }
+
+/// A launch configuration of \p grid, \p block and \p sharedBytes on \p stream with clusters of
+/// \p clusterSize blocks along x (\p attribute holds the cluster's dimension).
+static CUlaunchConfig clusterConfig(const int64_t grid[3], const unsigned block[3],
+                                    unsigned sharedBytes, unsigned clusterSize, CUstream stream,
+                                    CUlaunchAttribute &attribute) {
+  attribute = CUlaunchAttribute{};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = clusterSize;
+  attribute.value.clusterDim.y = 1;
+  attribute.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = static_cast<unsigned>(grid[0]);
+  config.gridDimY = static_cast<unsigned>(grid[1]);
+  config.gridDimZ = static_cast<unsigned>(grid[2]);
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = sharedBytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+Status launchClusters(CUfunction function, const int64_t grid[3], const unsigned block[3],
+                      unsigned sharedBytes, unsigned clusterSize, CUstream stream, void **args) {
+  if (Status s = checkLaunch(function, grid, block, sharedBytes); !s.ok())
+    return s;
+  if (clusterSize < 1 || grid[0] % clusterSize != 0)
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: cannot launch " + kernelLabel(function) +
+                                                       ": grid.x = " + std::to_string(grid[0]) +
+                                                       " is not a multiple of the cluster's " +
+                                                       std::to_string(clusterSize) + " blocks");
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config = clusterConfig(grid, block, sharedBytes, clusterSize, stream, attribute);
+  CUresult result = cuLaunchKernelEx(&config, function, args, nullptr);
+  if (result != CUDA_SUCCESS) {
+    Status s = Status::fromCuda(result, "cuLaunchKernelEx");
+    return Status::error(s.code(), s.message() + " (" + kernelLabel(function) + ")");
+  }
+  return Status::success();
+}
+
+/// Functions whose active cluster count is cached (trivially destructible: launches may run
+/// while statics are destroyed at exit); more are queried each time.
+static constexpr int MaxCachedClusterFunctions = 64;
+
+Status activeClusters(CUfunction function, unsigned threads, unsigned sharedBytes,
+                      unsigned clusterSize, int *out) {
+  if (!out)
+    return Status::error(CUDA_ERROR_INVALID_VALUE, "tlc: activeClusters: null output pointer");
+  *out = 0;
+  // Keyed by function (one per context and module): its shared memory and cluster are fixed
+  // by the launcher that asks. A slot holds the count plus one once published (0: not yet).
+  static std::atomic<CUfunction> functions[MaxCachedClusterFunctions];
+  static std::atomic<int> counts[MaxCachedClusterFunctions];
+  for (int i = 0; i < MaxCachedClusterFunctions; ++i) {
+    CUfunction cached = functions[i].load(std::memory_order_acquire);
+    if (!cached)
+      break;
+    if (cached == function) {
+      if (int published = counts[i].load(std::memory_order_acquire); published > 0) {
+        *out = published - 1;
+        return Status::success();
+      }
+      break;
+    }
+  }
+  const int64_t grid[3] = {clusterSize, 1, 1};
+  const unsigned block[3] = {threads, 1, 1};
+  if (Status s = checkLaunch(function, grid, block, sharedBytes); !s.ok())
+    return s;
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config =
+      clusterConfig(grid, block, sharedBytes, clusterSize, /*stream=*/nullptr, attribute);
+  int count = 0;
+  if (Status s = Status::fromCuda(cuOccupancyMaxActiveClusters(&count, function, &config),
+                                  "cuOccupancyMaxActiveClusters");
+      !s.ok())
+    return s;
+  for (int i = 0; i < MaxCachedClusterFunctions; ++i) {
+    CUfunction expected = nullptr;
+    if (functions[i].compare_exchange_strong(expected, function, std::memory_order_acq_rel)) {
+      counts[i].store(count + 1, std::memory_order_release);
+      break;
+    }
+    if (expected == function)
+      break;
+  }
+  *out = count;
+  return Status::success();
+}
+
+static std::atomic<bool> &clusterSwitch() {
+  static std::atomic<bool> enabled{true};
+  return enabled;
+}
+
+void setClusters(bool enabled) { clusterSwitch().store(enabled); }
+
+bool clustersEnabled() { return clusterSwitch().load(); }
 
 } // namespace tlc::rt

@@ -3,30 +3,42 @@
 
 // The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose
 // parameters end with the TMA tensor maps (one per tensor and box: A in 128x64 boxes, B in 64x64
-// boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads).
+// boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads). B's
+// tile does not depend on the block row: the entry's blocks may run in pairs (`cluster = 2`).
 // CHECK: module attributes {gpu.container_module, tile.target = {{.+}}}
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
 // CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
-// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 98352,
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 98352, cluster = 2,
 // CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>], stream_k = 65536>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
-// Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp) mbarrier
-// per stage; then the whole block syncs.
-// CHECK-COUNT-3: nvvm.mbarrier.init %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
-// CHECK:         gpu.barrier
-// The producer warpgroup gives registers back; one thread walks the tiles and the stages.
-// CHECK:         nvvm.setmaxregister  decrease 56
+// Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp of each
+// block of the cluster) mbarrier per stage, the latter fenced for the cluster; then the whole
+// cluster syncs.
+// CHECK:         nvvm.mbarrier.init %{{.+}}, %c1_i32 : !llvm.ptr<3>, i32
+// CHECK:         %[[N:.+]] = nvvm.read.ptx.sreg.cluster.nctarank : i32
+// CHECK:         %[[COUNT:.+]] = arith.muli %[[N]], %c8_i32 : i32
+// CHECK:         nvvm.mbarrier.init %{{.+}}, %[[COUNT]] : !llvm.ptr<3>, i32
+// CHECK-NEXT:    nvvm.fence.mbarrier.init
+// CHECK:         nvvm.cluster.arrive
+// CHECK-NEXT:    nvvm.cluster.wait
+// The producer warpgroup gives registers back; one thread walks the pairs of tiles (the grid's
+// blocks divided by the cluster's) and the stages.
+// CHECK:         nvvm.setmaxregister  decrease 64
 // CHECK:         gpu.grid_dim  x
+// CHECK-NEXT:    arith.divui
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c32768_i32
-// One box of A, two of B (64 columns each).
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[
+// One box of A, two of B (64 columns each), B's multicast to the cluster, each block issuing
+// the boxes of its rank.
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[%{{.+}}] :
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} predicate = %{{.+}} :
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} predicate = %{{.+}} :
+// After its last tile the producer waits for each stage's last release (three stages).
+// CHECK-COUNT-3:   nvvm.mbarrier.try_wait.parity
 // The consumers take the registers, walk the same tiles, wait for a full stage and run four
 // k16 steps of wgmma 64x128 per warpgroup, then free the stage.
 // CHECK:         nvvm.setmaxregister  increase 224
@@ -37,7 +49,9 @@
 // CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK:             nvvm.wgmma.commit.group.sync.aligned
 // CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:             nvvm.mbarrier.arrive
+// Lane r of each warp releases the stage in block r of the cluster.
+// CHECK:             nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT:        nvvm.mbarrier.arrive %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
 // Stream-K: a piece that ends its tile first adds the slots of the blocks with the tile's
 // earlier iterations (a flag acquired by one thread, a barrier of the consumers, 16 vectors of 4
 // per thread through L2; tlc.entry's `stream_k` = 64 slots x 4 bytes x 256 threads), ...

@@ -62,3 +62,13 @@ llvm.func @f(%ws: !llvm.ptr<1>) attributes {tile.entry = #tile.entry<"f", kind =
 
 // expected-error @+1 {{only an entry with a producer warpgroup takes a stream-K workspace}}
 llvm.func @f(%ws: !llvm.ptr<1>) attributes {tile.entry = #tile.entry<"f", kind = plain, threads = 32, compute_threads = 0, shared_bytes = 0, maps = [], stream_k = 64>}
+
+// -----
+
+// expected-error @+1 {{entry cluster (blocks a launch may group along x) must be 1 or 2, not 3}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, cluster = 3, maps = [#tile.tensor_map<param = 0, arg = 0, box = [128, 64], swizzle = 128, element = bf16>]>}
+
+// -----
+
+// expected-error @+1 {{only a 'tma' entry shares its loads in clusters}}
+llvm.func @f(%a: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, cluster = 2, maps = []>}

@@ -16,6 +16,13 @@ llvm.func @split__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %ws: !llvm.ptr<1>) attrib
   llvm.return
 }
 
+// An entry whose blocks may run in pairs (clusters of two along x).
+// CHECK-LABEL: llvm.func @pairs__tma(
+// CHECK-SAME: shared_bytes = 0, cluster = 2, maps = [#tile.tensor_map<param = 1, arg = 0, box = [64, 128], swizzle = 128, element = bf16>]>
+llvm.func @pairs__tma(%a: !llvm.ptr, %map0: !llvm.ptr) attributes {tile.entry = #tile.entry<"pairs", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, cluster = 2, maps = [#tile.tensor_map<param = 1, arg = 0, box = [64, 128], swizzle = 128, element = bf16>]>} {
+  llvm.return
+}
+
 // CHECK-LABEL: llvm.func @gemm__loads(
 // CHECK-SAME: tile.entry = #tile.entry<"gemm", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>
 llvm.func @gemm__loads(%a: !llvm.ptr) attributes {tile.entry = #tile.entry<"gemm", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, maps = []>} {

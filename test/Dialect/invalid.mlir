@@ -713,3 +713,66 @@ tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.pr
 } body {
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  // expected-error @+1 {{'tile.cluster_rank' op needs a kernel whose blocks may run in clusters ('tile.cluster' on the kernel; tile-warp-specialize sets it)}}
+  %r = tile.cluster_rank
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %bars = tile.alloc : !tile.buffer<shared 2xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.mbarrier_init' op needs a kernel whose blocks may run in clusters ('tile.cluster' on the kernel; tile-warp-specialize sets it)}}
+  tile.mbarrier_init %bars[%c0], count = 8 cluster : !tile.buffer<shared 2xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.cluster = 2 : i64, tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %bars = tile.alloc : !tile.buffer<shared 2xi64>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.mbarrier_arrive' op arrives on another block's mbarrier without 'expect_tx' or 'after_copies' (those count this block's copies)}}
+  tile.mbarrier_arrive %bars[%c0], expect_tx = 128 at %c0 : !tile.buffer<shared 2xi64>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args ["B"] dims [["K", "N"]] params {} attributes {tile.producer_threads = 128 : i64} grid {
+^bb0(%b: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%b: !tile.tensor<bf16, 2>):
+  %bars = tile.alloc : !tile.buffer<shared 2xi64>
+  %bs = tile.alloc : !tile.buffer<shared 64x128xbf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op needs a kernel whose blocks may run in clusters ('tile.cluster' on the kernel; tile-warp-specialize sets it)}}
+  tile.tma_load %b[%c0, %c0] to %bs, %bars[%c0] multicast : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>, !tile.buffer<shared 2xi64>
+  tile.yield
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'tile.cluster'}}
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.cluster = 4 : i64, tile.producer_threads = 128 : i64} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  tile.yield
+}

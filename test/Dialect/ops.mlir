@@ -177,3 +177,32 @@ tile.kernel @stream_k_ops threads [256, 1, 1] args [] dims [] params {} attribut
   }
   tile.yield
 }
+
+// Pairs: the cluster's size and rank, a cluster-wide barrier, empty barriers counting every
+// block's consumer warps, arrivals on another block's barrier, multicast TMA loads.
+// CHECK-LABEL: tile.kernel @cluster_ops
+// CHECK-SAME:    tile.cluster = 2 : i64
+// CHECK:         tile.mbarrier_init %[[BARS:.+]][%{{.+}}], count = 8 cluster : !tile.buffer<shared 2xi64>
+// CHECK:         tile.cluster_barrier
+// CHECK:         %[[N:.+]] = tile.cluster_size
+// CHECK:         %[[R:.+]] = tile.cluster_rank
+// CHECK:         tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}] to %{{.+}}, %[[BARS]][%{{.+}}] multicast :
+// CHECK:         tile.mbarrier_arrive %[[BARS]][%{{.+}}] at %[[R]] : !tile.buffer<shared 2xi64>
+tile.kernel @cluster_ops threads [256, 1, 1] args ["B"] dims [["K", "N"]] params {} attributes {tile.cluster = 2 : i64, tile.producer_threads = 128 : i64} grid {
+^bb0(%b: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%b: !tile.tensor<bf16, 2>):
+  %bars = tile.alloc {tile.offset = 16384 : i64} : !tile.buffer<shared 2xi64>
+  %bs = tile.alloc {tile.offset = 0 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.mbarrier_init %bars[%c1], count = 8 cluster : !tile.buffer<shared 2xi64>
+  tile.cluster_barrier
+  %n = tile.cluster_size
+  %r = tile.cluster_rank
+  tile.tma_load %b[%c0, %c0] to %bs, %bars[%c0] multicast : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>, !tile.buffer<shared 2xi64>
+  tile.mbarrier_arrive %bars[%c1] at %r : !tile.buffer<shared 2xi64>
+  tile.yield
+}

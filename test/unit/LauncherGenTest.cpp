@@ -1051,10 +1051,31 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction, CUfunction_attribute a, int v) {
   if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) mock.maxDynamicShared = v;
   return CUDA_SUCCESS;
 }
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *count, CUfunction, const CUlaunchConfig *config) {
+  ++mock.clusterQueries;
+  if (config->numAttrs != 1 || config->attrs[0].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+    return CUDA_ERROR_INVALID_VALUE;
+  *count = mock.activeClusters;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                CUstream stream, void **params, void **extra);
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params,
+                                  void **extra) {
+  if (config->numAttrs != 1 || config->attrs[0].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                              config->blockDimX, config->blockDimY, config->blockDimZ,
+                              config->sharedMemBytes, config->hStream, params, extra);
+  mock.clusterDim = config->attrs[0].value.clusterDim.x;
+  return r;
+}
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                                 unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                 CUstream stream, void **params, void **extra) {
   ++mock.launches;
+  mock.clusterDim = 0;
   mock.function = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
   mock.launched.push_back(mock.function);
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
@@ -1126,6 +1147,10 @@ struct Mock {
   size_t memsetWords = 0;
   int memsets = 0;
   std::vector<const char *> launched;
+  // Clusters: the active clusters cuOccupancyMaxActiveClusters reports (0: none), its calls,
+  // the last launch's cluster size (0 for cuLaunchKernel).
+  int activeClusters = 0, clusterQueries = 0;
+  unsigned clusterDim = 0;
 };
 extern Mock mock;
 )cpp";
@@ -1147,6 +1172,9 @@ static_assert(tlc::rt::ceilDiv(-5, 2) == -2 && tlc::rt::ceilDiv(-4, 2) == -2, ""
 static_assert(tlc::rt::ceilDiv(INT64_MAX, 2) == INT64_MAX / 2 + 1, "");
 static_assert(tlc::rt::ceilDiv(INT64_MAX, 1) == INT64_MAX, "");
 static_assert(tlc::rt::ceilDiv(7, 0) == 0, "");
+// Pairs of block rows: any even count, odd ones from 9 on.
+static_assert(tlc::rt::useClusters(2) && tlc::rt::useClusters(8) && tlc::rt::useClusters(9), "");
+static_assert(!tlc::rt::useClusters(1) && !tlc::rt::useClusters(3) && !tlc::rt::useClusters(7), "");
 
 static_assert(tlc::rt::gridBlocks(2, 3, 4) == 24 && tlc::rt::gridBlocks(0, 5, 5) == 0, "");
 static_assert(tlc::rt::gridBlocks(-1, -1, 1) == 0 && tlc::rt::gridBlocks(5, 1, -2) == 0, "");
@@ -1691,10 +1719,25 @@ int main() {
     mock.argSizes.push_back(128);
     mock.launched.clear();
     int allocs = mock.allocs, frees = mock.frees;
+    // The entry's blocks may run in pairs: 8 block rows, 3 clusters fit the device at once.
+    mock.activeClusters = 3;
+    s = tlc::tg::launch(stream, A, B, C, 1000, 776, 256);
+    EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "gemm__tma") == 0);
+    EXPECT(mock.clusterDim == 2 && mock.grid[0] == 6 && mock.block[0] == 384);
+    EXPECT(mock.clusterQueries == 1 && arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 776);
+    // Asked once per function; one block row makes no pairs; clusters can be turned off.
+    s = tlc::tg::launch(stream, A, B, C, 1000, 776, 256);
+    EXPECT(s.ok() && mock.clusterDim == 2 && mock.clusterQueries == 1);
+    s = tlc::tg::launch(stream, A, B, C, 100, 776, 256);
+    EXPECT(s.ok() && mock.clusterDim == 0 && mock.grid[0] == 2);
+    tlc::rt::setClusters(false);
+    EXPECT(!tlc::rt::clustersEnabled());
+    mock.launched.clear();
     s = tlc::tg::launch(stream, A, B, C, 1000, 776, 256);
     EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "gemm__tma") == 0);
     EXPECT(mock.allocs == allocs && arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 776);
     EXPECT(mock.block[0] == 384 && mock.grid[0] == 16 && mock.shared == 200000);
+    EXPECT(mock.clusterDim == 0);
     mock.launched.clear();
     s = tlc::tg::launch(stream, A, B, C, 1000, 775, 256);
     EXPECT(s.ok() && mock.launched.size() == 2 && mock.allocs == allocs + 1);
@@ -1712,6 +1755,7 @@ int main() {
     EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "gemm") == 0);
     EXPECT(arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 775 && mock.block[0] == 128);
     mock.failAlloc = CUDA_SUCCESS;
+    tlc::rt::setClusters(true);
   }
 
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
@@ -1739,6 +1783,7 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][
   KernelLaunchInfo tma = tmaKernel();
   for (TensorMapInfo &map : tma.tma.maps)
     map.readOnly = true;
+  tma.tma.cluster = 2;
   writeLauncher(dir, singleKernelFile("tg", tma));
   writeFile(dir + "/mock.h", MockHeader);
   writeFile(dir + "/mock.cpp", MockDriver);

@@ -123,6 +123,30 @@ private:
 Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
               unsigned sharedBytes, CUstream stream, void **args);
 
+/// As launch(), with the blocks grouped into clusters of \p clusterSize blocks along x
+/// (cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION); grid[0] must be a multiple of
+/// \p clusterSize.
+Status launchClusters(CUfunction function, const int64_t grid[3], const unsigned block[3],
+                      unsigned sharedBytes, unsigned clusterSize, CUstream stream, void **args);
+
+/// The clusters of \p clusterSize blocks of \p threads threads and \p sharedBytes bytes of
+/// dynamic shared memory that can run at once on the current device
+/// (cuOccupancyMaxActiveClusters), cached per function: 0 where the device runs no such
+/// cluster.
+Status activeClusters(CUfunction function, unsigned threads, unsigned sharedBytes,
+                      unsigned clusterSize, int *out);
+
+/// Whether a persistent entry whose blocks may run in pairs (docs/abi.md, `cluster`) should,
+/// for a grid of \p rows block rows: pairs take tiles of rows 2 r and 2 r + 1, so an odd row
+/// count leaves the last pair's second tile idle; pairs are worth that from 9 rows on.
+constexpr bool useClusters(int64_t rows) { return rows >= 2 && (rows % 2 == 0 || rows >= 9); }
+
+/// Turns launches in clusters (the blocks of an entry that may run in pairs sharing their
+/// loads) on or off for the launches that follow, process-wide. On by default. Thread-safe.
+void setClusters(bool enabled);
+/// Whether launches may group blocks into clusters (setClusters).
+bool clustersEnabled();
+
 /// Whether TMA can copy tiles of a rank-2 tensor at \p base with these strides (in elements of
 /// \p elementBytes bytes): unit column stride, 16-byte aligned base and row stride. (A map
 /// encoded from the boundary below a misaligned base does not help: a TMA box whose first column

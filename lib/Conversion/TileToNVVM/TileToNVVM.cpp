@@ -105,6 +105,10 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     streamK = attr.getInt();
     abiTypes.push_back(LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1));
   }
+  // Blocks a launch may group into one cluster (tile-warp-specialize; TMA entries only).
+  int64_t cluster = 1;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kClusterAttr); attr && !maps.empty())
+    cluster = attr.getInt();
   std::string name = kernel.getSymName().str();
   if (!maps.empty())
     name += kTmaEntrySuffix;
@@ -127,9 +131,10 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
                          : producerThreads ? tile::EntryKind::Loads
                                            : tile::EntryKind::Plain;
   // The shared bytes are known once the buffers are placed (allocateBlockBuffers).
-  func->setAttr(tile::kEntryAttr, tile::EntryAttr::get(ctx, kernel.getSymName(), kind, threads[0],
-                                                       producerThreads ? kernel.getThreads()[0] : 0,
-                                                       0, b.getArrayAttr(described), streamK));
+  func->setAttr(tile::kEntryAttr,
+                tile::EntryAttr::get(ctx, kernel.getSymName(), kind, threads[0],
+                                     producerThreads ? kernel.getThreads()[0] : 0, 0,
+                                     b.getArrayAttr(described), streamK, cluster));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);

@@ -12,6 +12,12 @@
 //                            loads, or the staged copy's issue and realign phases (TileCopy.cpp)
 //   tile.cp_async_readable, tile.async_commit -> the alignment test; cp.async.commit_group
 //   tile.grid_dim         -> gpu.grid_dim
+//   tile.cluster_size / cluster_rank / cluster_barrier -> %cluster_nctarank, %cluster_ctarank,
+//                            barrier.cluster.arrive + wait; a `cluster` mbarrier_init counts
+//                            every block's arrivals and fences the init for the cluster, an
+//                            arrive `at` a rank reaches that block's barrier through mapa, a
+//                            `multicast` tma_load issues this block's share of the boxes
+//                            (predicated) for every block of the cluster
 //   tile.gemm on a wgmma accumulator layout (a ring's consumers) -> wgmma.mma_async from the
 //                            stage's descriptors, one group; waited for at once unless async
 //
@@ -47,7 +53,41 @@ static bool isLoweredMBarrier(Value barriers) {
   return castOp && castOp->hasAttr(tile::kOffsetAttr);
 }
 
+/// The blocks of this block's cluster (1 for a launch without clusters), as i32.
+static Value clusterSize(OpBuilder &b, Location loc) {
+  return NVVM::ClusterDim::create(b, loc, b.getI32Type());
+}
+
 namespace {
+
+struct ClusterSizeLowering : OpRewritePattern<tile::ClusterSizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ClusterSizeOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    clusterSize(rewriter, op.getLoc()));
+    return success();
+  }
+};
+
+struct ClusterRankLowering : OpRewritePattern<tile::ClusterRankOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ClusterRankOp op, PatternRewriter &rewriter) const override {
+    Value rank = NVVM::ClusterId::create(rewriter, op.getLoc(), rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(), rank);
+    return success();
+  }
+};
+
+struct ClusterBarrierLowering : OpRewritePattern<tile::ClusterBarrierOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ClusterBarrierOp op,
+                                PatternRewriter &rewriter) const override {
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 struct GridDimLowering : OpRewritePattern<tile::GridDimOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -65,7 +105,13 @@ struct MBarrierInitLowering : OpRewritePattern<tile::MBarrierInitOp> {
     Location loc = op.getLoc();
     Value ptr = mbarrierPtr(rewriter, loc, op.getBarriers(), op.getIndex());
     Value count = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), op.getCount());
+    if (op.getCluster())
+      count = arith::MulIOp::create(rewriter, loc, count, clusterSize(rewriter, loc));
     NVVM::MBarrierInitOp::create(rewriter, loc, ptr, count, Value());
+    // Visible to the cluster's other blocks (their arrivals, multicast bytes) after the next
+    // cluster barrier.
+    if (op.getCluster())
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -98,6 +144,16 @@ struct MBarrierArriveLowering : OpRewritePattern<tile::MBarrierArriveOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value ptr = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
+    if (Value rank = op.getRank()) {
+      // The barrier at the same offset in block `rank` of the cluster.
+      auto ptr7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
+      Value remote = NVVM::MapaOp::create(b, loc, ptr7, ptr,
+                                          arith::IndexCastOp::create(b, loc, b.getI32Type(), rank));
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
+                                     false);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (op.getAfterCopies())
       NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr, /*noinc=*/true);
     else if (std::optional<uint64_t> bytes = op.getExpectTx())
@@ -156,17 +212,37 @@ struct TmaLoadLowering : OpRewritePattern<tile::TmaLoadOp> {
     Value smemBase = buildSharedBase(b, loc, func);
     auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
     auto ptr7 = LLVM::LLVMPointerType::get(ctx, 7);
-    for (int64_t block = 0; block < tile.numBlocks(); ++block) {
-      Value at = arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes()));
-      Value dst = LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{at});
-      dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
-      SmallVector<Value> coords{arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols())),
-                                row};
-      coords.append(leading);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, dst, map, coords, full, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
-          false, NVVM::CTAGroupKindAttr(), Value());
+    // The boxes; with `mask`, written to each block of the cluster the mask names, box b issued
+    // by the block of rank b % n.
+    auto issue = [&](Value mask, Value n, Value rank) {
+      for (int64_t block = 0; block < tile.numBlocks(); ++block) {
+        Value mine;
+        if (mask)
+          mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       arith::RemUIOp::create(b, loc, cst32(block), n), rank);
+        Value at = arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes()));
+        Value dst = LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{at});
+        dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
+        SmallVector<Value> coords{
+            arith::AddIOp::create(b, loc, col, cst32(block * tile.blockCols())), row};
+        coords.append(leading);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, dst, map, coords, full, ValueRange{}, mask, Value(), NVVM::TMALoadMode::TILE,
+            false, NVVM::CTAGroupKindAttr(), mine);
+      }
+    };
+    if (!op.getMulticast()) {
+      issue(Value(), Value(), Value());
+      rewriter.eraseOp(op);
+      return success();
     }
+    // Every block of the cluster (mask 2^n - 1; the block itself for a launch without
+    // clusters).
+    Value n = clusterSize(b, loc);
+    Value mask =
+        arith::SubIOp::create(b, loc, arith::ShLIOp::create(b, loc, cst32(1), n), cst32(1));
+    issue(arith::TruncIOp::create(b, loc, b.getI16Type(), mask), n,
+          NVVM::ClusterId::create(b, loc, b.getI32Type()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -327,7 +403,8 @@ struct WgmmaRingGemm : OpRewritePattern<tile::GemmOp> {
 } // namespace
 
 void tlc::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
-  patterns.add<GridDimLowering, MBarrierInitLowering, MBarrierWaitLowering, MBarrierArriveLowering,
-               TmaLoadLowering, CpAsyncReadableLowering, AsyncCommitLowering, ProducerCopyLowering,
+  patterns.add<ClusterSizeLowering, ClusterRankLowering, ClusterBarrierLowering, GridDimLowering,
+               MBarrierInitLowering, MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
+               CpAsyncReadableLowering, AsyncCommitLowering, ProducerCopyLowering,
                WarpSpecializeLowering, WgmmaRingGemm>(patterns.getContext());
 }

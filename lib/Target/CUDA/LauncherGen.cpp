@@ -856,6 +856,31 @@ static void emitPersistentLaunch(raw_ostream &os, unsigned threads, unsigned sha
      << ", stream, " << args << ");\n";
 }
 
+/// The launch in clusters of an entry whose blocks may run in pairs (docs/abi.md): one pair per
+/// cluster that fits the device at once (at most one per pair of tiles) walks the pairs of
+/// tiles, where clusters are on and the grid's rows make pairs worth it; else the persistent
+/// launch that follows. Not with a stream-K workspace (`tlc_split`).
+static void emitClusterLaunch(raw_ostream &os, const TmaEntryInfo &tma, bool streamK) {
+  os << "    // Pairs: the blocks of a cluster take tiles of adjacent rows and share their loads.\n"
+     << "    if (tlc::rt::clustersEnabled() && tlc::rt::useClusters(tlc_grid[1])"
+     << (streamK ? " && !tlc_split" : "") << ") {\n"
+     << "      int tlc_clusters = 0;\n"
+     << "      tlc_status = tlc::rt::activeClusters(tlc_function, " << tma.threads << ", "
+     << tma.sharedBytes << ", " << tma.cluster << ", &tlc_clusters);\n"
+     << "      if (!tlc_status.ok())\n"
+     << "        return tlc_status;\n"
+     << "      const int64_t tlc_pairs = tlc_grid[0] * ((tlc_grid[1] + " << tma.cluster - 1
+     << ") / " << tma.cluster << ") * tlc_grid[2];\n"
+     << "      if (tlc_clusters > 0) {\n"
+     << "        const int64_t tlc_blocks[3] = {" << tma.cluster
+     << " * (tlc_pairs < tlc_clusters ? tlc_pairs : tlc_clusters), 1, 1};\n"
+     << "        const unsigned tlc_block[3] = {" << tma.threads << ", 1, 1};\n"
+     << "        return tlc::rt::launchClusters(tlc_function, tlc_blocks, tlc_block, "
+     << tma.sharedBytes << ", " << tma.cluster << ", stream, tlc_args);\n"
+     << "      }\n"
+     << "    }\n";
+}
+
 /// The TMA launch: tensor maps by value after the ABI's parameters, persistent blocks.
 static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
                           ArrayRef<unsigned> firstArg, unsigned numArgs) {
@@ -908,6 +933,8 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
   if (streamK)
     os << ", &tlc_split";
   os << "};\n";
+  if (kernel.tma.cluster > 1)
+    emitClusterLaunch(os, kernel.tma, streamK);
   emitPersistentLaunch(os, kernel.tma.threads, kernel.tma.sharedBytes, "tlc_args", streamK);
   os << "  }\n";
 }

@@ -1041,6 +1041,9 @@ struct EntryInfo {
   /// A tma entry that splits tiles along K (`"stream_k": {"slot_bytes": B}`): B, the bytes of
   /// one partial slot of the workspace it takes after its maps (docs/abi.md); 0 for none.
   int64_t streamKSlotBytes = 0;
+  /// A tma entry whose blocks may run in clusters of this many along x (`"cluster": 2`: pairs of
+  /// tiles in adjacent rows sharing their loads, docs/abi.md); 1 for none.
+  int64_t cluster = 1;
 };
 
 /// What one architecture's image holds of a kernel.
@@ -1248,6 +1251,12 @@ struct ManifestReader {
         return false;
       if (out.kind != "tma" || out.streamKSlotBytes <= 0 || out.streamKSlotBytes % 16)
         return fail(sw, "'slot_bytes' must be a positive multiple of 16, on a tma entry");
+    }
+    if (e.get("cluster")) {
+      if (!integer(e, "cluster", out.cluster, w))
+        return false;
+      if (out.kind != "tma" || (out.cluster != 1 && out.cluster != 2))
+        return fail(w, "'cluster' must be 1 or 2, on a tma entry");
     }
     if (const Json *r = e.get("repack")) {
       std::string rw = w + ": repack";

@@ -383,6 +383,9 @@ struct Launch {
   /// passed after the maps (run() prepares it: the launch splits tiles along K).
   int64_t streamKSlotBytes = 0;
   uint64_t streamK = 0;
+  /// Blocks per cluster along x (2: an entry whose blocks run in pairs, launched so; a stream-K
+  /// entry then gets no workspace).
+  unsigned cluster = 1;
 
   bool launchesNothing() const { return grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0; }
   void finalize() {
@@ -404,6 +407,8 @@ struct Counters {
   int copiedLaunches = 0;
   /// Launches of stream-K entries (a workspace passed: tiles split along K).
   int streamKLaunches = 0;
+  /// Launches in clusters (entries whose blocks run in pairs sharing their loads).
+  int clusterLaunches = 0;
   std::set<std::string> entries;
 };
 
@@ -445,6 +450,8 @@ private:
   CUmodule FastModule = nullptr, RefModule = nullptr;
   std::string FastImage, RefImage;
   int Major = 0, Minor = 0, Multiprocessors = 0;
+  /// Alternates clusters and stream-K on the cases of entries that can take both.
+  unsigned ClusterTurn = 0;
 };
 } // namespace
 
@@ -611,6 +618,15 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
       // kernel splits every tile (its rule: the last partial wave and one full wave), as a
       // launch on a device with that many multiprocessors would (all blocks resident).
       l.grid[0] = std::min<int64_t>(blocks * 2 / 3, Multiprocessors);
+    // Pairs (docs/abi.md): in clusters of two, on every case of an entry without stream-K and
+    // on every other case of one with it; fewer clusters than pairs of tiles, so that each walks
+    // several (pairs of an odd row count leave a tile past the grid).
+    l.cluster = 1;
+    if (e.cluster > 1 && (!e.streamKSlotBytes || blocks < 3 || ClusterTurn++ % 2 == 0)) {
+      int64_t pairs = grid[0] * ((grid[1] + e.cluster - 1) / e.cluster) * grid[2];
+      l.cluster = static_cast<unsigned>(e.cluster);
+      l.grid[0] = e.cluster * std::max<int64_t>(1, std::min<int64_t>(pairs, Multiprocessors / 3));
+    }
     l.grid[1] = l.grid[2] = 1;
     l.block[0] = static_cast<unsigned>(e.threads);
     l.block[1] = l.block[2] = 1;
@@ -752,7 +768,7 @@ RunStatus Runner::run(const Launch &l, const CaseSetup &c, Images &out, std::str
   // A stream-K entry: the workspace of its grid's blocks, the flags zeroed (docs/abi.md).
   Launch split;
   tlc::rt::Workspace splitWorkspace;
-  if (launch->streamKSlotBytes && !l.launchesNothing()) {
+  if (launch->streamKSlotBytes && launch->cluster == 1 && !l.launchesNothing()) {
     split = *launch;
     const int64_t blocks = launch->grid[0];
     bool available = false;
@@ -774,9 +790,15 @@ RunStatus Runner::run(const Launch &l, const CaseSetup &c, Images &out, std::str
     ++Count.streamKLaunches;
   }
   if (!l.launchesNothing()) {
+    void **params = const_cast<void **>(launch->pointers.data());
     tlc::rt::Status s =
-        tlc::rt::launch(launch->function, launch->grid, launch->block, launch->sharedBytes, Stream,
-                        const_cast<void **>(launch->pointers.data()));
+        launch->cluster > 1
+            ? tlc::rt::launchClusters(launch->function, launch->grid, launch->block,
+                                      launch->sharedBytes, launch->cluster, Stream, params)
+            : tlc::rt::launch(launch->function, launch->grid, launch->block, launch->sharedBytes,
+                              Stream, params);
+    if (s.ok() && launch->cluster > 1)
+      ++Count.clusterLaunches;
     if (!s.ok()) {
       error = s.message();
       return isStickyError(s.code()) ? RunStatus::Fatal : RunStatus::Failed;
@@ -1122,6 +1144,9 @@ int main(int argc, char **argv) {
   if (count.streamKLaunches)
     std::printf("difftest: %d launches of stream-K entries split tiles along K\n",
                 count.streamKLaunches);
+  if (count.clusterLaunches)
+    std::printf("difftest: %d launches in clusters of pairs sharing their loads\n",
+                count.clusterLaunches);
   std::printf("difftest: %d kernels, %zu entries, %d cases, %d failures\n", count.kernels,
               count.entries.size(), count.cases, count.failures);
   return count.failures ? 1 : 0;

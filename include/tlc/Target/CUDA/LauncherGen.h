@@ -73,6 +73,9 @@ struct TmaEntryInfo {
   /// Bytes of one partial slot where the entry can split tiles along K (stream-K): it then takes
   /// a workspace pointer after the tensor maps (docs/abi.md); 0 where it cannot.
   int64_t streamKSlotBytes = 0;
+  /// Blocks a launch may group into one cluster along x (2: pairs of tiles in adjacent rows
+  /// share their loads, docs/abi.md); 1 where the entry's blocks run alone.
+  int64_t cluster = 1;
 };
 
 /// The sm_90a form of a kernel for tensors TMA cannot read (entry `<name>__loads`): its block

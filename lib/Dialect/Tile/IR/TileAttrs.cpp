@@ -384,7 +384,8 @@ LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError
 
 LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kernel,
                                 EntryKind kind, int64_t threads, int64_t computeThreads,
-                                int64_t sharedBytes, ArrayAttr maps, int64_t streamK) {
+                                int64_t sharedBytes, ArrayAttr maps, int64_t streamK,
+                                int64_t cluster) {
   if (kernel.empty())
     return emitError() << "an entry names its kernel";
   if (threads < 1 || threads > 1024)
@@ -411,6 +412,11 @@ LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, St
                        << streamK;
   if (streamK && kind == EntryKind::Plain)
     return emitError() << "only an entry with a producer warpgroup takes a stream-K workspace";
+  if (cluster != 1 && cluster != 2)
+    return emitError() << "entry cluster (blocks a launch may group along x) must be 1 or 2, not "
+                       << cluster;
+  if (cluster != 1 && kind != EntryKind::Tma)
+    return emitError() << "only a 'tma' entry shares its loads in clusters";
   return success();
 }
 
@@ -527,6 +533,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     if (cast<IntegerAttr>(attr.getValue()).getInt() % 16 != 0)
       return op->emitOpError() << "'" << name << "' (bytes of a partial slot) must be a multiple "
                                << "of 16";
+    return isa<KernelOp>(op) && op->hasAttr(kProducerThreadsAttr)
+               ? success()
+               : misplaced(op, attr, "a 'tile.kernel' with a producer warpgroup");
+  }
+  if (name == kClusterAttr) {
+    if (failed(verifyInteger(op, attr, 2, 2)))
+      return failure();
     return isa<KernelOp>(op) && op->hasAttr(kProducerThreadsAttr)
                ? success()
                : misplaced(op, attr, "a 'tile.kernel' with a producer warpgroup");

@@ -456,11 +456,35 @@ static LogicalResult verifyMBarrier(Operation *op, Value barriers, Value index) 
   return success();
 }
 
-LogicalResult MBarrierInitOp::verify() { return verifyMBarrier(*this, getBarriers(), getIndex()); }
+/// An op that talks to the other blocks of a cluster must be in a kernel whose blocks may run
+/// in clusters (tile-warp-specialize marks it); inside an entry (during conversion) the lowering
+/// reads the entry.
+static LogicalResult verifyClusterKernel(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel->hasAttr(kClusterAttr))
+    return op->emitOpError("needs a kernel whose blocks may run in clusters ('")
+           << kClusterAttr << "' on the kernel; tile-warp-specialize sets it)";
+  return success();
+}
+
+LogicalResult MBarrierInitOp::verify() {
+  if (failed(verifyMBarrier(*this, getBarriers(), getIndex())))
+    return failure();
+  return getCluster() ? verifyClusterKernel(*this) : success();
+}
 LogicalResult MBarrierWaitOp::verify() { return verifyMBarrier(*this, getBarriers(), getIndex()); }
 LogicalResult MBarrierArriveOp::verify() {
-  return verifyMBarrier(*this, getBarriers(), getIndex());
+  if (failed(verifyMBarrier(*this, getBarriers(), getIndex())))
+    return failure();
+  if (getRank() && (getExpectTx() || getAfterCopies()))
+    return emitOpError("arrives on another block's mbarrier without 'expect_tx' or "
+                       "'after_copies' (those count this block's copies)");
+  return getRank() ? verifyClusterKernel(*this) : success();
 }
+
+LogicalResult ClusterSizeOp::verify() { return verifyClusterKernel(*this); }
+LogicalResult ClusterRankOp::verify() { return verifyClusterKernel(*this); }
+LogicalResult ClusterBarrierOp::verify() { return verifyClusterKernel(*this); }
 
 LogicalResult TmaLoadOp::verify() {
   if (failed(verifyMBarrier(*this, getBarriers(), getIndex())))
@@ -478,7 +502,7 @@ LogicalResult TmaLoadOp::verify() {
   if (dest.getElementType() != source.getElementType())
     return emitOpError("copies ") << source.getElementType() << " elements into a tile of "
                                   << dest.getElementType();
-  return success();
+  return getMulticast() ? verifyClusterKernel(*this) : success();
 }
 
 LogicalResult WarpSpecializeOp::verify() {

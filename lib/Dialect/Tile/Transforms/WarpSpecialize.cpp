@@ -21,6 +21,16 @@
 //     loop the accumulators handed over; a barrier of the consumers after the tile
 //   }
 //
+// Pairs (a TMA ring whose trip count does not depend on the block row, with a copy whose
+// offsets do not either: B's tiles of a GEMM): the kernel is marked `tile.cluster = 2` and a
+// launch may start its blocks in clusters of two along x. The blocks of a cluster walk pairs of
+// tiles in adjacent block rows (2 r and 2 r + 1 of one column), in lockstep: such a copy is
+// issued by one block of the pair for both (`multicast`, the blocks alternating by iteration),
+// each empty[s] completes on the consumer warps of both blocks (their `cluster` arrivals), and
+// the producer waits for the last releases of its stages before the block exits. A tile past
+// the grid (the second of a pair when the rows are odd) passes the ring's stages on without
+// using them. A launch without clusters (cluster size 1) walks single tiles as before.
+//
 // Stream-K (a TMA ring whose trip count is the same for every tile and whose accumulators are
 // sums over it: planStreamK): both roles walk the same work units. With a workspace
 // (tile.stream_k_active), the tiles of the last partial wave and of one full wave before it
@@ -54,7 +64,7 @@ using namespace tlc::tile;
 
 /// Registers per producer thread: a TMA producer issues boxes from one thread; a loading one
 /// keeps several chunks' 16-byte blocks in flight per thread.
-static constexpr int64_t kTmaProducerRegisters = 56;
+static constexpr int64_t kTmaProducerRegisters = 64;
 static constexpr int64_t kLoadProducerRegisters = 152;
 /// Block rows of a group of tiles walked together (blocks running at once share rows of A and
 /// columns of B in L2).
@@ -109,22 +119,32 @@ private:
   FailureOr<Value> recompute(Value value, IRMapping &mapping, ArrayRef<Value> blockIds);
   using UnitBody = function_ref<FailureOr<Value>(const WorkUnit &)>;
   /// The persistent loop over the grid's tiles: `body` gets each unit and returns its ring
-  /// iterations. With stream-K, the whole tiles and then the split ones (buildStreamKLoops).
-  LogicalResult buildTileLoop(UnitBody body);
+  /// iterations; the result counts the block's ring iterations. With stream-K, the whole tiles
+  /// and then the split ones (buildStreamKLoops).
+  FailureOr<Value> buildTileLoop(UnitBody body);
   /// `body` on `unit` at the builder's position in `loop`, whose iteration argument then counts
   /// the unit's ring iterations.
   LogicalResult buildUnit(scf::ForOp loop, const WorkUnit &unit, UnitBody body);
-  /// The block ids of tile `t` (groups of kGroupRows block rows walked together).
+  /// The block ids of tile `t` (groups of kGroupRows block rows walked together); with pairs,
+  /// `t` counts pairs of rows and the row is this block's of the pair.
   SmallVector<Value, 3> tileIds(Value t);
-  LogicalResult buildStreamKLoops(UnitBody body);
+  FailureOr<Value> buildStreamKLoops(UnitBody body);
+  /// Whether the ring's blocks can run in pairs: its bounds do not depend on the block row and
+  /// some of its copies (collected in `multicast`) do not either.
+  bool planPairs();
+  /// The walkers of the grid's tiles (clusters with pairs, else blocks), their count and this
+  /// one's index; the workspace slot of walker `c` (this block's of the pair).
+  Value walkers();
+  Value walker();
+  Value slotOf(Value c);
   /// The ring's bounds for `unit`: iterations [kBegin, kEnd) of `lb .. ub step step`.
   void restrictBounds(const WorkUnit &unit, Value &lb, Value &ub, Value step);
   /// The producer's loop over the unit's ring iterations (its bounds recomputed): each waits
-  /// for its stage to be empty, then runs `body` with the mapping, the loop variable and the
-  /// stage. Returns the unit's iterations.
-  FailureOr<Value>
-  buildProducerLoop(const WorkUnit &unit,
-                    function_ref<LogicalResult(IRMapping &, Value iv, Value stage)> body);
+  /// for its stage to be empty, then runs `body` with the mapping, the loop variable, the ring
+  /// iteration and the stage. Returns the unit's iterations.
+  FailureOr<Value> buildProducerLoop(
+      const WorkUnit &unit,
+      function_ref<LogicalResult(IRMapping &, Value iv, Value iter, Value stage)> body);
   /// The offsets of the ring's copy `copy`, recomputed (recompute).
   FailureOr<SmallVector<Value>> recomputeOffsets(CopyOp copy, IRMapping &mapping,
                                                  ArrayRef<Value> blockIds);
@@ -150,8 +170,14 @@ private:
   LogicalResult buildProducerCopies(IRMapping &mapping, ArrayRef<Value> blockIds, Value iv,
                                     Value stage, ProducerCopyMode mode);
   /// Moves the kernel's body (`moved`) into the tile loop at the builder's position and rewrites
-  /// its main loop into the consumers' side of the ring.
+  /// its main loop into the consumers' side of the ring. With pairs, a tile past the grid's rows
+  /// only passes the stages on (buildIdleConsumers).
   FailureOr<Value> buildConsumerTile(ArrayRef<Operation *> moved, const WorkUnit &unit);
+  FailureOr<Value> buildConsumerBody(ArrayRef<Operation *> moved, const WorkUnit &unit);
+  /// The consumers of a tile outside the grid: each stage waited for full, then released.
+  FailureOr<Value> buildIdleConsumers(const WorkUnit &unit);
+  /// The consumer warps' release of `stage` (lane 0 of each; to both blocks with pairs).
+  void releaseStage(Value stage);
   /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
   /// epilogue) run where the unit ends its tile, after the contributors' slots are added; a
   /// unit that does not stores its accumulators in its block's slot and signals it.
@@ -171,6 +197,11 @@ private:
   /// (total), the blocks (P) and this block (c).
   SmallVector<std::pair<Value, int64_t>> partials;
   Value iters, total, blocks, block;
+  /// Pairs (planPairs): the copies one block issues for the cluster, the launch's cluster size
+  /// and this block's rank in it, and the grid's rows counted in pairs (the rows without).
+  bool pairs = false;
+  llvm::SmallPtrSet<Operation *, 4> multicast;
+  Value clusterSize, clusterRank, pairRows;
 };
 
 } // namespace
@@ -184,6 +215,28 @@ static bool sameForEveryTile(Value value, KernelOp kernel) {
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value operand) { return sameForEveryTile(operand, kernel); });
+}
+
+/// Whether `value` may depend on block id `dim` (the ring's induction variable and the kernel's
+/// arguments do not; any other block argument or op with regions counts as depending).
+static bool dependsOnBlockDim(Value value, int64_t dim, KernelOp kernel, scf::ForOp ring,
+                              llvm::DenseMap<Value, bool> &memo) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() != &kernel.getBody().front() && arg != ring.getInductionVar();
+  if (auto found = memo.find(value); found != memo.end())
+    return found->second;
+  Operation *def = value.getDefiningOp();
+  bool depends = false;
+  if (auto id = dyn_cast<BlockIdOp>(def))
+    depends = static_cast<int64_t>(id.getDim()) == dim;
+  else if (def->getNumRegions())
+    depends = true;
+  else
+    depends = llvm::any_of(def->getOperands(), [&](Value operand) {
+      return dependsOnBlockDim(operand, dim, kernel, ring, memo);
+    });
+  memo[value] = depends;
+  return depends;
 }
 
 StreamKPlan tlc::tile::planStreamK(KernelOp kernel, scf::ForOp ring, int64_t consumerThreads) {
@@ -255,7 +308,11 @@ FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &kernel.getBody().front())
       return value;
-    return failure(); // an induction variable the mapping does not know
+    // An induction variable the mapping does not know.
+    return emitError(arg.getLoc())
+           << "a TMA copy's offset or the ring loop's bounds depend on an enclosing loop's "
+              "variable, which the producer warpgroup cannot recompute; hint: compute offsets "
+              "from block ids, sizes, arguments and the ring's own loop variable";
   }
   Operation *def = value.getDefiningOp();
   if (auto id = dyn_cast<BlockIdOp>(def)) {
@@ -275,8 +332,35 @@ FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+bool WarpSpecializer::planPairs() {
+  if (loads)
+    return false;
+  llvm::DenseMap<Value, bool> memo;
+  for (Value bound : {ring.getLowerBound(), ring.getUpperBound(), ring.getStep()})
+    if (dependsOnBlockDim(bound, 1, kernel, ring, memo))
+      return false;
+  for (CopyOp copy : ring.getBody()->getOps<CopyOp>())
+    if (llvm::none_of(copy.getSourceOffsets(), [&](Value offset) {
+          return dependsOnBlockDim(offset, 1, kernel, ring, memo);
+        }))
+      multicast.insert(copy);
+  return !multicast.empty();
+}
+
+Value WarpSpecializer::walkers() {
+  Value n = GridDimOp::create(b, loc, 0);
+  return pairs ? divu(n, clusterSize) : n;
+}
+
+Value WarpSpecializer::walker() {
+  Value x = BlockIdOp::create(b, loc, 0);
+  return pairs ? divu(x, clusterSize) : x;
+}
+
+Value WarpSpecializer::slotOf(Value c) { return pairs ? add(mul(c, clusterSize), clusterRank) : c; }
+
 SmallVector<Value, 3> WarpSpecializer::tileIds(Value t) {
-  Value gx = grid[0], gy = grid[1];
+  Value gx = grid[0], gy = pairRows;
   Value perSlice = mul(gx, gy);
   Value bz = divu(t, perSlice);
   Value inSlice = remu(t, perSlice);
@@ -288,22 +372,28 @@ SmallVector<Value, 3> WarpSpecializer::tileIds(Value t) {
   Value inGroup = remu(inSlice, perGroup);
   Value by = add(firstRow, remu(inGroup, rows));
   Value bx = divu(inGroup, rows);
+  if (pairs)
+    by = add(mul(by, clusterSize), clusterRank);
   return {bx, by, bz};
 }
 
-LogicalResult WarpSpecializer::buildTileLoop(UnitBody body) {
+FailureOr<Value> WarpSpecializer::buildTileLoop(UnitBody body) {
   if (!partials.empty())
     return buildStreamKLoops(body);
-  Value numTiles = mul(mul(grid[0], grid[1]), grid[2]);
-  Value first = BlockIdOp::create(b, loc, 0);
-  Value stride = GridDimOp::create(b, loc, 0);
+  Value numTiles = mul(mul(grid[0], pairRows), grid[2]);
+  Value first = walker();
+  Value stride = walkers();
   auto loop = scf::ForOp::create(b, loc, first, numTiles, stride, ValueRange{cst(0)});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  WorkUnit unit;
-  unit.ids = tileIds(loop.getInductionVar());
-  unit.base = loop.getRegionIterArg(0);
-  return buildUnit(loop, unit, body);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    WorkUnit unit;
+    unit.ids = tileIds(loop.getInductionVar());
+    unit.base = loop.getRegionIterArg(0);
+    if (failed(buildUnit(loop, unit, body)))
+      return failure();
+  }
+  return loop.getResult(0);
 }
 
 LogicalResult WarpSpecializer::buildUnit(scf::ForOp loop, const WorkUnit &unit, UnitBody body) {
@@ -315,15 +405,15 @@ LogicalResult WarpSpecializer::buildUnit(scf::ForOp loop, const WorkUnit &unit, 
   return success();
 }
 
-LogicalResult WarpSpecializer::buildStreamKLoops(UnitBody body) {
+FailureOr<Value> WarpSpecializer::buildStreamKLoops(UnitBody body) {
   // The ring's iterations per tile: the same for every tile (planStreamK).
   IRMapping mapping;
   Value lb, ub, step;
   if (failed(recomputeBounds(mapping, {}, lb, ub, step, iters)))
     return failure();
-  Value tiles = mul(mul(grid[0], grid[1]), grid[2]);
-  blocks = GridDimOp::create(b, loc, 0);
-  block = BlockIdOp::create(b, loc, 0);
+  Value tiles = mul(mul(grid[0], pairRows), grid[2]);
+  blocks = walkers();
+  block = walker();
   auto ult = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   };
@@ -378,7 +468,9 @@ LogicalResult WarpSpecializer::buildStreamKLoops(UnitBody body) {
       select(isWhole, block,
              divu(arith::SubIOp::create(b, loc, mul(add(tileBegin, cst(1)), blocks), cst(1)),
                   arith::MaxUIOp::create(b, loc, total, cst(1))));
-  return buildUnit(loop, unit, body);
+  if (failed(buildUnit(loop, unit, body)))
+    return failure();
+  return loop.getResult(0);
 }
 
 void WarpSpecializer::restrictBounds(const WorkUnit &unit, Value &lb, Value &ub, Value step) {
@@ -412,7 +504,8 @@ Value WarpSpecializer::waitForEmptyStage(Value iter) {
 }
 
 FailureOr<Value> WarpSpecializer::buildProducerLoop(
-    const WorkUnit &unit, function_ref<LogicalResult(IRMapping &, Value iv, Value stage)> body) {
+    const WorkUnit &unit,
+    function_ref<LogicalResult(IRMapping &, Value iv, Value iter, Value stage)> body) {
   IRMapping mapping;
   Value lb, ub, step, count;
   if (failed(recomputeBounds(mapping, unit.ids, lb, ub, step, count)))
@@ -423,8 +516,9 @@ FailureOr<Value> WarpSpecializer::buildProducerLoop(
   auto producer = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(producer.getBody());
-  Value stage = waitForEmptyStage(iteration(producer.getInductionVar(), lb, step, unit.base));
-  if (failed(body(mapping, producer.getInductionVar(), stage)))
+  Value iter = iteration(producer.getInductionVar(), lb, step, unit.base);
+  Value stage = waitForEmptyStage(iter);
+  if (failed(body(mapping, producer.getInductionVar(), iter, stage)))
     return failure();
   return count;
 }
@@ -443,19 +537,23 @@ FailureOr<SmallVector<Value>> WarpSpecializer::recomputeOffsets(CopyOp copy, IRM
 
 FailureOr<Value> WarpSpecializer::buildProducerTile(const WorkUnit &unit) {
   ArrayRef<Value> blockIds = unit.ids;
-  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value stage) {
+  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value iter, Value stage) {
     SmallVector<CopyOp> copies(ring.getBody()->getOps<CopyOp>());
     int64_t bytes = 0;
     for (CopyOp copy : copies)
       bytes += cast<BufferType>(copy.getDest().getType()).getSizeInBytes();
-    MBarrierArriveOp::create(b, loc, barriers, stage, b.getI64IntegerAttr(bytes), UnitAttr());
+    MBarrierArriveOp::create(b, loc, barriers, stage, b.getI64IntegerAttr(bytes), UnitAttr(),
+                             Value());
     mapping.map(ring.getInductionVar(), iv);
     for (CopyOp copy : copies) {
       FailureOr<SmallVector<Value>> offsets = recomputeOffsets(copy, mapping, blockIds);
       if (failed(offsets))
         return failure();
-      TmaLoadOp::create(b, copy.getLoc(), copy.getSource(), *offsets,
-                        stageOf(copy.getDest(), stage), barriers, stage);
+      auto load = TmaLoadOp::create(b, copy.getLoc(), copy.getSource(), *offsets,
+                                    stageOf(copy.getDest(), stage), barriers, stage);
+      // With pairs, both blocks issue the copies they share, each its share of the boxes.
+      if (multicast.contains(copy))
+        load.setMulticast(true);
     }
     return success();
   });
@@ -483,16 +581,16 @@ LogicalResult WarpSpecializer::buildProducerCopies(IRMapping &mapping, ArrayRef<
 
 FailureOr<Value> WarpSpecializer::buildLoadingProducerTile(const WorkUnit &unit,
                                                            ProducerCopyMode mode) {
-  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value stage) {
+  return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value, Value stage) {
     if (failed(buildProducerCopies(mapping, unit.ids, iv, stage, mode)))
       return failure();
     if (mode == ProducerCopyMode::CpAsync) {
       // Arrives when this thread's copies so far have landed.
-      MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), b.getUnitAttr());
+      MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), b.getUnitAttr(), Value());
     } else {
       // This thread's shared stores, visible to wgmma (the async proxy), then released.
       AsyncProxyFenceOp::create(b, loc);
-      MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), UnitAttr());
+      MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), UnitAttr(), Value());
     }
     return success();
   });
@@ -531,7 +629,7 @@ FailureOr<Value> WarpSpecializer::buildStagedProducerTile(const WorkUnit &unit) 
       return failure();
     // The stage's shared writes (cp.async and realigned), visible to wgmma, then released.
     AsyncProxyFenceOp::create(b, loc);
-    MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), UnitAttr());
+    MBarrierArriveOp::create(b, loc, barriers, stage, IntegerAttr(), UnitAttr(), Value());
   }
   {
     auto issue = scf::IfOp::create(
@@ -574,20 +672,77 @@ LogicalResult WarpSpecializer::buildLoadingProducer() {
       })))
     return failure();
   b.setInsertionPointToStart(versions.elseBlock());
-  return buildTileLoop([&](const WorkUnit &unit) {
+  return success(succeeded(buildTileLoop([&](const WorkUnit &unit) {
     if (staged)
       return buildStagedProducerTile(unit);
     return buildLoadingProducerTile(unit, ProducerCopyMode::Realigned);
-  });
+  })));
+}
+
+void WarpSpecializer::releaseStage(Value stage) {
+  // Lane 0 of each warp; with pairs lane r arrives on the barrier of block r of the cluster.
+  Value lane = remu(ThreadIdOp::create(b, loc, 0), cst(32));
+  Value releases = pairs
+                       ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, clusterSize)
+                       : eq(lane, cst(0));
+  auto release = scf::IfOp::create(b, loc, releases, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(release.thenBlock());
+  MBarrierArriveOp::create(b, loc, barriers, add(stage, cst(stages)), IntegerAttr(), UnitAttr(),
+                           pairs ? lane : Value());
 }
 
 FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
                                                     const WorkUnit &unit) {
+  if (!pairs)
+    return buildConsumerBody(moved, unit);
+  // The tile's iterations, recomputed here (the body's own count is inside the branch).
+  IRMapping mapping;
+  Value lb, ub, step, count;
+  if (failed(recomputeBounds(mapping, unit.ids, lb, ub, step, count)))
+    return failure();
+  if (unit.kBegin)
+    count = arith::SubIOp::create(b, loc, unit.kEnd, unit.kBegin);
+  auto inGrid = scf::IfOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, unit.ids[1], grid[1]),
+      /*withElseRegion=*/true);
+  // The idle side first: the body's side restricts the ring's own bounds.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(inGrid.elseBlock()->getTerminator());
+  if (failed(buildIdleConsumers(unit)))
+    return failure();
+  b.setInsertionPoint(inGrid.thenBlock()->getTerminator());
+  if (failed(buildConsumerBody(moved, unit)))
+    return failure();
+  return count;
+}
+
+FailureOr<Value> WarpSpecializer::buildIdleConsumers(const WorkUnit &unit) {
+  IRMapping mapping;
+  Value lb, ub, step, count;
+  if (failed(recomputeBounds(mapping, unit.ids, lb, ub, step, count)))
+    return failure();
+  restrictBounds(unit, lb, ub, step);
+  auto idle = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(idle.getBody());
+  Value iter = iteration(idle.getInductionVar(), lb, step, unit.base);
+  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
+  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
+  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  releaseStage(stage);
+  return count;
+}
+
+FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
+                                                    const WorkUnit &unit) {
   ArrayRef<Value> blockIds = unit.ids;
   Value base = unit.base;
   Block *tileBody = b.getInsertionBlock();
+  // Before the branch's terminator with pairs, else at the end of the loop's body.
+  Operation *tileEnd = b.getInsertionPoint() == tileBody->end() ? nullptr : &*b.getInsertionPoint();
   for (Operation *op : moved)
-    op->moveBefore(tileBody, tileBody->end());
+    op->moveBefore(tileBody, tileEnd ? tileEnd->getIterator() : tileBody->end());
   // Block ids are the tile's.
   SmallVector<BlockIdOp> ids;
   for (Operation *op : moved)
@@ -642,13 +797,7 @@ FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
   // iterations made ptxas serialize the wgmmas of the persistent loop (measured slower).
   b.setInsertionPoint(body->getTerminator());
   MmaWaitOp::create(b, loc, 0, ValueRange{});
-  Value lane0 = eq(remu(ThreadIdOp::create(b, loc, 0), cst(32)), cst(0));
-  auto release = scf::IfOp::create(b, loc, lane0, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(release.thenBlock());
-    MBarrierArriveOp::create(b, loc, barriers, add(stage, cst(stages)), IntegerAttr(), UnitAttr());
-  }
+  releaseStage(stage);
   // After the loop every gemm is complete before the accumulators are read.
   b.setInsertionPointAfter(ring);
   SetVector<Value> accumulators;
@@ -660,7 +809,10 @@ FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
   if (unit.kBegin)
     buildStreamKEpilogue(unit, complete);
   // The consumers finish a tile together before the next one reuses block-wide buffers.
-  b.setInsertionPointToEnd(tileBody);
+  if (tileEnd)
+    b.setInsertionPoint(tileEnd);
+  else
+    b.setInsertionPointToEnd(tileBody);
   BarrierOp::create(b, loc);
   return count;
 }
@@ -669,7 +821,8 @@ void WarpSpecializer::buildStreamKEpilogue(const WorkUnit &unit, Operation *from
   Block *tileBody = from->getBlock();
   SmallVector<Operation *> epilogue;
   for (auto it = std::next(from->getIterator()); it != tileBody->end(); ++it)
-    epilogue.push_back(&*it);
+    if (!it->hasTrait<OpTrait::IsTerminator>())
+      epilogue.push_back(&*it);
   b.setInsertionPointAfter(from);
   Value consumer0 = eq(tid, cst(0));
   auto ends = scf::IfOp::create(b, loc, eq(unit.kEnd, iters), /*withElseRegion=*/true);
@@ -691,11 +844,11 @@ void WarpSpecializer::buildStreamKEpilogue(const WorkUnit &unit, Operation *from
     {
       OpBuilder::InsertionGuard inWaiter(b);
       b.setInsertionPointToStart(waiter.thenBlock());
-      PartialWaitOp::create(b, loc, c);
+      PartialWaitOp::create(b, loc, slotOf(c));
     }
     BarrierOp::create(b, loc);
     for (auto [acc, offset] : partials)
-      PartialAddOp::create(b, loc, acc, c, offset);
+      PartialAddOp::create(b, loc, acc, slotOf(c), offset);
     // Then the epilogue.
     for (Operation *op : epilogue)
       op->moveBefore(ends.thenBlock()->getTerminator());
@@ -703,18 +856,22 @@ void WarpSpecializer::buildStreamKEpilogue(const WorkUnit &unit, Operation *from
   // A piece that ends before its tile's last iteration (the block's first piece): its block's
   // slot.
   b.setInsertionPointToStart(ends.elseBlock());
+  Value slot = slotOf(block);
   for (auto [acc, offset] : partials)
-    PartialStoreOp::create(b, loc, acc, block, offset);
+    PartialStoreOp::create(b, loc, acc, slot, offset);
   BarrierOp::create(b, loc);
   auto signaller = scf::IfOp::create(b, loc, consumer0, /*withElseRegion=*/false);
   b.setInsertionPointToStart(signaller.thenBlock());
-  PartialSignalOp::create(b, loc, block);
+  PartialSignalOp::create(b, loc, slot);
 }
 
 LogicalResult WarpSpecializer::run() {
   consumerThreads = kernel.getThreads()[0];
   stages = cast<IntegerAttr>(ring->getAttr(kStagesAttr)).getInt();
   loads = getPipelineKind(ring) == PipelineKind::LoadsWgmma;
+  pairs = planPairs();
+  if (pairs)
+    kernel->setAttr(kClusterAttr, b.getI64IntegerAttr(2));
   StreamKPlan plan = planStreamK(kernel, ring, consumerThreads);
   partials = plan.accumulators;
   if (plan.slotBytes)
@@ -744,7 +901,7 @@ LogicalResult WarpSpecializer::run() {
   }
   // Thread 0 initializes the barriers: full[s] completes on one arrival plus the TMA bytes (on
   // one arrival per producer thread for a loading producer), empty[s] on one arrival per
-  // consumer warp.
+  // consumer warp (of each block of the cluster with pairs).
   tid = ThreadIdOp::create(b, loc, 0);
   auto init = scf::IfOp::create(b, loc, eq(tid, cst(0)), /*withElseRegion=*/false);
   {
@@ -752,10 +909,19 @@ LogicalResult WarpSpecializer::run() {
     b.setInsertionPointToStart(init.thenBlock());
     for (int64_t s = 0; s < stages; ++s) {
       MBarrierInitOp::create(b, loc, barriers, cst(s), loads ? producerThreads : 1);
-      MBarrierInitOp::create(b, loc, barriers, cst(stages + s), consumerThreads / 32);
+      auto empty = MBarrierInitOp::create(b, loc, barriers, cst(stages + s), consumerThreads / 32);
+      if (pairs)
+        empty.setCluster(true);
     }
   }
-  BarrierOp::create(b, loc);
+  if (pairs) {
+    // Every block's barriers initialized before any block of the cluster arrives or loads.
+    ClusterBarrierOp::create(b, loc);
+    clusterSize = ClusterSizeOp::create(b, loc);
+    clusterRank = ClusterRankOp::create(b, loc);
+  } else {
+    BarrierOp::create(b, loc);
+  }
   // The kernel's grid, from its grid region: the launcher starts one block per multiprocessor
   // (at most one per tile) and each block walks the tiles.
   {
@@ -767,6 +933,7 @@ LogicalResult WarpSpecializer::run() {
     for (Value v : gridBlock.getTerminator()->getOperands().take_front(3))
       grid.push_back(mapping.lookup(v));
   }
+  pairRows = pairs ? arith::CeilDivUIOp::create(b, loc, grid[1], clusterSize) : grid[1];
 
   // The consumers take the registers the producer gives back, of the multiprocessor's 64 K:
   // the entry runs one block per multiprocessor (tlc-mark-grid-constants; ptxas allocates the
@@ -793,11 +960,19 @@ LogicalResult WarpSpecializer::run() {
     auto elected =
         scf::IfOp::create(b, loc, eq(tid, cst(consumerThreads)), /*withElseRegion=*/false);
     b.setInsertionPointToStart(elected.thenBlock());
-    if (failed(buildTileLoop([&](const WorkUnit &unit) { return buildProducerTile(unit); })))
+    FailureOr<Value> issued =
+        buildTileLoop([&](const WorkUnit &unit) { return buildProducerTile(unit); });
+    if (failed(issued))
       return failure();
+    // With pairs, the other block's consumers release this block's stages (and read what this
+    // block multicast): the block stays until each stage's last release.
+    if (pairs)
+      for (int64_t s = 0; s < stages; ++s)
+        waitForEmptyStage(add(*issued, cst(s)));
   }
   b.setInsertionPoint(split.getConsumers().front().getTerminator());
-  return buildTileLoop([&](const WorkUnit &unit) { return buildConsumerTile(moved, unit); });
+  return success(succeeded(
+      buildTileLoop([&](const WorkUnit &unit) { return buildConsumerTile(moved, unit); })));
 }
 
 namespace {

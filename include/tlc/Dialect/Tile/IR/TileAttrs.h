@@ -70,6 +70,10 @@ inline constexpr llvm::StringLiteral kMinBlocksAttr = "tile.min_blocks";
 /// convert-tile-to-nvvm: the bytes of one partial slot of the workspace its entry takes as its
 /// last parameter (docs/abi.md).
 inline constexpr llvm::StringLiteral kStreamKAttr = "tile.stream_k";
+/// On a `tile.kernel` whose ring tile-warp-specialize shares between the blocks of a cluster,
+/// and read by convert-tile-to-nvvm: the blocks along x a launch may group into one cluster
+/// (2: pairs of tiles in adjacent block rows share the loads that do not depend on the row).
+inline constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
 /// On a `tile.gemm` marked wgmma on the register strategy's accumulator: issued without
 /// waiting for it (unit attribute); the `tile.mma_wait` tile-place-mma-waits placed before the
 /// first op that needs its result completes it.

@@ -256,18 +256,20 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     ring), the block's threads along x, the threads that run the tile code (`compute_threads`; the
     rest are a producer warpgroup, 0 when there is none), the dynamic shared memory a launch
     needs in bytes, and the tensor maps of a `tma` entry, and with `stream_k = B` the bytes of
-    one partial slot of the stream-K workspace its last parameter points to (docs/abi.md).
+    one partial slot of the stream-K workspace its last parameter points to (docs/abi.md), and
+    with `cluster = 2` that a launch may start its blocks in clusters of 2 along x.
     `#tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256,
     shared_bytes = 98352, maps = [#tile.tensor_map<...>]>`.
   }];
   let parameters = (ins StringRefParameter<>:$kernel, EnumParameter<Tile_EntryKind>:$kind,
                         "int64_t":$threads, "int64_t":$computeThreads, "int64_t":$sharedBytes,
                         "::mlir::ArrayAttr":$maps,
-                        DefaultValuedParameter<"int64_t", "0">:$streamK);
+                        DefaultValuedParameter<"int64_t", "0">:$streamK,
+                        DefaultValuedParameter<"int64_t", "1">:$cluster);
   let assemblyFormat = [{
     `<` $kernel `,` `kind` `=` $kind `,` `threads` `=` $threads `,`
     `compute_threads` `=` $computeThreads `,` `shared_bytes` `=` $sharedBytes `,`
-    `maps` `=` $maps (`,` `stream_k` `=` $streamK^)? `>`
+    (`cluster` `=` $cluster^ `,`)? `maps` `=` $maps (`,` `stream_k` `=` $streamK^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -278,7 +280,7 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     /// A copy with `bytes` of dynamic shared memory.
     EntryAttr withSharedBytes(int64_t bytes) const {
       return get(getContext(), getKernel(), getKind(), getThreads(), getComputeThreads(), bytes,
-                 getMaps(), getStreamK());
+                 getMaps(), getStreamK(), getCluster());
     }
   }];
 }

@@ -502,15 +502,20 @@ def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init"> {
   let description = [{
     Element `%i` of a shared buffer of i64 is an mbarrier; one thread initializes it (its phase
     0 completes after `count` arrivals, and each later phase after as many), and a
-    `tile.barrier` makes it visible to the block before any other op uses it.
+    `tile.barrier` makes it visible to the block before any other op uses it. With `cluster`
+    (in a kernel marked `tile.cluster`), a phase takes `count` arrivals from each block of the
+    launch's cluster (`count` times the cluster's size, 1 for a launch without clusters), and a
+    `tile.cluster_barrier` publishes the barrier to the cluster.
     ```mlir
     tile.mbarrier_init %bars[%c0], count = 1 : !tile.buffer<shared 6xi64>
+    tile.mbarrier_init %bars[%c3], count = 8 cluster : !tile.buffer<shared 6xi64>
     ```
   }];
   let arguments = (ins Arg<Tile_BufferType, "", [MemWrite]>:$barriers, Index:$index,
-                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count);
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count, UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` `count` `=` $count attr-dict `:` qualified(type($barriers))
+    $barriers `[` $index `]` `,` `count` `=` $count (`cluster` $cluster^)? attr-dict `:`
+    qualified(type($barriers))
   }];
 }
 
@@ -538,18 +543,21 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
     With `expect_tx = n`, the arrival also expects `n` more bytes of asynchronous copies (TMA
     loads naming this barrier) before the phase completes. With `after_copies`, the arrival
     happens once this thread's cp.async copies issued so far have landed
-    (`cp.async.mbarrier.arrive.noinc`).
+    (`cp.async.mbarrier.arrive.noinc`). With `at %r` (in a kernel marked `tile.cluster`), the
+    thread arrives on the mbarrier of the same offset in block `%r` of its cluster (`mapa`;
+    0 <= %r < tile.cluster_size, this block itself for a launch without clusters).
     ```mlir
     tile.mbarrier_arrive %bars[%s] : !tile.buffer<shared 6xi64>
     tile.mbarrier_arrive %bars[%s], expect_tx = 32768 : !tile.buffer<shared 6xi64>
+    tile.mbarrier_arrive %bars[%e] at %r : !tile.buffer<shared 6xi64>
     ```
   }];
   let arguments = (ins Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$expect_tx,
-                       UnitAttr:$after_copies);
+                       UnitAttr:$after_copies, Optional<Index>:$rank);
   let assemblyFormat = [{
     $barriers `[` $index `]` (`,` `expect_tx` `=` $expect_tx^)? (`after_copies` $after_copies^)?
-    attr-dict `:` qualified(type($barriers))
+    (`at` $rank^)? attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -561,7 +569,11 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     into `dest` (a shared buffer of rank 2 placed and swizzled by tile-shared-memory-layout, or a
     stage of one), one box per column block of the swizzle, and counts its bytes on mbarrier
     `%bars[%i]` (expected there by a `tile.mbarrier_arrive ... expect_tx`). The kernel takes one
-    tensor map per tensor and box as a parameter (docs/abi.md).
+    tensor map per tensor and box as a parameter (docs/abi.md). With `multicast` (in a kernel
+    marked `tile.cluster`), every block of the cluster issues the same load and they share it:
+    the block of rank r issues the boxes b with b % n = r (n the cluster's size), each written
+    at the same shared offset in every block of the cluster and counted on each one's mbarrier
+    `%i` (a launch without clusters loads the tile as without `multicast`).
     ```mlir
     tile.tma_load %a[%row, %k] to %as1, %bars[%s] : !tile.tensor<bf16, 2> to
         !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 6xi64>
@@ -569,9 +581,11 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
   }];
   let arguments = (ins Arg<Tile_TensorType, "", [MemRead]>:$source, Variadic<Index>:$offsets,
                        Arg<Tile_BufferType, "", [MemWrite]>:$dest,
-                       Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index);
+                       Arg<Tile_BufferType, "", [MemRead, MemWrite]>:$barriers, Index:$index,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
-    $source `[` $offsets `]` `to` $dest `,` $barriers `[` $index `]` attr-dict `:`
+    $source `[` $offsets `]` `to` $dest `,` $barriers `[` $index `]` (`multicast` $multicast^)?
+    attr-dict `:`
     qualified(type($source)) `to` qualified(type($dest)) `,` qualified(type($barriers))
   }];
   let hasVerifier = 1;
@@ -643,6 +657,58 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Clusters: blocks launched in pairs share a ring's loads (tile-warp-specialize)
+//===----------------------------------------------------------------------===//
+
+/// An op of a kernel whose blocks may run in clusters (`tile.cluster` on the kernel).
+class Tile_ClusterOp<string mnemonic, list<Trait> traits = []> : Tile_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Tile_ClusterSizeOp : Tile_ClusterOp<"cluster_size", [Pure]> {
+  let summary = "the number of blocks in this block's cluster (1 for a launch without clusters)";
+  let description = [{
+    In a kernel marked `tile.cluster` (tile-warp-specialize), the launcher may start the blocks
+    in clusters of that many along x (docs/abi.md); this is the launch's cluster size
+    (`%cluster_nctarank`): that many or 1.
+    ```mlir
+    %n = tile.cluster_size
+    ```
+  }];
+  let results = (outs Index:$result);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, $_builder.getIndexType()); }]>];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ClusterRankOp : Tile_ClusterOp<"cluster_rank", [Pure]> {
+  let summary = "this block's rank in its cluster (0 for a launch without clusters)";
+  let description = [{
+    `%cluster_ctarank`: 0 .. tile.cluster_size - 1.
+    ```mlir
+    %r = tile.cluster_rank
+    ```
+  }];
+  let results = (outs Index:$result);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, $_builder.getIndexType()); }]>];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ClusterBarrierOp : Tile_ClusterOp<"cluster_barrier"> {
+  let summary = "synchronizes every thread of every block of the cluster";
+  let description = [{
+    Every thread of the block arrives (`barrier.cluster.arrive`, release) and waits for every
+    thread of the cluster's blocks (`barrier.cluster.wait`, acquire): the mbarriers the blocks
+    initialized before it (`fence.mbarrier_init` by their initializing thread) and their shared
+    writes are then visible to the whole cluster. A `tile.barrier` of the block for a launch
+    without clusters.
+    ```mlir
+    tile.cluster_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
 
 //===----------------------------------------------------------------------===//
 // Stream-K: partial tiles through a workspace (tile-warp-specialize)
