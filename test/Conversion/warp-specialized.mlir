@@ -25,23 +25,31 @@
 // CHECK-NEXT:    nvvm.cluster.wait
 // The producer warpgroup gives registers back; one thread walks the pairs of tiles (the grid's
 // blocks divided by the cluster's) and the stages.
-// CHECK:         nvvm.setmaxregister  decrease 64
+// CHECK:         nvvm.setmaxregister  decrease 72
 // CHECK:         gpu.grid_dim  x
-// CHECK-NEXT:    arith.divui
+// CHECK-NEXT:    arith.shrui
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c32768_i32
-// One box of A, two of B (64 columns each), B's multicast to the cluster, each block issuing
-// the boxes of its rank.
+// One box of A, two of B (64 columns each), B's multicast to the pair: rank 0 issues box 0,
+// rank 1 box 1 (mask 0b11); without clusters the block loads both.
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %{{.+}}, box[%{{.+}}] :
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} predicate = %{{.+}} :
-// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} predicate = %{{.+}} :
+// CHECK:             nvvm.read.ptx.sreg.cluster.nctarank
+// CHECK:             scf.if
+// CHECK:               nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK:               scf.if
+// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} :
+// CHECK:               } else {
+// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] multicast_mask = %{{.+}} :
+// CHECK:             } else {
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] :
+// CHECK:               nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%{{.+}}] :
 // After its last tile the producer waits for each stage's last release (three stages).
 // CHECK-COUNT-3:   nvvm.mbarrier.try_wait.parity
 // The consumers take the registers, walk the same tiles, wait for a full stage and run four
 // k16 steps of wgmma 64x128 per warpgroup, then free the stage.
-// CHECK:         nvvm.setmaxregister  increase 224
+// CHECK:         nvvm.setmaxregister  increase 216
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             nvvm.mbarrier.try_wait.parity

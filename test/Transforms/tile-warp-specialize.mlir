@@ -24,12 +24,15 @@
 // CHECK:       tile.cluster_barrier
 // CHECK-NEXT:  %[[CS:.+]] = tile.cluster_size
 // CHECK-NEXT:  %[[CR:.+]] = tile.cluster_rank
+// Divisions by the cluster's size (1 or 2) are shifts by its log2.
+// CHECK:       %[[SHIFT:.+]] = arith.subi %[[CS]], %{{.+}} : index
 // The grid region's block counts, recomputed in the body; its rows counted in pairs.
 // CHECK:       %[[N:.+]] = tile.dim %arg1[1]
 // CHECK:       tile.dim %arg0[1]
 // CHECK-NEXT:  %[[ROWS:.+]] = arith.ceildivsi
-// CHECK:       %[[PAIRROWS:.+]] = arith.ceildivui %[[ROWS]], %[[CS]] : index
-// CHECK:       tile.warp_specialize producer_registers = 64, consumer_registers = 224 producer {
+// CHECK:       %[[ROWSUP:.+]] = arith.addi %[[ROWS]], %[[SHIFT]] : index
+// CHECK-NEXT:  %[[PAIRROWS:.+]] = arith.shrui %[[ROWSUP]], %[[SHIFT]] : index
+// CHECK:       tile.warp_specialize producer_registers = 72, consumer_registers = 216 producer {
 // One elected producer thread (the first past the 256 consumers) walks the tiles.
 // CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK:         %[[ELECTED:.+]] = arith.cmpi eq, %[[TID]], %[[C256]]
@@ -40,9 +43,9 @@
 // CHECK:           tile.dim %arg0[2]
 // CHECK:           %[[ITERS:.+]] = arith.maxsi
 // CHECK:           %[[GRID:.+]] = tile.grid_dim 0
-// CHECK-NEXT:      %[[P:.+]] = arith.divui %[[GRID]], %[[CS]] : index
+// CHECK-NEXT:      %[[P:.+]] = arith.shrui %[[GRID]], %[[SHIFT]] : index
 // CHECK-NEXT:      %[[BLOCK:.+]] = tile.block_id 0
-// CHECK-NEXT:      %[[C:.+]] = arith.divui %[[BLOCK]], %[[CS]] : index
+// CHECK-NEXT:      %[[C:.+]] = arith.shrui %[[BLOCK]], %[[SHIFT]] : index
 // CHECK:           %[[ACTIVE:.+]] = tile.stream_k_active
 // CHECK:           %[[WORTH:.+]] = arith.andi %[[ACTIVE]]
 // CHECK:           %[[SPLIT:.+]] = arith.select %[[WORTH]]
@@ -52,7 +55,7 @@
 // CHECK:           arith.muli %[[C]], %[[TOTAL]]
 // CHECK:           %[[ISSUED:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[BASE:.+]] = %{{.+}}) -> (index) {
 // The tile's row: row r of the pair grid is block rows 2 r and 2 r + 1, this block's by rank.
-// CHECK:             %[[SCALED:.+]] = arith.muli %{{.+}}, %[[CS]] : index
+// CHECK:             %[[SCALED:.+]] = arith.shli %{{.+}}, %[[SHIFT]] : index
 // CHECK-NEXT:        %[[ROW:.+]] = arith.addi %[[SCALED]], %[[CR]] : index
 // The loop bounds, recomputed, then restricted to the unit's iterations [kBegin, kEnd).
 // CHECK:             tile.dim %arg0[2]
@@ -85,11 +88,11 @@
 // CHECK:       } consumers {
 // The kernel's body, once per unit, its block ids the tile's.
 // CHECK:         %[[CBLOCK:.+]] = tile.block_id 0
-// CHECK-NEXT:    %[[CC:.+]] = arith.divui %[[CBLOCK]], %[[CS]] : index
+// CHECK-NEXT:    %[[CC:.+]] = arith.shrui %[[CBLOCK]], %[[SHIFT]] : index
 // CHECK:         tile.stream_k_active
 // CHECK:         scf.for %{{.+}} iter_args(%[[CBASE:.+]] = %{{.+}}) -> (index) {
 // CHECK-NOT:       tile.block_id
-// CHECK:           %[[CSCALED:.+]] = arith.muli %{{.+}}, %[[CS]] : index
+// CHECK:           %[[CSCALED:.+]] = arith.shli %{{.+}}, %[[SHIFT]] : index
 // CHECK-NEXT:      %[[CROW:.+]] = arith.addi %[[CSCALED]], %[[CR]] : index
 // A tile inside the grid (the second of a pair may not be, with an odd row count).
 // CHECK:           %[[INGRID:.+]] = arith.cmpi ult, %[[CROW]], %{{.+}} : index
@@ -124,7 +127,7 @@
 // CHECK:               scf.for %[[FROM:.+]] = %{{.+}} to %[[CC]]
 // CHECK:                 scf.if
 // CHECK:                   scf.if
-// CHECK:                     %[[FROMSLOT0:.+]] = arith.muli %[[FROM]], %[[CS]]
+// CHECK:                     %[[FROMSLOT0:.+]] = arith.shli %[[FROM]], %[[SHIFT]]
 // CHECK-NEXT:                %[[FROMSLOT:.+]] = arith.addi %[[FROMSLOT0]], %[[CR]]
 // CHECK-NEXT:                tile.partial_wait %[[FROMSLOT]]
 // CHECK:                   tile.barrier
@@ -132,7 +135,7 @@
 // CHECK:               tile.copy %[[ACC]] to %arg2
 // Otherwise the block's slot: 64 registers x 4 bytes x 256 threads.
 // CHECK:             } else {
-// CHECK:               %[[SLOT0:.+]] = arith.muli %[[CC]], %[[CS]]
+// CHECK:               %[[SLOT0:.+]] = arith.shli %[[CC]], %[[SHIFT]]
 // CHECK-NEXT:          %[[SLOT:.+]] = arith.addi %[[SLOT0]], %[[CR]]
 // CHECK-NEXT:          tile.partial_store %[[ACC]], %[[SLOT]], offset = 0
 // CHECK:               tile.barrier
@@ -191,7 +194,7 @@ tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", 
 // blocks_per_sm(2) does not change the budgets: the entry runs one block per multiprocessor
 // (ptxas would allocate the whole entry against two blocks' 80 registers and refuse the wgmma).
 // CHECK-LABEL: tile.kernel @two_per_sm
-// CHECK:       tile.warp_specialize producer_registers = 64, consumer_registers = 224 producer {
+// CHECK:       tile.warp_specialize producer_registers = 72, consumer_registers = 216 producer {
 tile.kernel @two_per_sm threads [256, 1, 1] args ["A", "B", "C", "batch"] dims [["L", "M", "K"], ["K", "N"], ["M", "N"], []] params {} attributes {tile.min_blocks = 2 : i64, tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 3>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>, %batch: index):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

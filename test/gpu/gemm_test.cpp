@@ -233,6 +233,18 @@ int main(int argc, char **argv) {
                 got == want ? "PASS" : "FAIL", (long long)m, got, want);
     ok &= got == want;
   }
+  // Pairs (docs/abi.md; on by default): the blocks of a 2-block cluster take tiles of adjacent
+  // block rows and share B's loads (TMA multicast). An odd row count from 9 on leaves the last
+  // pair's second tile past the grid (its consumers only pass the stages on); each
+  // configuration, then the launcher with clusters switched off.
+  for (int v = 0; v < 4; ++v) {
+    // 1100 rows: 9 block rows of 128 (the first two configurations), 18 of 64.
+    ok &= runCase(gpu, Case{names[v], 1100, 1000, 520}, variants[v], seed += 3);
+    ok &= runCase(gpu, Case{names[v], 1025, 744, 1032}, variants[v], seed += 3);
+  }
+  tlc::rt::setClusters(false);
+  ok &= runCase(gpu, Case{"gemm bf16 clusters switched off", 1100, 1000, 520}, bf16, seed += 3);
+  tlc::rt::setClusters(true);
   // Stream-K (docs/abi.md; off by default, switched on here): where whole tiles would leave the
   // last wave short, the tiles of the last two waves (all tiles in a grid below one wave) are
   // split along K and summed through a workspace; every element of C is still written once.

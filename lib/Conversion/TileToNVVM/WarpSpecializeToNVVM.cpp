@@ -16,8 +16,8 @@
 //                            barrier.cluster.arrive + wait; a `cluster` mbarrier_init counts
 //                            every block's arrivals and fences the init for the cluster, an
 //                            arrive `at` a rank reaches that block's barrier through mapa, a
-//                            `multicast` tma_load issues this block's share of the boxes
-//                            (predicated) for every block of the cluster
+//                            `multicast` tma_load issues this block's share of the boxes for
+//                            both blocks of a pair
 //   tile.gemm on a wgmma accumulator layout (a ring's consumers) -> wgmma.mma_async from the
 //                            stage's descriptors, one group; waited for at once unless async
 //
@@ -212,14 +212,10 @@ struct TmaLoadLowering : OpRewritePattern<tile::TmaLoadOp> {
     Value smemBase = buildSharedBase(b, loc, func);
     auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
     auto ptr7 = LLVM::LLVMPointerType::get(ctx, 7);
-    // The boxes; with `mask`, written to each block of the cluster the mask names, box b issued
-    // by the block of rank b % n.
-    auto issue = [&](Value mask, Value n, Value rank) {
-      for (int64_t block = 0; block < tile.numBlocks(); ++block) {
-        Value mine;
-        if (mask)
-          mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       arith::RemUIOp::create(b, loc, cst32(block), n), rank);
+    // The boxes b with b % step == first; with `mask`, each written to every block of the
+    // cluster the mask names.
+    auto issue = [&](Value mask, int64_t step, int64_t first) {
+      for (int64_t block = first; block < tile.numBlocks(); block += step) {
         Value at = arith::AddIOp::create(b, loc, stageBase, cst32(block * tile.blockBytes()));
         Value dst = LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), smemBase, ValueRange{at});
         dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr7, dst);
@@ -228,21 +224,35 @@ struct TmaLoadLowering : OpRewritePattern<tile::TmaLoadOp> {
         coords.append(leading);
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, loc, dst, map, coords, full, ValueRange{}, mask, Value(), NVVM::TMALoadMode::TILE,
-            false, NVVM::CTAGroupKindAttr(), mine);
+            false, NVVM::CTAGroupKindAttr(), Value());
       }
     };
     if (!op.getMulticast()) {
-      issue(Value(), Value(), Value());
+      issue(Value(), 1, 0);
       rewriter.eraseOp(op);
       return success();
     }
-    // Every block of the cluster (mask 2^n - 1; the block itself for a launch without
-    // clusters).
-    Value n = clusterSize(b, loc);
-    Value mask =
-        arith::SubIOp::create(b, loc, arith::ShLIOp::create(b, loc, cst32(1), n), cst32(1));
-    issue(arith::TruncIOp::create(b, loc, b.getI16Type(), mask), n,
-          NVVM::ClusterId::create(b, loc, b.getI32Type()));
+    // A pair (the blocks of a 2-block cluster): the block of rank r issues boxes r, r + 2, ...,
+    // each written to both (mask 0b11); a launch without clusters loads every box itself. The
+    // branches are uniform (one producer thread), and keep no predicate live in the loop.
+    Value pair =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, clusterSize(b, loc), cst32(1));
+    auto clustered = scf::IfOp::create(b, loc, pair, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(clustered.thenBlock());
+      Value mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 3);
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                NVVM::ClusterId::create(b, loc, b.getI32Type()), cst32(0));
+      auto byRank = scf::IfOp::create(b, loc, first, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(byRank.thenBlock());
+      issue(mask, 2, 0);
+      b.setInsertionPointToStart(byRank.elseBlock());
+      issue(mask, 2, 1);
+      b.setInsertionPointToStart(clustered.elseBlock());
+      issue(Value(), 1, 0);
+    }
     rewriter.eraseOp(op);
     return success();
   }

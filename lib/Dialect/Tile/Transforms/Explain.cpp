@@ -232,8 +232,9 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
   switch (*kind) {
   case PipelineKind::TmaWgmma: {
     StreamKPlan split = planStreamK(kernel, loop, kernel.getThreads()[0]);
+    PairPlan pairs = planPairs(kernel, loop);
     return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
-                         "warpgroup ({1} threads), full/empty mbarriers per stage; {2}",
+                         "warpgroup ({1} threads), full/empty mbarriers per stage; {2}; {3}",
                          s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt(),
                          split.slotBytes
                              ? llvm::formatv("stream-K: where whole tiles would leave the last "
@@ -242,7 +243,15 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
                                              "bytes per multiprocessor",
                                              split.slotBytes)
                                    .str()
-                             : "whole tiles only (no stream-K: " + split.whyNot + ")")
+                             : "whole tiles only (no stream-K: " + split.whyNot + ")",
+                         pairs.multicast.empty()
+                             ? "blocks alone (no pairs: " + pairs.whyNot + ")"
+                             : llvm::formatv("blocks in pairs (clusters of two, tiles of "
+                                             "adjacent rows) loading {0} of its {1} copies once "
+                                             "for both (TMA multicast)",
+                                             pairs.multicast.size(),
+                                             llvm::range_size(loop.getBody()->getOps<CopyOp>()))
+                                   .str())
         .str();
   }
   case PipelineKind::CpAsyncMma:

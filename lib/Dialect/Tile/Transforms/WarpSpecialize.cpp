@@ -62,9 +62,11 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::tile;
 
-/// Registers per producer thread: a TMA producer issues boxes from one thread; a loading one
-/// keeps several chunks' 16-byte blocks in flight per thread.
-static constexpr int64_t kTmaProducerRegisters = 64;
+/// Registers per producer thread, at least and at most: a TMA producer issues boxes from one
+/// thread (fewer than 56 made ptxas spill the stream-K schedule's indices); a loading one keeps
+/// several chunks' 16-byte blocks in flight per thread.
+static constexpr int64_t kTmaProducerRegisters = 56;
+static constexpr int64_t kTmaProducerRegistersMax = 96;
 static constexpr int64_t kLoadProducerRegisters = 152;
 /// Block rows of a group of tiles walked together (blocks running at once share rows of A and
 /// columns of B in L2).
@@ -202,6 +204,9 @@ private:
   bool pairs = false;
   llvm::SmallPtrSet<Operation *, 4> multicast;
   Value clusterSize, clusterRank, pairRows;
+  /// log2 of the cluster's size (1 or 2 blocks): divisions by it are shifts (a division by a
+  /// run-time value costs the producer registers).
+  Value clusterShift;
 };
 
 } // namespace
@@ -332,32 +337,47 @@ FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
-bool WarpSpecializer::planPairs() {
-  if (loads)
-    return false;
+PairPlan tlc::tile::planPairs(KernelOp kernel, scf::ForOp ring) {
+  PairPlan plan;
+  if (getPipelineKind(ring) != PipelineKind::TmaWgmma) {
+    plan.whyNot = "only a ring filled by TMA shares its loads";
+    return plan;
+  }
   llvm::DenseMap<Value, bool> memo;
   for (Value bound : {ring.getLowerBound(), ring.getUpperBound(), ring.getStep()})
-    if (dependsOnBlockDim(bound, 1, kernel, ring, memo))
-      return false;
+    if (dependsOnBlockDim(bound, 1, kernel, ring, memo)) {
+      plan.whyNot = "its trip count depends on the block row";
+      return plan;
+    }
   for (CopyOp copy : ring.getBody()->getOps<CopyOp>())
     if (llvm::none_of(copy.getSourceOffsets(), [&](Value offset) {
           return dependsOnBlockDim(offset, 1, kernel, ring, memo);
         }))
-      multicast.insert(copy);
+      plan.multicast.push_back(copy);
+  if (plan.multicast.empty())
+    plan.whyNot = "every copy depends on the block row";
+  return plan;
+}
+
+bool WarpSpecializer::planPairs() {
+  for (CopyOp copy : tlc::tile::planPairs(kernel, ring).multicast)
+    multicast.insert(copy);
   return !multicast.empty();
 }
 
 Value WarpSpecializer::walkers() {
   Value n = GridDimOp::create(b, loc, 0);
-  return pairs ? divu(n, clusterSize) : n;
+  return pairs ? arith::ShRUIOp::create(b, loc, n, clusterShift) : n;
 }
 
 Value WarpSpecializer::walker() {
   Value x = BlockIdOp::create(b, loc, 0);
-  return pairs ? divu(x, clusterSize) : x;
+  return pairs ? arith::ShRUIOp::create(b, loc, x, clusterShift) : x;
 }
 
-Value WarpSpecializer::slotOf(Value c) { return pairs ? add(mul(c, clusterSize), clusterRank) : c; }
+Value WarpSpecializer::slotOf(Value c) {
+  return pairs ? add(arith::ShLIOp::create(b, loc, c, clusterShift), clusterRank) : c;
+}
 
 SmallVector<Value, 3> WarpSpecializer::tileIds(Value t) {
   Value gx = grid[0], gy = pairRows;
@@ -373,7 +393,7 @@ SmallVector<Value, 3> WarpSpecializer::tileIds(Value t) {
   Value by = add(firstRow, remu(inGroup, rows));
   Value bx = divu(inGroup, rows);
   if (pairs)
-    by = add(mul(by, clusterSize), clusterRank);
+    by = add(arith::ShLIOp::create(b, loc, by, clusterShift), clusterRank);
   return {bx, by, bz};
 }
 
@@ -919,6 +939,7 @@ LogicalResult WarpSpecializer::run() {
     ClusterBarrierOp::create(b, loc);
     clusterSize = ClusterSizeOp::create(b, loc);
     clusterRank = ClusterRankOp::create(b, loc);
+    clusterShift = arith::SubIOp::create(b, loc, clusterSize, cst(1));
   } else {
     BarrierOp::create(b, loc);
   }
@@ -933,16 +954,35 @@ LogicalResult WarpSpecializer::run() {
     for (Value v : gridBlock.getTerminator()->getOperands().take_front(3))
       grid.push_back(mapping.lookup(v));
   }
-  pairRows = pairs ? arith::CeilDivUIOp::create(b, loc, grid[1], clusterSize) : grid[1];
+  pairRows =
+      pairs ? arith::ShRUIOp::create(b, loc, add(grid[1], clusterShift), clusterShift) : grid[1];
 
-  // The consumers take the registers the producer gives back, of the multiprocessor's 64 K:
-  // the entry runs one block per multiprocessor (tlc-mark-grid-constants; ptxas allocates the
-  // whole entry against the launch bound, so a bound of two blocks of 384 threads, 80
-  // registers, leaves wgmma's accumulators no room), whatever blocks_per_sm says.
-  int64_t blockRegisters = 65536;
-  int64_t producerRegisters = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
+  // The consumers take the registers the producer gives back. The entry runs one block per
+  // multiprocessor (tlc-mark-grid-constants; ptxas allocates the whole entry against the launch
+  // bound, so a bound of two blocks of 384 threads, 80 registers, leaves wgmma's accumulators
+  // no room), whatever blocks_per_sm says; the block holds what its threads were given at
+  // launch (65536 / threads, rounded down to 8, each: 168 x 384), and setmaxnreg.inc waits
+  // until the decrease has freed what it takes, so both budgets must fit that (64 producer
+  // registers with 224 for 256 consumer threads waited forever). The producer keeps what the
+  // consumers' 240 at most leave it, within its bounds.
+  int64_t blockRegisters =
+      65536 / (consumerThreads + producerThreads) / 8 * 8 * (consumerThreads + producerThreads);
+  int64_t producerMin = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
+  int64_t producerMax = loads ? kLoadProducerRegisters : kTmaProducerRegistersMax;
+  // Consumers whose ring accumulators take at most 96 registers (128 x 128 tiles on two
+  // warpgroups: 64) leave the producer 72 (its pair walk spilled at 56).
+  int64_t accumulatorRegisters = 0;
+  for (GemmOp gemm : ring.getBody()->getOps<GemmOp>())
+    if (std::optional<AccLayout> layout = getAccLayout(gemm.getC()))
+      accumulatorRegisters = std::max<int64_t>(accumulatorRegisters, layout->slots());
+  if (!loads && accumulatorRegisters <= 96)
+    producerMin = std::max<int64_t>(
+        producerMin, std::min<int64_t>(72, blockRegisters / producerThreads / 8 * 8));
   int64_t consumerRegisters = std::clamp<int64_t>(
-      (blockRegisters - producerRegisters * producerThreads) / consumerThreads / 8 * 8, 24, 240);
+      (blockRegisters - producerMin * producerThreads) / consumerThreads / 8 * 8, 24, 240);
+  int64_t producerRegisters = std::clamp<int64_t>(
+      (blockRegisters - consumerRegisters * consumerThreads) / producerThreads / 8 * 8, producerMin,
+      producerMax);
   auto split = WarpSpecializeOp::create(b, loc, producerRegisters, consumerRegisters);
   for (Region *region : {&split.getProducer(), &split.getConsumers()}) {
     OpBuilder::InsertionGuard guard(b);

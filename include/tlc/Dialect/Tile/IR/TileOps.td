@@ -570,10 +570,10 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     stage of one), one box per column block of the swizzle, and counts its bytes on mbarrier
     `%bars[%i]` (expected there by a `tile.mbarrier_arrive ... expect_tx`). The kernel takes one
     tensor map per tensor and box as a parameter (docs/abi.md). With `multicast` (in a kernel
-    marked `tile.cluster`), every block of the cluster issues the same load and they share it:
-    the block of rank r issues the boxes b with b % n = r (n the cluster's size), each written
-    at the same shared offset in every block of the cluster and counted on each one's mbarrier
-    `%i` (a launch without clusters loads the tile as without `multicast`).
+    marked `tile.cluster`), both blocks of a 2-block cluster issue the same load and share it:
+    the block of rank r issues the boxes b with b % 2 = r, each written at the same shared
+    offset in both blocks and counted on each one's mbarrier `%i` (a launch without clusters
+    loads the tile as without `multicast`).
     ```mlir
     tile.tma_load %a[%row, %k] to %as1, %bars[%s] : !tile.tensor<bf16, 2> to
         !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 6xi64>

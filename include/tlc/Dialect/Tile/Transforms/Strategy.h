@@ -107,6 +107,18 @@ struct StreamKPlan {
 };
 StreamKPlan planStreamK(KernelOp kernel, mlir::scf::ForOp ring, int64_t consumerThreads);
 
+/// Whether tile-warp-specialize lets the blocks of `ring` (a ring directly in `kernel`'s body)
+/// run in pairs (2-block clusters, docs/pipeline.md): a TMA ring whose bounds do not depend on
+/// the block row (`block_id 1`) and with copies whose offsets do not either (`multicast`: loaded
+/// once for both blocks of a pair).
+struct PairPlan {
+  /// The copies the blocks of a pair share; empty where the ring cannot run in pairs.
+  llvm::SmallVector<CopyOp> multicast;
+  /// Why not, where `multicast` is empty.
+  std::string whyNot;
+};
+PairPlan planPairs(KernelOp kernel, mlir::scf::ForOp ring);
+
 /// The wgmma instruction of one N block that `gemm` would run on the register strategy's
 /// accumulator (mma.sync's layout on warps stacked along M, 16 rows each;
 /// layout::WgmmaAccLayout::onStackedWarps), N a multiple of 64 for a row-major B (MN-major in
