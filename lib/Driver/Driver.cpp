@@ -219,6 +219,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.mergeBlocks = options.mergeBlocks;
+  pipelineOptions.clusterPairs = options.clusterPairs;
   // A configuration that does not fit this architecture's shared memory is left out of its
   // image (a warning); the launcher chooses among those the loaded image has (docs/language.md).
   pipelineOptions.omitUnfitVariants = true;

@@ -79,7 +79,9 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceAsyncWaits());
   pm.addNestedPass<tile::KernelOp>(tile::createTilePlaceMmaWaits());
   // A TMA ring's producer warpgroup, mbarriers and persistent tile loops.
-  pm.addNestedPass<tile::KernelOp>(tile::createTileWarpSpecialize());
+  tile::TileWarpSpecializeOptions warpSpecialize;
+  warpSpecialize.pairs = options.clusterPairs;
+  pm.addNestedPass<tile::KernelOp>(tile::createTileWarpSpecialize(warpSpecialize));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

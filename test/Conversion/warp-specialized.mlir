@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-warp-specialize),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-warp-specialize{pairs=true}),convert-tile-to-nvvm)' | FileCheck %s
 // RUN: tlc-opt %s --tlc-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose
@@ -57,9 +57,9 @@
 // CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK:             nvvm.wgmma.commit.group.sync.aligned
 // CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
-// Lane r of each warp releases the stage in block r of the cluster.
+// Lane r of each warp releases the stage in block r of the cluster (release at CTA scope).
 // CHECK:             nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT:        nvvm.mbarrier.arrive %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT:        nvvm.mbarrier.arrive %{{.+}} : !llvm.ptr<7>
 // Stream-K: a piece that ends its tile first adds the slots of the blocks with the tile's
 // earlier iterations (a flag acquired by one thread, a barrier of the consumers, 16 vectors of 4
 // per thread through L2; tlc.entry's `stream_k` = 64 slots x 4 bytes x 256 threads), ...

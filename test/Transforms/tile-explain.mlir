@@ -17,7 +17,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", 
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-note @+1 {{pipelined: a ring of 2 stages filled by TMA from a producer warpgroup (128 threads), full/empty mbarriers per stage; whole tiles only (no stream-K: an accumulator does not start at zero); blocks in pairs (clusters of two, tiles of adjacent rows) loading 2 of its 2 copies once for both (TMA multicast)}}
+  // expected-note @+1 {{pipelined: a ring of 2 stages filled by TMA from a producer warpgroup (128 threads), full/empty mbarriers per stage; whole tiles only (no stream-K: an accumulator does not start at zero); with --cluster-pairs, blocks in pairs (clusters of two, tiles of adjacent rows) loading 2 of its 2 copies once for both (TMA multicast)}}
   scf.for %i = %c0 to %c4 step %c1 {
     // expected-note @+1 {{copy: TMA boxes of 128 x 64, 128-byte swizzle, issued by the producer warpgroup}}
     tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>

@@ -1,4 +1,11 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-warp-specialize))' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-warp-specialize{pairs=true}))' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-warp-specialize))' | FileCheck %s --check-prefix=ALONE
+
+// Without `pairs` (the default) no kernel is marked for clusters and no cluster op appears.
+// ALONE-NOT: tile.cluster
+// ALONE:     tile.warp_specialize producer_registers = 56, consumer_registers = 224 producer {
+// ALONE-NOT: tile.cluster
+// ALONE-NOT: multicast
 
 // tile-warp-specialize alone, on a TMA ring as tile-software-pipeline and
 // tile-shared-memory-layout leave it (3 stages, mbarriers at byte 98304; A of rank 3, its

@@ -233,10 +233,11 @@ int main(int argc, char **argv) {
                 got == want ? "PASS" : "FAIL", (long long)m, got, want);
     ok &= got == want;
   }
-  // Pairs (docs/abi.md; on by default): the blocks of a 2-block cluster take tiles of adjacent
-  // block rows and share B's loads (TMA multicast). An odd row count from 9 on leaves the last
-  // pair's second tile past the grid (its consumers only pass the stages on); each
-  // configuration, then the launcher with clusters switched off.
+  // Odd and even block-row counts per configuration, with clusters switched on and off. A build
+  // with `tlc --cluster-pairs` (docs/abi.md) runs them in 2-block clusters sharing B's loads,
+  // an odd row count from 9 on leaving the last pair's second tile past the grid (its
+  // consumers only pass the stages on; bench/RESULTS.md, thirty-third session); the bundled
+  // build runs single blocks.
   for (int v = 0; v < 4; ++v) {
     // 1100 rows: 9 block rows of 128 (the first two configurations), 18 of 64.
     ok &= runCase(gpu, Case{names[v], 1100, 1000, 520}, variants[v], seed += 3);

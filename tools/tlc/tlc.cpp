@@ -61,6 +61,9 @@ int main(int argc, char **argv) {
                  "passes and through LLVM (default: one per core; outputs are the same for "
                  "every value)")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--cluster-pairs", options.clusterPairs,
+               "sm_90a: TMA rings that can share loads run their blocks in pairs of 2-block "
+               "clusters (TMA multicast; docs/pipeline.md)");
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");

@@ -60,6 +60,9 @@ struct CompileOptions {
   /// `--time-passes`: print each stage's time (frontend, MLIR passes, LLVM, PTX, ptxas per
   /// architecture; outputs) to the error stream.
   bool timePasses = false;
+  /// sm_90a TMA rings that can share loads run their blocks in pairs of 2-block clusters
+  /// (PipelineOptions::clusterPairs; `--cluster-pairs`).
+  bool clusterPairs = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

@@ -42,6 +42,9 @@ struct PipelineOptions {
   /// left out of this architecture's image with a warning, where another configuration fits
   /// (the omit-unfit-variants of tile-shared-memory-layout and convert-tile-to-nvvm).
   bool omitUnfitVariants = false;
+  /// sm_90a: TMA rings whose blocks can share loads run them in pairs of a 2-block cluster
+  /// (tile-warp-specialize's pairs; `tlc --cluster-pairs`).
+  bool clusterPairs = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

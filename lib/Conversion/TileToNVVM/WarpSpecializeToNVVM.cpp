@@ -145,11 +145,14 @@ struct MBarrierArriveLowering : OpRewritePattern<tile::MBarrierArriveOp> {
     OpBuilder &b = rewriter;
     Value ptr = mbarrierPtr(b, loc, op.getBarriers(), op.getIndex());
     if (Value rank = op.getRank()) {
-      // The barrier at the same offset in block `rank` of the cluster.
+      // The barrier at the same offset in block `rank` of the cluster. Release at CTA scope,
+      // as for a local arrival: a cluster-scope release on every stage's release made the
+      // GEMMs 1.6-2x slower, launched with clusters or not (H100, bench/RESULTS.md, thirty-third
+      // session); the consumers' reads it orders (wgmma, waited for) are complete by then.
       auto ptr7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
       Value remote = NVVM::MapaOp::create(b, loc, ptr7, ptr,
                                           arith::IndexCastOp::create(b, loc, b.getI32Type(), rank));
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CTA,
                                      false);
       rewriter.eraseOp(op);
       return success();

@@ -246,9 +246,9 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
                              : "whole tiles only (no stream-K: " + split.whyNot + ")",
                          pairs.multicast.empty()
                              ? "blocks alone (no pairs: " + pairs.whyNot + ")"
-                             : llvm::formatv("blocks in pairs (clusters of two, tiles of "
-                                             "adjacent rows) loading {0} of its {1} copies once "
-                                             "for both (TMA multicast)",
+                             : llvm::formatv("with --cluster-pairs, blocks in pairs (clusters "
+                                             "of two, tiles of adjacent rows) loading {0} of its "
+                                             "{1} copies once for both (TMA multicast)",
                                              pairs.multicast.size(),
                                              llvm::range_size(loop.getBody()->getOps<CopyOp>()))
                                    .str())

@@ -85,8 +85,9 @@ struct WorkUnit {
 /// Rewrites one kernel; `ring` is its `tma_wgmma` loop.
 class WarpSpecializer {
 public:
-  WarpSpecializer(KernelOp kernel, scf::ForOp ring)
-      : kernel(kernel), ring(ring), b(kernel.getContext()), loc(kernel.getLoc()) {}
+  WarpSpecializer(KernelOp kernel, scf::ForOp ring, bool allowPairs)
+      : kernel(kernel), ring(ring), b(kernel.getContext()), loc(kernel.getLoc()),
+        allowPairs(allowPairs) {}
 
   LogicalResult run();
 
@@ -201,7 +202,7 @@ private:
   Value iters, total, blocks, block;
   /// Pairs (planPairs): the copies one block issues for the cluster, the launch's cluster size
   /// and this block's rank in it, and the grid's rows counted in pairs (the rows without).
-  bool pairs = false;
+  bool pairs = false, allowPairs = false;
   llvm::SmallPtrSet<Operation *, 4> multicast;
   Value clusterSize, clusterRank, pairRows;
   /// log2 of the cluster's size (1 or 2 blocks): divisions by it are shifts (a division by a
@@ -360,6 +361,8 @@ PairPlan tlc::tile::planPairs(KernelOp kernel, scf::ForOp ring) {
 }
 
 bool WarpSpecializer::planPairs() {
+  if (!allowPairs)
+    return false;
   for (CopyOp copy : tlc::tile::planPairs(kernel, ring).multicast)
     multicast.insert(copy);
   return !multicast.empty();
@@ -975,7 +978,7 @@ LogicalResult WarpSpecializer::run() {
   for (GemmOp gemm : ring.getBody()->getOps<GemmOp>())
     if (std::optional<AccLayout> layout = getAccLayout(gemm.getC()))
       accumulatorRegisters = std::max<int64_t>(accumulatorRegisters, layout->slots());
-  if (!loads && accumulatorRegisters <= 96)
+  if (pairs && accumulatorRegisters <= 96)
     producerMin = std::max<int64_t>(
         producerMin, std::min<int64_t>(72, blockRegisters / producerThreads / 8 * 8));
   int64_t consumerRegisters = std::clamp<int64_t>(
@@ -1017,6 +1020,7 @@ LogicalResult WarpSpecializer::run() {
 
 namespace {
 struct WarpSpecializePass : public tlc::tile::impl::TileWarpSpecializeBase<WarpSpecializePass> {
+  using TileWarpSpecializeBase::TileWarpSpecializeBase;
   void runOnOperation() override {
     KernelOp kernel = getOperation();
     SmallVector<scf::ForOp> rings;
@@ -1043,7 +1047,7 @@ struct WarpSpecializePass : public tlc::tile::impl::TileWarpSpecializeBase<WarpS
                        << "' on the kernel); hint: run tile-software-pipeline";
       return signalPassFailure();
     }
-    if (failed(WarpSpecializer(kernel, ring).run()))
+    if (failed(WarpSpecializer(kernel, ring, pairs).run()))
       return signalPassFailure();
   }
 };

@@ -190,8 +190,12 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
     multiprocessor) per consumer thread, at most 240. The loop's `tile.pipeline`,
     `tile.stages` and `tile.barriers` marks are removed, and so is every copy of the loop. Runs
     after tile-shared-memory-layout: a located error otherwise, and for a ring loop that is not
-    directly in the kernel's body.
+    directly in the kernel's body. With `pairs`, a TMA ring whose bounds and some of whose
+    copies do not depend on the block row runs its blocks in pairs when launched in clusters of
+    two (`tile.cluster = 2`; docs/pipeline.md): opt-in, `tlc --cluster-pairs`.
   }];
+  let options = [Option<"pairs", "pairs", "bool", /*default=*/"false",
+                        "Let TMA rings run their blocks in pairs sharing loads (2-block clusters)">];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
