@@ -17,7 +17,9 @@ int main(int argc, char **argv) {
                                 int64_t);
   F fs[] = {G::variant0::launch, G::variant1::launch, G::variant2::launch, G::variant3::launch,
             G::launch};
-  struct S { int64_t m, n, k; };
+  struct S {
+    int64_t m, n, k;
+  };
   S shapes[] = {{256, 256, 64}, {256, 256, 640}, {1100, 1000, 520}, {1000, 1112, 776}};
   for (S s : shapes)
     for (int v = 0; v < 5; ++v) {
@@ -34,8 +36,8 @@ int main(int argc, char **argv) {
       CUresult r;
       while ((r = cuStreamQuery(gpu.stream())) == CUDA_ERROR_NOT_READY) {
         if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(3)) {
-          std::printf("HANG %s sk%d v%d %lldx%lldx%lld\n", on ? "on" : "off", sk, v,
-                      (long long)s.m, (long long)s.n, (long long)s.k);
+          std::printf("HANG %s sk%d v%d %lldx%lldx%lld\n", on ? "on" : "off", sk, v, (long long)s.m,
+                      (long long)s.n, (long long)s.k);
           std::fflush(stdout);
           std::_Exit(3);
         }

@@ -15,12 +15,10 @@ using F = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, i
                               int64_t);
 int main(int argc, char **argv) {
   GpuContext gpu;
-  std::pair<const char *, F> fs[] = {{"nopairs", tlc::nopairs::g1::launch},
-                                     {"none", tlc::none::g1::launch},
-                                     {"nomc", tlc::nomc::g1::launch},
-                                     {"noremote", tlc::noremote::g1::launch},
-                                     {"notail", tlc::notail::g1::launch},
-                                     {"base", tlc::base::g1::launch}};
+  std::pair<const char *, F> fs[] = {
+      {"nopairs", tlc::nopairs::g1::launch}, {"none", tlc::none::g1::launch},
+      {"nomc", tlc::nomc::g1::launch},       {"noremote", tlc::noremote::g1::launch},
+      {"notail", tlc::notail::g1::launch},   {"base", tlc::base::g1::launch}};
   int which = std::atoi(argv[1]);
   bool on = std::strcmp(argv[2], "on") == 0;
   tlc::rt::setClusters(on);

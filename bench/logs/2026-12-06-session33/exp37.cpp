@@ -37,18 +37,22 @@ int main(int argc, char **argv) {
     auto peer = [&] {
       cublasRowMajorGemm(handle, s.m, s.n, s.k, a.ptr(), b.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto run = [&](bool pairs, tlc::rt::Status (*f)(CUstream, CUdeviceptr, CUdeviceptr,
-                                                    CUdeviceptr, int64_t, int64_t, int64_t)) {
+    auto run = [&](bool pairs, tlc::rt::Status (*f)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr,
+                                                    int64_t, int64_t, int64_t)) {
       return [&, pairs, f] {
         tlc::rt::setClusters(pairs);
         CHECK_TLC(f(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
       };
     };
     std::vector<std::pair<const char *, std::function<void()>>> v = {
-        {"off", run(false, G::launch)},       {"on", run(true, G::launch)},
-        {"v0off", run(false, G::variant0::launch)}, {"v0on", run(true, G::variant0::launch)},
-        {"v1off", run(false, G::variant1::launch)}, {"v1on", run(true, G::variant1::launch)},
-        {"v2off", run(false, G::variant2::launch)}, {"v2on", run(true, G::variant2::launch)}};
+        {"off", run(false, G::launch)},
+        {"on", run(true, G::launch)},
+        {"v0off", run(false, G::variant0::launch)},
+        {"v0on", run(true, G::variant0::launch)},
+        {"v1off", run(false, G::variant1::launch)},
+        {"v1on", run(true, G::variant1::launch)},
+        {"v2off", run(false, G::variant2::launch)},
+        {"v2on", run(true, G::variant2::launch)}};
     peer();
     gpu.synchronize();
     std::vector<uint16_t> want(cc), got(cc), off(cc);
