@@ -21,15 +21,16 @@
 //     loop the accumulators handed over; a barrier of the consumers after the tile
 //   }
 //
-// Pairs (a TMA ring whose trip count does not depend on the block row, with a copy whose
-// offsets do not either: B's tiles of a GEMM): the kernel is marked `tile.cluster = 2` and a
-// launch may start its blocks in clusters of two along x. The blocks of a cluster walk pairs of
-// tiles in adjacent block rows (2 r and 2 r + 1 of one column), in lockstep: such a copy is
-// issued by one block of the pair for both (`multicast`, the blocks alternating by iteration),
-// each empty[s] completes on the consumer warps of both blocks (their `cluster` arrivals), and
-// the producer waits for the last releases of its stages before the block exits. A tile past
-// the grid (the second of a pair when the rows are odd) passes the ring's stages on without
-// using them. A launch without clusters (cluster size 1) walks single tiles as before.
+// Pairs (opt-in, the `pairs` option; a TMA ring whose trip count does not depend on the block
+// row, with a copy whose offsets do not either: B's tiles of a GEMM): the kernel is marked
+// `tile.cluster = 2` and a launch may start its blocks in clusters of two along x. The blocks
+// of a cluster walk pairs of tiles in adjacent block rows (2 r and 2 r + 1 of one column), in
+// lockstep: both issue such a copy as a `multicast` load (each half of its boxes, written to
+// both), each empty[s] completes on the consumer warps of both blocks (lane r of each warp
+// arrives `at` block r), and the producer waits for the last releases of its stages before the
+// block exits. A tile past the grid (the second of a pair when the rows are odd) passes the
+// ring's stages on without using them. A launch without clusters (cluster size 1) walks single
+// tiles as before.
 //
 // Stream-K (a TMA ring whose trip count is the same for every tile and whose accumulators are
 // sums over it: planStreamK): both roles walk the same work units. With a workspace
