@@ -220,6 +220,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.mergeBlocks = options.mergeBlocks;
   pipelineOptions.clusterPairs = options.clusterPairs;
+  pipelineOptions.ringProducers = options.ringProducers;
   // A configuration that does not fit this architecture's shared memory is left out of its
   // image (a warning); the launcher chooses among those the loaded image has (docs/language.md).
   pipelineOptions.omitUnfitVariants = true;

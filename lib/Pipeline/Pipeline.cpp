@@ -64,6 +64,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   tile::TileSoftwarePipelineOptions pipelineOptions;
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
+  pipelineOptions.ringProducers = options.ringProducers && options.tma;
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline(pipelineOptions));
   tile::TileSharedMemoryLayoutOptions layoutOptions;
   layoutOptions.omitUnfitVariants = options.omitUnfitVariants;

@@ -280,7 +280,7 @@ tile.kernel @k threads [128, 1, 1] args ["X"] dims [["M", "N"]] params {} grid {
 ^bb0(%x: !tile.tensor<bf16, 2>):
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'tile.barriers' belongs on an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma> or #tile.pipeline<loads_wgmma>}}
+  // expected-error @+1 {{'tile.barriers' belongs on an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma>, #tile.pipeline<loads_wgmma> or #tile.pipeline<tma_regs>}}
   scf.for %i = %c0 to %c1 step %c1 {
   } {tile.barriers = 1024 : i64, tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
   tile.yield

@@ -64,7 +64,7 @@ tile.kernel @k threads [256, 1, 1] args ["A", "B"] dims [["M", "K"], ["K", "N"]]
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   scf.for %t = %c0 to %c4 step %c1 {
-    // expected-error @+1 {{a ring with a producer warpgroup must be the only one of its kernel and directly in its body; hint: tile-software-pipeline makes only such loops 'tma_wgmma' or 'loads_wgmma' rings}}
+    // expected-error @+1 {{a ring with a producer warpgroup must be the only one of its kernel and directly in its body; hint: tile-software-pipeline makes only such loops 'tma_wgmma', 'loads_wgmma' or 'tma_regs' rings}}
     scf.for %i = %c0 to %c4 step %c1 {
       tile.copy %a[%t, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
       tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>

@@ -64,6 +64,9 @@ int main(int argc, char **argv) {
   app.add_flag("--cluster-pairs", options.clusterPairs,
                "sm_90a: TMA rings that can share loads run their blocks in pairs of 2-block "
                "clusters (TMA multicast; docs/pipeline.md)");
+  app.add_flag("--ring-producers", options.ringProducers,
+               "sm_90a: a kernel's register ring (attention's key loop) whose copies TMA can "
+               "issue gets a producer warpgroup and persistent blocks (docs/pipeline.md)");
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");

@@ -63,6 +63,9 @@ struct CompileOptions {
   /// sm_90a TMA rings that can share loads run their blocks in pairs of 2-block clusters
   /// (PipelineOptions::clusterPairs; `--cluster-pairs`).
   bool clusterPairs = false;
+  /// sm_90a register rings whose copies TMA can issue get a producer warpgroup
+  /// (PipelineOptions::ringProducers; `--ring-producers`).
+  bool ringProducers = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

@@ -45,6 +45,10 @@ struct PipelineOptions {
   /// sm_90a: TMA rings whose blocks can share loads run them in pairs of a 2-block cluster
   /// (tile-warp-specialize's pairs; `tlc --cluster-pairs`).
   bool clusterPairs = false;
+  /// sm_90a, with `tma`: a kernel's register ring whose copies TMA can issue gets a producer
+  /// warpgroup (tile-software-pipeline's ring-producers, a `tma_regs` ring; `tlc
+  /// --ring-producers`).
+  bool ringProducers = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

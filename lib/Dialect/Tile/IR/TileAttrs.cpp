@@ -518,8 +518,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     std::optional<PipelineKind> kind = getPipelineKind(op);
     if (!kind || !hasProducer(*kind))
       return misplaced(op, attr,
-                       "an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma> or "
-                       "#tile.pipeline<loads_wgmma>");
+                       "an 'scf.for' with 'tile.pipeline' = #tile.pipeline<tma_wgmma>, "
+                       "#tile.pipeline<loads_wgmma> or #tile.pipeline<tma_regs>");
     return success();
   }
   if (name == kProducerThreadsAttr) {

@@ -263,6 +263,14 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
                          "threads) that loads the tiles itself, full/empty mbarriers per stage",
                          s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
         .str();
+  case PipelineKind::TmaRegs:
+    return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
+                         "warpgroup ({1} threads), full/empty mbarriers per stage; the rest of "
+                         "the body stays on the kernel's warps, which walk the grid's blocks "
+                         "(one block per multiprocessor); the launch takes the loop's cp.async "
+                         "form where TMA cannot read the tensors",
+                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
+        .str();
   case PipelineKind::CpAsyncRegs:
     return llvm::formatv("pipelined: its cp.async copies run {0} ahead into {1} stages",
                          iterations(s - 1), s)

@@ -17,7 +17,8 @@
 //
 // Register rings (tile-pipeline-register-rings) placed their own copies' waits: copies into a
 // `tile.stage` get only the barrier before their run. Main-loop rings (`tile.pipeline` loops the
-// conversion builds) and kernels with a producer warpgroup are left alone.
+// conversion builds) and kernels with a main loop's producer warpgroup are left alone; in a
+// kernel with a `tma_regs` ring only the ring's TMA copies are (mbarriers order them).
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -47,11 +48,14 @@ struct PlaceAsyncWaitsPass : public tlc::tile::impl::TilePlaceAsyncWaitsBase<Pla
   void runOnOperation() override;
 
 private:
-  /// Whether `op` is inside a main-loop ring (built by the conversion, with its own waits).
+  /// Whether `op` is inside a main-loop ring (its waits are the ring's). A `tma_regs` ring's
+  /// body is the register strategy's, ordered here like any other: only its TMA copies are the
+  /// ring's (their stages guarded by mbarriers, tile-warp-specialize).
   bool inMainLoop(Operation *op) const {
     for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
          loop = loop->getParentOfType<scf::ForOp>())
-      if (getPipelineKind(loop))
+      if (std::optional<PipelineKind> kind = getPipelineKind(loop);
+          kind && *kind != PipelineKind::TmaRegs)
         return true;
     return false;
   }
@@ -125,7 +129,8 @@ void PlaceAsyncWaitsPass::placeGemmBarriers(KernelOp kernel) {
       if (!cast<BufferType>(operand.getType()).isShared())
         continue;
       for (Operation *user : operand.getUsers()) {
-        if (isa<GemmOp>(user) || isCpAsyncCopy(user))
+        // A `tma_regs` ring's TMA copies: the mbarriers order them with the gemms.
+        if (isa<GemmOp>(user) || isCpAsyncCopy(user) || user->hasAttr(kTmaAttr))
           continue;
         auto copy = dyn_cast<CopyOp>(user);
         otherWriter |= copy ? copy.getDest() == operand : isa<WriteOp, FillOp, WriteSlotOp>(user);
@@ -150,8 +155,16 @@ void PlaceAsyncWaitsPass::placeGemmBarriers(KernelOp kernel) {
 
 void PlaceAsyncWaitsPass::runOnOperation() {
   KernelOp kernel = getOperation();
-  if (kernel->hasAttr(kProducerThreadsAttr))
-    return;
+  // A main loop's producer warpgroup orders its kernel's copies; a `tma_regs` ring's orders
+  // only the ring's.
+  if (kernel->hasAttr(kProducerThreadsAttr)) {
+    WalkResult registerRing = kernel.walk([](scf::ForOp loop) {
+      return getPipelineKind(loop) == PipelineKind::TmaRegs ? WalkResult::interrupt()
+                                                            : WalkResult::advance();
+    });
+    if (!registerRing.wasInterrupted())
+      return;
+  }
   WalkResult unexpanded = kernel.walk([&](scf::ForOp loop) {
     if (getPipelineKind(loop) != PipelineKind::CpAsyncRegs)
       return WalkResult::advance();

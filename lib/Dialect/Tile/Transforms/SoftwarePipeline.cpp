@@ -19,11 +19,16 @@
 // norms: rows copied by cp.async into shared tiles, then into registers), a pipelined loop whose
 // cp.async copies feed only that loop is marked "cp_async_regs": its buffers get S stages and
 // tile-pipeline-register-rings issues each iteration's copies S - 1 iterations ahead (the rest
-// of the body, softmax included, stays in place). Other pipelined loops run in order.
+// of the body, softmax included, stays in place). With `ring-producers` (sm_90a), such a ring
+// whose copies TMA can issue and only wgmma gemms read, the kernel's only one, becomes a
+// "tma_regs" ring: a producer warpgroup issues its copies (tile-warp-specialize) and the rest of
+// its body stays the consumers'. Other pipelined loops run in order.
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
 #include "tlc/Dialect/Tile/Transforms/Strategy.h"
+
+#include "tlc/Layout/Layout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -191,6 +196,55 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   return anyCopy && !nested.wasInterrupted();
 }
 
+/// Whether the register ring `loop` can take a producer warpgroup issuing its copies as TMA boxes
+/// (a `tma_regs` ring): directly in the kernel's body, whose blocks the warp-specialized kernel
+/// walks persistently, on whole warpgroups (at most three beside the producer's); each cp.async
+/// copy a box of a tensor of rank 2 to 5 whose element it keeps (16-bit, or 8-bit floats), its
+/// column at a known multiple of 16 bytes, its offsets and the loop's bounds recomputable by the
+/// producer, its tile read only by wgmma gemms of the loop.
+static bool fitsProducerRing(scf::ForOp loop, KernelOp kernel) {
+  int64_t threads = kernel.getThreads()[0];
+  if (loop->getParentOp() != kernel.getOperation() || threads % 128 != 0 || threads > 384)
+    return false;
+  for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (!isRecomputable(bound, kernel, {}))
+      return false;
+  bool anyCopy = false;
+  for (auto copy : loop.getBody()->getOps<CopyOp>()) {
+    if (!copy->hasAttr(kCpAsyncAttr))
+      continue;
+    anyCopy = true;
+    auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
+    auto dest = dyn_cast<BufferType>(copy.getDest().getType());
+    if (!tensor || !dest || !dest.isShared() || tensor.getRank() < 2 || tensor.getRank() > 5 ||
+        dest.getRank() != 2 || tensor.getElementType() != dest.getElementType() ||
+        !copy.getDest().getDefiningOp<AllocOp>())
+      return false;
+    Type elem = dest.getElementType();
+    if (!elem.isBF16() && !elem.isF16() && !isFloat8(elem))
+      return false;
+    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
+    // A box is at most 256 rows; its columns are the swizzle's column blocks.
+    if (dest.getShape()[0] > 256 ||
+        !layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
+      return false;
+    if (!isKnown16ByteColumn(copy.getSourceOffsets().back(), elemBytes))
+      return false;
+    for (Value offset : copy.getSourceOffsets())
+      if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
+        return false;
+    for (Operation *user : copy.getDest().getUsers()) {
+      if (user == copy.getOperation())
+        continue;
+      auto gemm = dyn_cast<GemmOp>(user);
+      if (!gemm || !loop->isProperAncestor(gemm) || !isRegisterWgmma(gemm) ||
+          gemm.getC() == copy.getDest())
+        return false;
+    }
+  }
+  return anyCopy;
+}
+
 /// A shared tile that `loop` fills by cp.async and that is otherwise used only in branches of an
 /// `if` exclusive with the loop (a kernel choosing its loop by the shapes, each loop filling the
 /// same tile) gets an alloc of its own for the loop: each loop may become a ring of its own
@@ -243,6 +297,7 @@ struct SoftwarePipelinePass
     // generic strategy for all but the first.
     if (loops.empty()) {
       // The register strategy: copies S - 1 iterations ahead into S stages of their buffers.
+      SmallVector<scf::ForOp> rings;
       kernel.getBody().walk([&](scf::ForOp loop) {
         auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
         if (!stages || stages.getInt() < 2)
@@ -255,7 +310,25 @@ struct SoftwarePipelinePass
         for (Operation &op : loop.getBody()->without_terminator())
           if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kCpAsyncAttr))
             copy.getDest().getDefiningOp()->setAttr(kStagesAttr, stages);
+        rings.push_back(loop);
       });
+      // One producer warpgroup serves the kernel's ring when it is the only one.
+      if (ringProducers && rings.size() == 1) {
+        FailureOr<TargetAttr> target = requireTarget(kernel, "tile-software-pipeline");
+        if (failed(target))
+          return signalPassFailure();
+        if (target->hasWgmma() && fitsProducerRing(rings.front(), kernel)) {
+          scf::ForOp ring = rings.front();
+          ring->setAttr(kPipelineAttr,
+                        PipelineKindAttr::get(b.getContext(), PipelineKind::TmaRegs));
+          for (Operation &op : ring.getBody()->without_terminator())
+            if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kCpAsyncAttr)) {
+              copy->removeAttr(kCpAsyncAttr);
+              copy->setAttr(kTmaAttr, b.getUnitAttr());
+            }
+          kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
+        }
+      }
       return;
     }
     scf::ForOp loop = loops.front();

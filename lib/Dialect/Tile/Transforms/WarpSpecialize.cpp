@@ -1,7 +1,8 @@
 //===- WarpSpecialize.cpp - A ring's producer and consumers, in tiles ------===//
 //
-// A kernel whose top-level main loop is a `tma_wgmma` or `loads_wgmma` ring
-// (tile-software-pipeline, placed by tile-shared-memory-layout) becomes, in the tile dialect:
+// A kernel whose top-level main loop is a `tma_wgmma` or `loads_wgmma` ring, or whose register
+// ring is `tma_regs` (tile-software-pipeline, placed by tile-shared-memory-layout), becomes, in
+// the tile dialect:
 //
 //   %bars = tile.alloc {tile.offset = <the loop's tile.barriers>} : !tile.buffer<shared 2Sxi64>
 //   scf.if thread 0 { tile.mbarrier_init full[s] (count 1, or 128 for a loading producer),
@@ -18,7 +19,10 @@
 //   } consumers {
 //     for each tile: the kernel body (block ids the tile's), its main loop waiting on full[s],
 //     gemms on stage s (async, then waited for), one arrival per warp on empty[s]; after the
-//     loop the accumulators handed over; a barrier of the consumers after the tile
+//     loop the accumulators handed over; a barrier of the consumers after the tile.
+//     `tma_regs`: the body stays as the register strategy placed it (its wgmma waits included);
+//     each iteration waits on full[s], its TMA copies' tiles read at stage s, and each consumer
+//     warp releases the stage at the iteration's end, where its gemms are complete
 //   }
 //
 // Pairs (opt-in, the `pairs` option; a TMA ring whose trip count does not depend on the block
@@ -69,6 +73,10 @@ using namespace tlc::tile;
 static constexpr int64_t kTmaProducerRegisters = 56;
 static constexpr int64_t kTmaProducerRegistersMax = 96;
 static constexpr int64_t kLoadProducerRegisters = 152;
+/// A `tma_regs` ring's producer issues one tile's boxes at a time and leaves the rest to the
+/// consumers, whose softmax and two accumulators need all of them (24 + 240 for two consumer
+/// warpgroups, FlashAttention-3's split; 56 spilled in the consumers of attention at BM = 128).
+static constexpr int64_t kRegisterRingProducerRegisters = 24;
 /// Block rows of a group of tiles walked together (blocks running at once share rows of A and
 /// columns of B in L2).
 static constexpr int64_t kGroupRows = 8;
@@ -180,6 +188,11 @@ private:
   FailureOr<Value> buildConsumerBody(ArrayRef<Operation *> moved, const WorkUnit &unit);
   /// The consumers of a tile outside the grid: each stage waited for full, then released.
   FailureOr<Value> buildIdleConsumers(const WorkUnit &unit);
+  /// A `tma_regs` ring's consumers (the body moved into `tileBody`, before `tileEnd` or at its
+  /// end): each iteration waits for its stage to be full, reads the ring's tiles at that stage,
+  /// and releases it at its end (its wgmma gemms are complete there).
+  FailureOr<Value> buildRegisterConsumers(Block *tileBody, Operation *tileEnd,
+                                          const WorkUnit &unit);
   /// The consumer warps' release of `stage` (lane 0 of each; to both blocks with pairs).
   void releaseStage(Value stage);
   /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
@@ -196,6 +209,8 @@ private:
   int64_t stages = 1, consumerThreads = 0;
   /// The ring is `loads_wgmma`: the producer threads load the tiles themselves.
   bool loads = false;
+  /// The ring is `tma_regs`: a loop of the register strategy (its waits placed already).
+  bool registerRing = false;
   /// Stream-K: the accumulators the ring's gemms sum into and their byte offsets in a slot
   /// (empty: no stream-K); per region, the ring's iterations per tile, the split iterations
   /// (total), the blocks (P) and this block (c).
@@ -342,7 +357,7 @@ FailureOr<Value> WarpSpecializer::recompute(Value value, IRMapping &mapping,
 PairPlan tlc::tile::planPairs(KernelOp kernel, scf::ForOp ring) {
   PairPlan plan;
   if (getPipelineKind(ring) != PipelineKind::TmaWgmma) {
-    plan.whyNot = "only a ring filled by TMA shares its loads";
+    plan.whyNot = "only a TMA + wgmma main loop shares its loads";
     return plan;
   }
   llvm::DenseMap<Value, bool> memo;
@@ -562,7 +577,11 @@ FailureOr<SmallVector<Value>> WarpSpecializer::recomputeOffsets(CopyOp copy, IRM
 FailureOr<Value> WarpSpecializer::buildProducerTile(const WorkUnit &unit) {
   ArrayRef<Value> blockIds = unit.ids;
   return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value iter, Value stage) {
-    SmallVector<CopyOp> copies(ring.getBody()->getOps<CopyOp>());
+    // The ring's copies (a `tma_regs` body may hold other copies: into registers, to tensors).
+    SmallVector<CopyOp> copies;
+    for (CopyOp copy : ring.getBody()->getOps<CopyOp>())
+      if (copy->hasAttr(kTmaAttr))
+        copies.push_back(copy);
     int64_t bytes = 0;
     for (CopyOp copy : copies)
       bytes += cast<BufferType>(copy.getDest().getType()).getSizeInBytes();
@@ -776,6 +795,9 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
     id.erase();
   }
 
+  if (registerRing)
+    return buildRegisterConsumers(tileBody, tileEnd, unit);
+
   b.setInsertionPoint(ring);
   Value lb = ring.getLowerBound(), ub = ring.getUpperBound(), step = ring.getStep();
   Value count = tripCount(lb, ub, step);
@@ -841,6 +863,46 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
   return count;
 }
 
+FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operation *tileEnd,
+                                                         const WorkUnit &unit) {
+  b.setInsertionPoint(ring);
+  Value count = tripCount(ring.getLowerBound(), ring.getUpperBound(), ring.getStep());
+  Block *body = ring.getBody();
+  b.setInsertionPointToStart(body);
+  Value iter = iteration(ring.getInductionVar(), ring.getLowerBound(), ring.getStep(), unit.base);
+  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
+  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
+  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  // The TMA copies are the producer's; every other use of their tiles in the body reads the
+  // iteration's stage.
+  SmallVector<Value> tiles;
+  for (Operation &op : llvm::make_early_inc_range(*body))
+    if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kTmaAttr)) {
+      if (!llvm::is_contained(tiles, copy.getDest()))
+        tiles.push_back(copy.getDest());
+      copy.erase();
+    }
+  for (Value tile : tiles) {
+    Value view = stageOf(tile, stage);
+    tile.replaceUsesWithIf(view, [&](OpOperand &use) {
+      return use.getOwner() != view.getDefiningOp() && ring->isProperAncestor(use.getOwner());
+    });
+  }
+  // tile-place-mma-waits completed the iteration's wgmma gemms before its end: the stage is
+  // free there.
+  b.setInsertionPoint(body->getTerminator());
+  releaseStage(stage);
+  for (StringRef name : {kPipelineAttr, kStagesAttr, kBarriersAttr})
+    ring->removeAttr(name);
+  // The consumers finish a tile together before the next one reuses block-wide buffers.
+  if (tileEnd)
+    b.setInsertionPoint(tileEnd);
+  else
+    b.setInsertionPointToEnd(tileBody);
+  BarrierOp::create(b, loc);
+  return count;
+}
+
 void WarpSpecializer::buildStreamKEpilogue(const WorkUnit &unit, Operation *from) {
   Block *tileBody = from->getBlock();
   SmallVector<Operation *> epilogue;
@@ -893,6 +955,7 @@ LogicalResult WarpSpecializer::run() {
   consumerThreads = kernel.getThreads()[0];
   stages = cast<IntegerAttr>(ring->getAttr(kStagesAttr)).getInt();
   loads = getPipelineKind(ring) == PipelineKind::LoadsWgmma;
+  registerRing = getPipelineKind(ring) == PipelineKind::TmaRegs;
   pairs = planPairs();
   if (pairs)
     kernel->setAttr(kClusterAttr, b.getI64IntegerAttr(2));
@@ -971,7 +1034,9 @@ LogicalResult WarpSpecializer::run() {
   // consumers' 240 at most leave it, within its bounds.
   int64_t blockRegisters =
       65536 / (consumerThreads + producerThreads) / 8 * 8 * (consumerThreads + producerThreads);
-  int64_t producerMin = loads ? kLoadProducerRegisters : kTmaProducerRegisters;
+  int64_t producerMin = loads          ? kLoadProducerRegisters
+                        : registerRing ? kRegisterRingProducerRegisters
+                                       : kTmaProducerRegisters;
   int64_t producerMax = loads ? kLoadProducerRegisters : kTmaProducerRegistersMax;
   // Consumers whose ring accumulators take at most 96 registers (128 x 128 tiles on two
   // warpgroups: 64) leave the producer 72 (its pair walk spilled at 56).
@@ -1035,7 +1100,7 @@ struct WarpSpecializePass : public tlc::tile::impl::TileWarpSpecializeBase<WarpS
     if (rings.size() > 1 || ring->getParentOp() != kernel) {
       ring.emitError() << "a ring with a producer warpgroup must be the only one of its kernel "
                        << "and directly in its body; hint: tile-software-pipeline makes only "
-                       << "such loops 'tma_wgmma' or 'loads_wgmma' rings";
+                       << "such loops 'tma_wgmma', 'loads_wgmma' or 'tma_regs' rings";
       return signalPassFailure();
     }
     if (!ring->hasAttr(kBarriersAttr) || !isa<IntegerAttr>(ring->getAttr(kStagesAttr))) {

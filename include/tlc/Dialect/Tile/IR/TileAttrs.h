@@ -100,9 +100,10 @@ mlir::LogicalResult requireUnplaced(KernelOp kernel, llvm::StringRef pass);
 std::optional<MmaKind> getMmaKind(mlir::Operation *gemm);
 std::optional<PipelineKind> getPipelineKind(mlir::Operation *loop);
 /// Whether a loop of `kind` is an mbarrier ring filled by a producer warpgroup (`tma_wgmma`,
-/// `loads_wgmma`).
+/// `loads_wgmma`, `tma_regs`).
 inline bool hasProducer(PipelineKind kind) {
-  return kind == PipelineKind::TmaWgmma || kind == PipelineKind::LoadsWgmma;
+  return kind == PipelineKind::TmaWgmma || kind == PipelineKind::LoadsWgmma ||
+         kind == PipelineKind::TmaRegs;
 }
 
 /// A "loads_wgmma" loop's edge blocks: per stage, one 16-byte block per row of each tile its

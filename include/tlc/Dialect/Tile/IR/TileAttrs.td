@@ -26,7 +26,8 @@ def Tile_PipelineKind : I32EnumAttr<"PipelineKind", "how a pipelined loop is sch
     I32EnumAttrCase<"TmaWgmma", 0, "tma_wgmma">,
     I32EnumAttrCase<"CpAsyncMma", 1, "cp_async_mma">,
     I32EnumAttrCase<"CpAsyncRegs", 2, "cp_async_regs">,
-    I32EnumAttrCase<"LoadsWgmma", 3, "loads_wgmma">]> {
+    I32EnumAttrCase<"LoadsWgmma", 3, "loads_wgmma">,
+    I32EnumAttrCase<"TmaRegs", 4, "tma_regs">]> {
   let cppNamespace = "::tlc::tile";
   let genSpecializedAttr = 0;
 }
@@ -60,7 +61,9 @@ def Tile_PipelineKindAttr : EnumAttr<Tile_Dialect, Tile_PipelineKind, "pipeline"
     `cp_async_mma`: cp.async copies S - 1 iterations ahead, ldmatrix + mma.sync gemms;
     `cp_async_regs`: a loop of the register strategy whose cp.async copies run ahead;
     `loads_wgmma`: copies of tensors TMA cannot read (any alignment) loaded by a producer
-    warpgroup through registers (or cp.async where aligned) into an mbarrier ring, wgmma gemms.
+    warpgroup through registers (or cp.async where aligned) into an mbarrier ring, wgmma gemms;
+    `tma_regs`: a loop of the register strategy (its body stays: softmax, masks, any tile op)
+    whose copies a producer warpgroup issues as TMA boxes into an mbarrier ring.
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -109,14 +109,22 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
     iterations ahead) serve mma.sync gemms, and wgmma ones without `producer-loads`. Other
     `pipelined` loops whose cp.async tiles only their copies into registers (and register-strategy
     gemms) read become `cp_async_regs` rings; a tile such a loop fills that is otherwise used only
-    in the other branch of an `if` around it first gets an alloc of its own for the loop.
+    in the other branch of an `if` around it first gets an alloc of its own for the loop. With
+    `ring-producers` on sm_90a, such a ring directly in the kernel's body, the kernel's only one,
+    whose copies are TMA boxes (rank 2 to 5, 16-bit or 8-bit elements, columns at a known
+    multiple of 16 bytes, offsets and bounds recomputable from block ids) read by wgmma gemms
+    only, on whole warpgroups (at most 3), becomes a `tma_regs` ring instead: its copies `tile.tma`,
+    a producer warpgroup on the kernel; the rest of its body stays as it is.
   }];
   let options = [
     Option<"producerLoads", "producer-loads", "bool", "true",
            "Rings of cp.async copies feeding wgmma get a producer warpgroup (loads_wgmma)">,
     Option<"mainLoops", "main-loops", "bool", "true",
            "Loops of copies and gemms may become main-loop rings; off, pipelined loops become "
-           "register rings (cp_async_regs) only (tlc --codegen=register)">
+           "register rings (cp_async_regs) only (tlc --codegen=register)">,
+    Option<"ringProducers", "ring-producers", "bool", "false",
+           "sm_90a: a kernel's register ring whose copies TMA can issue becomes a tma_regs ring "
+           "(a producer warpgroup, persistent blocks); tlc sets it for the TMA compile">
   ];
 }
 
