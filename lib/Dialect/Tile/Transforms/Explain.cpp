@@ -123,6 +123,16 @@ static std::string genericCopyReason(CopyOp copy, BufferType dest) {
   return "";
 }
 
+/// Whether `op` is in a ring a producer warpgroup fills (its copies are the producer's; copies
+/// before a `tma_regs` ring stay the kernel's own).
+static bool inProducerRing(Operation *op) {
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (std::optional<PipelineKind> kind = getPipelineKind(loop); kind && hasProducer(*kind))
+      return true;
+  return false;
+}
+
 /// Empty for copies that are not worth a note (local buffers).
 static std::string describeCopy(CopyOp copy, bool producer) {
   auto source = dyn_cast<BufferType>(copy.getSource().getType());
@@ -350,13 +360,12 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         kernel.emitRemark() << "kernel '" << kernel.getSymName() << "' for " << target->getArch()
                             << (plain ? " (the entry for tensors TMA cannot read)" : "")
                             << ", per operation:";
-    bool producer = kernel->hasAttr(kProducerThreadsAttr);
     kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
       std::string text;
       if (auto gemm = dyn_cast<GemmOp>(op))
         text = describeGemm(gemm);
       else if (auto copy = dyn_cast<CopyOp>(op))
-        text = describeCopy(copy, producer);
+        text = describeCopy(copy, inProducerRing(copy));
       else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
         text = describeLoop(loop, kernel);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
