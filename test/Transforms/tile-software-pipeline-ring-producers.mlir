@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: tile.kernel @attention
 // CHECK-SAME:    tile.producer_threads = 128
-// CHECK:         tile.copy %{{.+}} to %{{.+}} {tile.cp_async}
+// CHECK:         tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK:         scf.for
 // CHECK:           tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK-NEXT:      tile.copy %{{.+}} to %{{.+}} {tile.tma}

@@ -2,17 +2,25 @@
 
 // tile-warp-specialize alone on a `tma_regs` ring (attention's key loop) as
 // tile-software-pipeline{ring-producers}, tile-shared-memory-layout, tile-place-async-waits and
-// tile-place-mma-waits leave it: Q is the consumers' cp.async copy before the ring, K and V the
-// ring's TMA copies, the body's wgmma waits already placed. Registers: 24 for the producer, 240
-// for the two consumer warpgroups (24 x 128 + 240 x 256 = 168 x 384, the block's allocation).
+// tile-place-mma-waits leave it: Q a TMA copy before the ring (a tile copy, once per tile), K and
+// V the ring's TMA copies, the body's wgmma waits already placed. Registers: 40 for the producer,
+// 232 for the two consumer warpgroups (40 x 128 + 232 x 256 = 168 x 384, the block's allocation).
 // CHECK-LABEL: tile.kernel @attention
-// CHECK:       %[[BARS:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 4xi64>
+// The mbarriers: full[s] = s, empty[s] = 2 + s, then the tile copies' full (4) and empty (5).
+// CHECK:       %[[BARS:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 6xi64>
 // CHECK:         tile.mbarrier_init %[[BARS]][%{{.+}}], count = 1
 // CHECK:         tile.mbarrier_init %[[BARS]][%{{.+}}], count = 8
-// CHECK:       tile.warp_specialize producer_registers = 24, consumer_registers = 240 producer {
-// The producer: one thread walks the tiles, per key block waits for the stage to be empty, expects
-// both boxes' bytes and issues them.
+// CHECK:         tile.mbarrier_init %[[BARS]][%c4], count = 1
+// CHECK-NEXT:    %c5 = arith.constant 5
+// CHECK-NEXT:    tile.mbarrier_init %[[BARS]][%c5], count = 8
+// CHECK:       tile.warp_specialize producer_registers = 40, consumer_registers = 232 producer {
+// The producer: one thread walks the tiles; per tile it waits for Q's tile to be released, loads
+// it, then per key block waits for the stage to be empty, expects both boxes' bytes and issues
+// them.
 // CHECK:         scf.for
+// CHECK:           tile.mbarrier_wait %[[BARS]][%c5], parity
+// CHECK:           tile.mbarrier_arrive %[[BARS]][%c4], expect_tx = 32768
+// CHECK:           tile.tma_load %arg0[{{.+}}] to %{{.+}}, %[[BARS]][%{{.+}}] : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x128xbf16>
 // CHECK:           scf.for
 // CHECK:             tile.mbarrier_wait %[[BARS]]
 // CHECK-NEXT:        tile.mbarrier_arrive %[[BARS]][%[[S:.+]]], expect_tx = 32768
@@ -21,12 +29,13 @@
 // CHECK:             %[[VS:.+]] = tile.stage %{{.+}}[%[[S]]]
 // CHECK-NEXT:        tile.tma_load %arg2[{{.+}}] to %[[VS]], %[[BARS]][%[[S]]]
 // CHECK:       } consumers {
-// The consumers: per tile, Q by cp.async (waited for, fenced, synced), then the ring: a wait for
-// the full stage, the body on the stage's views (TMA copies gone, wgmma waits kept), each warp's
-// release at the end of the iteration; a barrier of the consumers after the tile.
+// The consumers: per tile, a wait for Q's tile where its copy was, then the ring: a wait for the
+// full stage, the body on the stage's views (TMA copies gone, wgmma waits kept), each warp's
+// release at the end of the iteration; after the ring each warp releases Q's tile; a barrier of
+// the consumers after the tile.
 // CHECK:         scf.for
-// CHECK:           tile.copy %arg0[{{.+}}] to %{{.+}} {tile.cp_async}
-// CHECK:           tile.async_wait pending = 0
+// CHECK-NOT:       tile.copy %arg0
+// CHECK:           tile.mbarrier_wait %[[BARS]][%c4], parity
 // CHECK:           scf.for
 // CHECK:             tile.mbarrier_wait %[[BARS]][%[[CS:.+]]], parity
 // CHECK-NEXT:        %[[K:.+]] = tile.stage %{{.+}}[%[[CS]]]
@@ -38,9 +47,11 @@
 // CHECK:             scf.if
 // CHECK:               %[[E:.+]] = arith.addi %[[CS]], %{{.+}}
 // CHECK-NEXT:          tile.mbarrier_arrive %[[BARS]][%[[E]]] :
+// CHECK:           scf.if
+// CHECK-NEXT:        tile.mbarrier_arrive %[[BARS]][%c5] :
 // CHECK:           tile.copy %{{.+}} to %arg3
 // CHECK-NEXT:      tile.barrier
-tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"]] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98336 : i64} grid {
+tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"]] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 98352 : i64} grid {
 ^bb0(%arg0: !tile.tensor<bf16, 3>, %arg1: !tile.tensor<bf16, 3>, %arg2: !tile.tensor<bf16, 3>, %arg3: !tile.tensor<bf16, 3>):
   %c1 = arith.constant 1 : index
   %0 = tile.dim %arg0[0] : !tile.tensor<bf16, 3>
@@ -57,13 +68,9 @@ tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B",
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %6 = tile.block_id 2
-  tile.barrier
-  tile.copy %arg0[%6, %c0, %c0] to %0 {tile.cp_async} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x128xbf16>
+  tile.copy %arg0[%6, %c0, %c0] to %0 {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 128x128xbf16>
   %7 = tile.dim %arg1[1] : !tile.tensor<bf16, 3>
   %8 = arith.ceildivsi %7, %c64 : index
-  tile.async_wait pending = 0
-  tile.async_proxy_fence
-  tile.barrier
   scf.for %arg4 = %c0 to %8 step %c1 {
     %9 = arith.muli %arg4, %c64 : index
     tile.copy %arg1[%6, %9, %c0] to %1 {tile.tma} : !tile.tensor<bf16, 3> to !tile.buffer<shared 64x128xbf16>

@@ -123,8 +123,8 @@ static std::string genericCopyReason(CopyOp copy, BufferType dest) {
   return "";
 }
 
-/// Whether `op` is in a ring a producer warpgroup fills (its copies are the producer's; copies
-/// before a `tma_regs` ring stay the kernel's own).
+/// Whether `op` is in a ring a producer warpgroup fills (its copies are the producer's; of the
+/// copies before a `tma_regs` ring, only the TMA ones are).
 static bool inProducerRing(Operation *op) {
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
        loop = loop->getParentOfType<scf::ForOp>())
@@ -365,7 +365,8 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
       if (auto gemm = dyn_cast<GemmOp>(op))
         text = describeGemm(gemm);
       else if (auto copy = dyn_cast<CopyOp>(op))
-        text = describeCopy(copy, inProducerRing(copy));
+        text = describeCopy(copy, inProducerRing(copy) || (copy->hasAttr(kTmaAttr) &&
+                                                           kernel->hasAttr(kProducerThreadsAttr)));
       else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
         text = describeLoop(loop, kernel);
       else if (auto reduce = dyn_cast<ReduceOp>(op))

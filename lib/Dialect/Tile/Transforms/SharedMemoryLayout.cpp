@@ -381,7 +381,7 @@ struct SharedMemoryLayoutPass
       int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
       int64_t barriers = llvm::alignTo(total, 8);
       loop->setAttr(kBarriersAttr, b.getI64IntegerAttr(barriers));
-      total = barriers + 16 * stages;
+      total = barriers + 8 * ringBarrierCount(*kind, stages);
       if (*kind == PipelineKind::LoadsWgmma)
         total = edgeBlocksOffset(barriers, stages) + stages * edgeBlockBytesPerStage(loop);
     });

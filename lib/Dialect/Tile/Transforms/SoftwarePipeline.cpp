@@ -196,12 +196,46 @@ static bool isRegisterRing(scf::ForOp loop, KernelOp kernel) {
   return anyCopy && !nested.wasInterrupted();
 }
 
+/// Whether `copy` can be a TMA box a producer warpgroup issues for ring `loop`: a cp.async copy
+/// of a tensor of rank 2 to 5 into a rank-2 shared tile of the same element (16-bit, or 8-bit
+/// floats), its column at a known multiple of 16 bytes, its offsets recomputable from block ids,
+/// sizes, arguments and `roots`, its tile read only by wgmma gemms of the loop.
+static bool fitsProducerCopy(CopyOp copy, scf::ForOp loop, KernelOp kernel, ArrayRef<Value> roots) {
+  auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
+  auto dest = dyn_cast<BufferType>(copy.getDest().getType());
+  if (!copy->hasAttr(kCpAsyncAttr) || !tensor || !dest || !dest.isShared() ||
+      tensor.getRank() < 2 || tensor.getRank() > 5 || dest.getRank() != 2 ||
+      tensor.getElementType() != dest.getElementType() || !copy.getDest().getDefiningOp<AllocOp>())
+    return false;
+  Type elem = dest.getElementType();
+  if (!elem.isBF16() && !elem.isF16() && !isFloat8(elem))
+    return false;
+  int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
+  // A box is at most 256 rows; its columns are the swizzle's column blocks.
+  if (dest.getShape()[0] > 256 ||
+      !layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
+    return false;
+  if (!isKnown16ByteColumn(copy.getSourceOffsets().back(), elemBytes))
+    return false;
+  for (Value offset : copy.getSourceOffsets())
+    if (!isRecomputable(offset, kernel, roots))
+      return false;
+  // Written by this copy alone, read by the ring's wgmma gemms alone.
+  for (Operation *user : copy.getDest().getUsers()) {
+    if (user == copy.getOperation())
+      continue;
+    auto gemm = dyn_cast<GemmOp>(user);
+    if (!gemm || !loop->isProperAncestor(gemm) || !isRegisterWgmma(gemm) ||
+        gemm.getC() == copy.getDest())
+      return false;
+  }
+  return true;
+}
+
 /// Whether the register ring `loop` can take a producer warpgroup issuing its copies as TMA boxes
 /// (a `tma_regs` ring): directly in the kernel's body, whose blocks the warp-specialized kernel
-/// walks persistently, on whole warpgroups (at most three beside the producer's); each cp.async
-/// copy a box of a tensor of rank 2 to 5 whose element it keeps (16-bit, or 8-bit floats), its
-/// column at a known multiple of 16 bytes, its offsets and the loop's bounds recomputable by the
-/// producer, its tile read only by wgmma gemms of the loop.
+/// walks persistently, on whole warpgroups (at most three beside the producer's), its bounds
+/// recomputable by the producer, each cp.async copy one fitsProducerCopy accepts.
 static bool fitsProducerRing(scf::ForOp loop, KernelOp kernel) {
   int64_t threads = kernel.getThreads()[0];
   if (loop->getParentOp() != kernel.getOperation() || threads % 128 != 0 || threads > 384)
@@ -214,33 +248,8 @@ static bool fitsProducerRing(scf::ForOp loop, KernelOp kernel) {
     if (!copy->hasAttr(kCpAsyncAttr))
       continue;
     anyCopy = true;
-    auto tensor = dyn_cast<tile::TensorType>(copy.getSource().getType());
-    auto dest = dyn_cast<BufferType>(copy.getDest().getType());
-    if (!tensor || !dest || !dest.isShared() || tensor.getRank() < 2 || tensor.getRank() > 5 ||
-        dest.getRank() != 2 || tensor.getElementType() != dest.getElementType() ||
-        !copy.getDest().getDefiningOp<AllocOp>())
+    if (!fitsProducerCopy(copy, loop, kernel, {loop.getInductionVar()}))
       return false;
-    Type elem = dest.getElementType();
-    if (!elem.isBF16() && !elem.isF16() && !isFloat8(elem))
-      return false;
-    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
-    // A box is at most 256 rows; its columns are the swizzle's column blocks.
-    if (dest.getShape()[0] > 256 ||
-        !layout::chooseSwizzle(dest.getShape()[0], dest.getShape()[1], elemBytes))
-      return false;
-    if (!isKnown16ByteColumn(copy.getSourceOffsets().back(), elemBytes))
-      return false;
-    for (Value offset : copy.getSourceOffsets())
-      if (!isRecomputable(offset, kernel, {loop.getInductionVar()}))
-        return false;
-    for (Operation *user : copy.getDest().getUsers()) {
-      if (user == copy.getOperation())
-        continue;
-      auto gemm = dyn_cast<GemmOp>(user);
-      if (!gemm || !loop->isProperAncestor(gemm) || !isRegisterWgmma(gemm) ||
-          gemm.getC() == copy.getDest())
-        return false;
-    }
   }
   return anyCopy;
 }
@@ -326,6 +335,17 @@ struct SoftwarePipelinePass
               copy->removeAttr(kCpAsyncAttr);
               copy->setAttr(kTmaAttr, b.getUnitAttr());
             }
+          // Copies before the ring into tiles only its gemms read (attention's Q): the producer
+          // loads them once per block tile.
+          for (Operation &op : kernel.getBody().front()) {
+            if (&op == ring.getOperation())
+              break;
+            if (auto copy = dyn_cast<CopyOp>(op);
+                copy && fitsProducerCopy(copy, ring, kernel, {})) {
+              copy->removeAttr(kCpAsyncAttr);
+              copy->setAttr(kTmaAttr, b.getUnitAttr());
+            }
+          }
           kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
         }
       }

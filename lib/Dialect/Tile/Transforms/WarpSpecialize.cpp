@@ -74,9 +74,10 @@ static constexpr int64_t kTmaProducerRegisters = 56;
 static constexpr int64_t kTmaProducerRegistersMax = 96;
 static constexpr int64_t kLoadProducerRegisters = 152;
 /// A `tma_regs` ring's producer issues one tile's boxes at a time and leaves the rest to the
-/// consumers, whose softmax and two accumulators need all of them (24 + 240 for two consumer
-/// warpgroups, FlashAttention-3's split; 56 spilled in the consumers of attention at BM = 128).
-static constexpr int64_t kRegisterRingProducerRegisters = 24;
+/// consumers, whose softmax and two accumulators need nearly all of them: for attention at
+/// BM = 128 (two consumer warpgroups), 56 + 224 spilled 40 bytes in the consumers, 24 + 240 52
+/// in the producer, 40 + 232 8 (ptxas).
+static constexpr int64_t kRegisterRingProducerRegisters = 40;
 /// Block rows of a group of tiles walked together (blocks running at once share rows of A and
 /// columns of B in L2).
 static constexpr int64_t kGroupRows = 8;
@@ -89,6 +90,8 @@ namespace {
 struct WorkUnit {
   SmallVector<Value, 3> ids;
   Value base, kBegin, kEnd, firstBlock;
+  /// The unit's place among this block's units (0, 1, ...; without stream-K).
+  Value ordinal;
 };
 
 /// Rewrites one kernel; `ring` is its `tma_wgmma` loop.
@@ -195,6 +198,8 @@ private:
                                           const WorkUnit &unit);
   /// The consumer warps' release of `stage` (lane 0 of each; to both blocks with pairs).
   void releaseStage(Value stage);
+  /// Lane 0 of each consumer warp arrives on mbarrier `index` of this block.
+  void releaseBarrier(Value index);
   /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
   /// epilogue) run where the unit ends its tile, after the contributors' slots are added; a
   /// unit that does not stores its accumulators in its block's slot and signals it.
@@ -211,6 +216,9 @@ private:
   bool loads = false;
   /// The ring is `tma_regs`: a loop of the register strategy (its waits placed already).
   bool registerRing = false;
+  /// A `tma_regs` ring's TMA copies before it in the kernel's body (attention's Q): the producer
+  /// loads them once per tile.
+  SmallVector<CopyOp> tileCopies;
   /// Stream-K: the accumulators the ring's gemms sum into and their byte offsets in a slot
   /// (empty: no stream-K); per region, the ring's iterations per tile, the split iterations
   /// (total), the blocks (P) and this block (c).
@@ -429,6 +437,7 @@ FailureOr<Value> WarpSpecializer::buildTileLoop(UnitBody body) {
     WorkUnit unit;
     unit.ids = tileIds(loop.getInductionVar());
     unit.base = loop.getRegionIterArg(0);
+    unit.ordinal = divu(arith::SubIOp::create(b, loc, loop.getInductionVar(), first), stride);
     if (failed(buildUnit(loop, unit, body)))
       return failure();
   }
@@ -576,6 +585,25 @@ FailureOr<SmallVector<Value>> WarpSpecializer::recomputeOffsets(CopyOp copy, IRM
 
 FailureOr<Value> WarpSpecializer::buildProducerTile(const WorkUnit &unit) {
   ArrayRef<Value> blockIds = unit.ids;
+  if (!tileCopies.empty()) {
+    // The tile's own copies (attention's Q), once the consumers released the previous tile's.
+    Value round = arith::AndIOp::create(b, loc, unit.ordinal, cst(1));
+    MBarrierWaitOp::create(b, loc, barriers, cst(2 * stages + 1),
+                           arith::XOrIOp::create(b, loc, round, cst(1)));
+    int64_t bytes = 0;
+    for (CopyOp copy : tileCopies)
+      bytes += cast<BufferType>(copy.getDest().getType()).getSizeInBytes();
+    MBarrierArriveOp::create(b, loc, barriers, cst(2 * stages), b.getI64IntegerAttr(bytes),
+                             UnitAttr(), Value());
+    IRMapping mapping;
+    for (CopyOp copy : tileCopies) {
+      FailureOr<SmallVector<Value>> offsets = recomputeOffsets(copy, mapping, blockIds);
+      if (failed(offsets))
+        return failure();
+      TmaLoadOp::create(b, copy.getLoc(), copy.getSource(), *offsets, copy.getDest(), barriers,
+                        cst(2 * stages));
+    }
+  }
   return buildProducerLoop(unit, [&](IRMapping &mapping, Value iv, Value iter, Value stage) {
     // The ring's copies (a `tma_regs` body may hold other copies: into registers, to tensors).
     SmallVector<CopyOp> copies;
@@ -722,6 +750,14 @@ LogicalResult WarpSpecializer::buildLoadingProducer() {
   })));
 }
 
+void WarpSpecializer::releaseBarrier(Value index) {
+  Value lane = remu(ThreadIdOp::create(b, loc, 0), cst(32));
+  auto release = scf::IfOp::create(b, loc, eq(lane, cst(0)), /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(release.thenBlock());
+  MBarrierArriveOp::create(b, loc, barriers, index, IntegerAttr(), UnitAttr(), Value());
+}
+
 void WarpSpecializer::releaseStage(Value stage) {
   // Lane 0 of each warp; with pairs lane r arrives on the barrier of block r of the cluster.
   Value lane = remu(ThreadIdOp::create(b, loc, 0), cst(32));
@@ -865,6 +901,21 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
 
 FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operation *tileEnd,
                                                          const WorkUnit &unit) {
+  // The tile's own copies are the producer's: the first waits for them all (full at 2 S, its
+  // round the unit's ordinal), the others go; after the ring, whose gemms are their only
+  // readers and complete, each warp releases them (empty at 2 S + 1).
+  for (auto [i, copy] : llvm::enumerate(tileCopies)) {
+    if (i == 0) {
+      b.setInsertionPoint(copy);
+      MBarrierWaitOp::create(b, loc, barriers, cst(2 * stages),
+                             arith::AndIOp::create(b, loc, unit.ordinal, cst(1)));
+    }
+    copy.erase();
+  }
+  if (!tileCopies.empty()) {
+    b.setInsertionPointAfter(ring);
+    releaseBarrier(cst(2 * stages + 1));
+  }
   b.setInsertionPoint(ring);
   Value count = tripCount(ring.getLowerBound(), ring.getUpperBound(), ring.getStep());
   Block *body = ring.getBody();
@@ -965,6 +1016,10 @@ LogicalResult WarpSpecializer::run() {
     kernel->setAttr(kStreamKAttr, b.getI64IntegerAttr(plan.slotBytes));
   int64_t barrierOffset = cast<IntegerAttr>(ring->getAttr(kBarriersAttr)).getInt();
   Block &entry = kernel.getBody().front();
+  if (registerRing)
+    for (Operation &op : entry)
+      if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kTmaAttr))
+        tileCopies.push_back(copy);
   // Everything but the allocs (and the terminator) moves into the consumers' tile loop.
   SmallVector<Operation *> moved;
   for (Operation &op : entry.without_terminator())
@@ -973,7 +1028,8 @@ LogicalResult WarpSpecializer::run() {
 
   b.setInsertionPoint(entry.getTerminator());
   auto barriersType =
-      BufferType::get(b.getContext(), BufferSpace::Shared, {2 * stages}, b.getI64Type());
+      BufferType::get(b.getContext(), BufferSpace::Shared,
+                      {ringBarrierCount(*getPipelineKind(ring), stages)}, b.getI64Type());
   auto alloc = AllocOp::create(b, loc, barriersType);
   alloc->setAttr(kOffsetAttr, b.getI64IntegerAttr(barrierOffset));
   barriers = alloc.getBuffer();
@@ -999,6 +1055,11 @@ LogicalResult WarpSpecializer::run() {
       auto empty = MBarrierInitOp::create(b, loc, barriers, cst(stages + s), consumerThreads / 32);
       if (pairs)
         empty.setCluster(true);
+    }
+    if (registerRing) {
+      // The tile copies' full (TMA bytes) and empty (every consumer warp) barriers.
+      MBarrierInitOp::create(b, loc, barriers, cst(2 * stages), 1);
+      MBarrierInitOp::create(b, loc, barriers, cst(2 * stages + 1), consumerThreads / 32);
     }
   }
   if (pairs) {

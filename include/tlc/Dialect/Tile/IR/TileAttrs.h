@@ -106,6 +106,13 @@ inline bool hasProducer(PipelineKind kind) {
          kind == PipelineKind::TmaRegs;
 }
 
+/// The mbarriers of a ring with a producer at `tile.barriers`: full[s] and empty[s] per stage;
+/// a `tma_regs` ring has two more, for the tiles its producer loads once per block tile
+/// (attention's Q: full at 2 S, empty at 2 S + 1).
+inline int64_t ringBarrierCount(PipelineKind kind, int64_t stages) {
+  return 2 * stages + (kind == PipelineKind::TmaRegs ? 2 : 0);
+}
+
 /// A "loads_wgmma" loop's edge blocks: per stage, one 16-byte block per row of each tile its
 /// copies fill (in the loop body's order), where the producer's staged copy puts the block past
 /// a misaligned row's width. They start at the first 16-byte boundary after the loop's `stages`
