@@ -64,9 +64,6 @@ int main(int argc, char **argv) {
   app.add_flag("--cluster-pairs", options.clusterPairs,
                "sm_90a: TMA rings that can share loads run their blocks in pairs of 2-block "
                "clusters (TMA multicast; docs/pipeline.md)");
-  app.add_flag("--ring-producers", options.ringProducers,
-               "sm_90a: a kernel's register ring (attention's key loop) whose copies TMA can "
-               "issue gets a producer warpgroup and persistent blocks (docs/pipeline.md)");
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
@@ -83,9 +80,11 @@ int main(int argc, char **argv) {
                  "every kernel on the per-op register strategy, pipelined loops as register "
                  "rings); merged-blocks (the default, but the lowering to NVVM merges every "
                  "identical block, as upstream's convert-gpu-to-nvvm does, also where that puts "
-                 "fragments in local memory)")
-      ->check(CLI::IsMember(
-          {"default", "reference", "mma-sync", "cp-async-wgmma", "register", "merged-blocks"}));
+                 "fragments in local memory); cp-async-register-rings (the default, but sm_90a "
+                 "register rings such as attention's key loop keep cp.async copies by every "
+                 "thread instead of a TMA producer warpgroup)")
+      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
+                             "merged-blocks", "cp-async-register-rings"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -113,7 +112,9 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
-  options.producerLoads = codegen == "default" || codegen == "merged-blocks";
+  options.producerLoads =
+      codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings";
+  options.ringProducers = codegen != "cp-async-register-rings";
   options.mainLoops = codegen != "register";
   options.mergeBlocks = codegen == "merged-blocks";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile

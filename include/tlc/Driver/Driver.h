@@ -64,8 +64,8 @@ struct CompileOptions {
   /// (PipelineOptions::clusterPairs; `--cluster-pairs`).
   bool clusterPairs = false;
   /// sm_90a register rings whose copies TMA can issue get a producer warpgroup
-  /// (PipelineOptions::ringProducers; `--ring-producers`).
-  bool ringProducers = false;
+  /// (PipelineOptions::ringProducers); false with `--codegen=cp-async-register-rings`.
+  bool ringProducers = true;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

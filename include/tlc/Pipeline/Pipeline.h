@@ -46,9 +46,9 @@ struct PipelineOptions {
   /// (tile-warp-specialize's pairs; `tlc --cluster-pairs`).
   bool clusterPairs = false;
   /// sm_90a, with `tma`: a kernel's register ring whose copies TMA can issue gets a producer
-  /// warpgroup (tile-software-pipeline's ring-producers, a `tma_regs` ring; `tlc
-  /// --ring-producers`).
-  bool ringProducers = false;
+  /// warpgroup (tile-software-pipeline's ring-producers, a `tma_regs` ring); off with `tlc
+  /// --codegen=cp-async-register-rings`.
+  bool ringProducers = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -234,11 +234,14 @@ static bool fitsProducerCopy(CopyOp copy, scf::ForOp loop, KernelOp kernel, Arra
 
 /// Whether the register ring `loop` can take a producer warpgroup issuing its copies as TMA boxes
 /// (a `tma_regs` ring): directly in the kernel's body, whose blocks the warp-specialized kernel
-/// walks persistently, on whole warpgroups (at most three beside the producer's), its bounds
+/// walks persistently, on two or three whole warpgroups beside the producer's, its bounds
 /// recomputable by the producer, each cp.async copy one fitsProducerCopy accepts.
 static bool fitsProducerRing(scf::ForOp loop, KernelOp kernel) {
+  // Two or three consumer warpgroups: one alone runs slower with a producer (H100, attention
+  // at BM = 64: 0.72x the cp.async ring, whose blocks run two per multiprocessor).
   int64_t threads = kernel.getThreads()[0];
-  if (loop->getParentOp() != kernel.getOperation() || threads % 128 != 0 || threads > 384)
+  if (loop->getParentOp() != kernel.getOperation() || threads % 128 != 0 || threads < 256 ||
+      threads > 384)
     return false;
   for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
     if (!isRecomputable(bound, kernel, {}))
