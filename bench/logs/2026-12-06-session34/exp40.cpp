@@ -41,8 +41,8 @@ int main() {
                                   CUdeviceptr, int64_t, int64_t, int64_t, int64_t, int64_t);
     auto run = [&](L f) {
       return [&, f] {
-        CHECK_TLC(f(gpu.stream(), a.ptr(), b.ptr(), sa.ptr(), sb.ptr(), c.ptr(), s.m, s.k, s.n, kb,
-                    nb));
+        CHECK_TLC(
+            f(gpu.stream(), a.ptr(), b.ptr(), sa.ptr(), sb.ptr(), c.ptr(), s.m, s.k, s.n, kb, nb));
       };
     };
     std::vector<std::pair<const char *, std::function<void()>>> v = {
