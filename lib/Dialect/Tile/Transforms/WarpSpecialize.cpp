@@ -181,6 +181,9 @@ private:
   /// Waits until the stage of ring iteration `iter` is empty (parity of its round; round 0
   /// passes at once) and returns the stage.
   Value waitForEmptyStage(Value iter);
+  /// Waits until the stage of ring iteration `iter` is full (parity of its round) and returns
+  /// the stage.
+  Value waitForFullStage(Value iter);
   /// A producer_copy of each of the ring's copies at iteration `iv` into stage `stage`.
   LogicalResult buildProducerCopies(IRMapping &mapping, ArrayRef<Value> blockIds, Value iv,
                                     Value stage, ProducerCopyMode mode);
@@ -541,6 +544,13 @@ LogicalResult WarpSpecializer::recomputeBounds(IRMapping &mapping, ArrayRef<Valu
   return success();
 }
 
+Value WarpSpecializer::waitForFullStage(Value iter) {
+  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
+  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
+  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  return stage;
+}
+
 Value WarpSpecializer::waitForEmptyStage(Value iter) {
   Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
   Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
@@ -806,9 +816,7 @@ FailureOr<Value> WarpSpecializer::buildIdleConsumers(const WorkUnit &unit) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(idle.getBody());
   Value iter = iteration(idle.getInductionVar(), lb, step, unit.base);
-  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
-  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
-  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  Value stage = waitForFullStage(iter);
   releaseStage(stage);
   return count;
 }
@@ -846,9 +854,7 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
   Block *body = ring.getBody();
   b.setInsertionPointToStart(body);
   Value iter = iteration(ring.getInductionVar(), lb, step, base);
-  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
-  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
-  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  Value stage = waitForFullStage(iter);
   // A loading producer's cp.async and shared stores are generic-proxy writes; wgmma reads
   // through the async proxy.
   if (loads)
@@ -921,9 +927,7 @@ FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operat
   Block *body = ring.getBody();
   b.setInsertionPointToStart(body);
   Value iter = iteration(ring.getInductionVar(), ring.getLowerBound(), ring.getStep(), unit.base);
-  Value stage = arith::RemSIOp::create(b, loc, iter, cst(stages));
-  Value round = arith::DivSIOp::create(b, loc, iter, cst(stages));
-  MBarrierWaitOp::create(b, loc, barriers, stage, arith::AndIOp::create(b, loc, round, cst(1)));
+  Value stage = waitForFullStage(iter);
   // The TMA copies are the producer's; every other use of their tiles in the body reads the
   // iteration's stage.
   SmallVector<Value> tiles;
