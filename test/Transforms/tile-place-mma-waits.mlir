@@ -4,9 +4,10 @@
 // mma.sync-layout accumulators, as tile-assign-mma-layouts leaves them on sm_90a).
 
 // FlashAttention-3's order: S = Q K^T and O += P V issued back to back; the mask waits for S
-// only (P V, issued after it, may still run); the softmax writes P, P V's A fragment, without a
-// wait (the gemm took P's registers when it was issued); O's rescaling waits for P V. The
-// mma.sync gemm stays synchronous. The loop body waits for nothing else before its end.
+// only (P V, issued after it, may still run); the softmax's write of P, P V's A fragment, waits
+// for P V (PTX: A's registers are the gemm's until a wait completes it), and so O's rescaling
+// needs no other. The mma.sync gemm stays synchronous. The loop body waits for nothing else
+// before its end.
 // CHECK-LABEL: tile.kernel @overlap
 // CHECK:         scf.for
 // CHECK:           tile.gemm %{{.*}}, %{{.*}}, %[[S:.*]] {clear, tile.async, tile.mma = #tile.mma<wgmma>, transpose_b}
@@ -14,8 +15,8 @@
 // CHECK-NEXT:      tile.mma_wait pending = 1, %[[S]] : !tile.buffer<fragment 64x64xf32>
 // CHECK-NEXT:      scf.if
 // CHECK:           tile.reduce %[[S]]
-// CHECK:           tile.write_slot %{{.*}}, %[[P]]
-// CHECK-NEXT:      tile.mma_wait pending = 0, %[[O]] : !tile.buffer<fragment 64x128xf32>
+// CHECK:           tile.mma_wait pending = 0, %[[O]] : !tile.buffer<fragment 64x128xf32>
+// CHECK-NEXT:      tile.write_slot %{{.*}}, %[[P]]
 // CHECK-NEXT:      tile.read_slot %[[O]]
 // CHECK:           tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync>}
 // CHECK-NEXT:    }

@@ -6,7 +6,9 @@
 // running, places `tile.mma_wait pending = n, <accumulators>` before the first op that needs one
 // of them done:
 //
-//   - it uses the gemm's accumulator (reads the result, or writes registers the gemm writes);
+//   - it uses the gemm's accumulator (reads the result, or writes registers the gemm writes), or
+//     its A fragment other than as another gemm's A (PTX: the registers of A are the gemm's
+//     until a wait completes it);
 //   - it uses one of the gemm's shared operands other than as another gemm's operand (a copy or
 //     a `parallel` that writes the tile, a stage view of its ring), or is a `tile.barrier` (after
 //     which another thread may write them);
@@ -15,8 +17,7 @@
 //
 // wgmma groups complete in order: waiting for gemm g leaves pending the n gemms issued after it
 // and completes every one issued before it (the wait names all their accumulators, whose
-// registers the lowering hands over there). A write of a running gemm's A fragment needs no
-// wait: the gemm took A's registers when it was issued.
+// registers the lowering hands over there).
 //
 //===----------------------------------------------------------------------===//
 #include "tlc/Dialect/Tile/Transforms/Passes.h"
@@ -50,10 +51,12 @@ static bool needsDone(Operation *op, GemmOp gemm) {
   if (auto other = dyn_cast<GemmOp>(op)) {
     // Another gemm reads shared operands as this one does; on its accumulator (or reading it as
     // A) it would see registers still being written.
-    return other.getC() == acc || other.getA() == acc || other.getB() == acc;
+    return other.getC() == acc || other.getA() == acc || other.getB() == acc ||
+           other.getC() == gemm.getA();
   }
+  bool fragmentA = !cast<BufferType>(gemm.getA().getType()).isShared();
   for (Value operand : op->getOperands()) {
-    if (operand == acc)
+    if (operand == acc || (fragmentA && operand == gemm.getA()))
       return true;
     for (Value shared : {gemm.getA(), gemm.getB()})
       if (cast<BufferType>(shared.getType()).isShared() && !isa<StageOp>(op) &&
