@@ -73,6 +73,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     // The plain-entry compile (no TMA) describes only the kernels it compiles differently.
     tile::TileExplainOptions explainOptions;
     explainOptions.unalignedOnly = !options.tma;
+    explainOptions.overlap = options.ringOverlap;
     pm.addNestedPass<tile::KernelOp>(tile::createTileExplain(explainOptions));
   }
   // The register strategy's rings, waits and barriers, written out in the tile dialect.
@@ -82,6 +83,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   // A TMA ring's producer warpgroup, mbarriers and persistent tile loops.
   tile::TileWarpSpecializeOptions warpSpecialize;
   warpSpecialize.pairs = options.clusterPairs;
+  warpSpecialize.overlap = options.ringOverlap;
   pm.addNestedPass<tile::KernelOp>(tile::createTileWarpSpecialize(warpSpecialize));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -82,9 +82,12 @@ int main(int argc, char **argv) {
                  "identical block, as upstream's convert-gpu-to-nvvm does, also where that puts "
                  "fragments in local memory); cp-async-register-rings (the default, but sm_90a "
                  "register rings such as attention's key loop keep cp.async copies by every "
-                 "thread instead of a TMA producer warpgroup)")
-      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
-                             "merged-blocks", "cp-async-register-rings"}));
+                 "thread instead of a TMA producer warpgroup); overlap-register-rings (the "
+                 "default, but the consumers of such a ring issue its last gemm one iteration "
+                 "late, overlapping it with the next one's work)")
+      ->check(
+          CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
+                         "merged-blocks", "cp-async-register-rings", "overlap-register-rings"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -112,9 +115,11 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
-  options.producerLoads =
-      codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings";
+  options.producerLoads = codegen == "default" || codegen == "merged-blocks" ||
+                          codegen == "cp-async-register-rings" ||
+                          codegen == "overlap-register-rings";
   options.ringProducers = codegen != "cp-async-register-rings";
+  options.ringOverlap = codegen == "overlap-register-rings";
   options.mainLoops = codegen != "register";
   options.mergeBlocks = codegen == "merged-blocks";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile

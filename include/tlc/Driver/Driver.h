@@ -66,6 +66,9 @@ struct CompileOptions {
   /// sm_90a register rings whose copies TMA can issue get a producer warpgroup
   /// (PipelineOptions::ringProducers); false with `--codegen=cp-async-register-rings`.
   bool ringProducers = true;
+  /// Their consumers overlap the ring's last gemm with the next iteration
+  /// (PipelineOptions::ringOverlap); true with `--codegen=overlap-register-rings`.
+  bool ringOverlap = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

@@ -49,6 +49,10 @@ struct PipelineOptions {
   /// warpgroup (tile-software-pipeline's ring-producers, a `tma_regs` ring); off with `tlc
   /// --codegen=cp-async-register-rings`.
   bool ringProducers = true;
+  /// sm_90a: such a ring's consumers issue its last gemm one iteration late, overlapping it with
+  /// the next iteration's work (tile-warp-specialize's overlap); opt-in, `tlc
+  /// --codegen=overlap-register-rings` (measured slower: bench/RESULTS.md, session 35).
+  bool ringOverlap = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -232,7 +232,7 @@ static std::string iterations(int64_t n) {
   return std::to_string(n) + (n == 1 ? " iteration" : " iterations");
 }
 
-static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
+static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap) {
   auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
   std::optional<PipelineKind> kind = getPipelineKind(loop);
   if (!kind)
@@ -273,14 +273,30 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel) {
                          "threads) that loads the tiles itself, full/empty mbarriers per stage",
                          s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
         .str();
-  case PipelineKind::TmaRegs:
+  case PipelineKind::TmaRegs: {
+    std::string overlapped = "each iteration waits for its gemms (the body in order)";
+    if (std::optional<OverlapPlan> plan = overlap ? planOverlap(loop) : std::nullopt) {
+      auto line = [](Operation *op) {
+        auto at = op ? dyn_cast<FileLineColLoc>(op->getLoc()) : FileLineColLoc();
+        return at ? llvm::formatv(" (line {0})", at.getLine()).str() : std::string();
+      };
+      overlapped = llvm::formatv("each iteration issues the previous one's last gemm{0} right "
+                                 "after its first and waits for it only {1} (it multiplies while "
+                                 "the ops between run; its stage is released there)",
+                                 line(plan->last),
+                                 plan->needs ? "at the first op that needs it" + line(plan->needs)
+                                             : std::string("at the iteration's end"))
+                       .str();
+    }
     return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
                          "warpgroup ({1} threads), full/empty mbarriers per stage; the rest of "
                          "the body stays on the kernel's warps, which walk the grid's blocks "
-                         "(one block per multiprocessor); the launch takes the loop's cp.async "
-                         "form where TMA cannot read the tensors",
-                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
+                         "(one block per multiprocessor); {2}; the launch takes the loop's "
+                         "cp.async form where TMA cannot read the tensors",
+                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt(),
+                         overlapped)
         .str();
+  }
   case PipelineKind::CpAsyncRegs:
     return llvm::formatv("pipelined: its cp.async copies run {0} ahead into {1} stages",
                          iterations(s - 1), s)
@@ -338,7 +354,7 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         auto loop = dyn_cast<scf::ForOp>(op);
         if (loop && loop->hasAttr(kStagesAttr))
           loop.emitRemark() << (getPipelineKind(loop)
-                                    ? describeLoop(loop, kernel)
+                                    ? describeLoop(loop, kernel, overlap)
                                     : "pipelined loop: runs in order (in a kernel without gemms, "
                                       "a loop becomes a ring when its copies from tensors fill "
                                       "shared tiles that only copies into registers read, and "
@@ -368,7 +384,7 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         text = describeCopy(copy, inProducerRing(copy) || (copy->hasAttr(kTmaAttr) &&
                                                            kernel->hasAttr(kProducerThreadsAttr)));
       else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
-        text = describeLoop(loop, kernel);
+        text = describeLoop(loop, kernel, overlap);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         text = describeReduce(reduce);
       if (!text.empty())

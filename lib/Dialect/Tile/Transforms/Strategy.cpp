@@ -560,3 +560,58 @@ bool tlc::tile::storesSlotPairs(const AccLayout &layout, Type destElement) {
   return (layout.kind == AccLayout::Kind::MmaSync || layout.kind == AccLayout::Kind::Wgmma) &&
          destElement.getIntOrFloatBitWidth() == 16 && layout.slots() % 2 == 0;
 }
+
+bool tlc::tile::needsDeferredGemm(Operation *op, GemmOp last) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    if (isa<BarrierOp, GemmOp, MmaWaitOp>(inner) && inner != last)
+      return WalkResult::interrupt();
+    for (Value operand : inner->getOperands())
+      if (operand == last.getA() || operand == last.getB() || operand == last.getC())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+std::optional<OverlapPlan> tlc::tile::planOverlap(scf::ForOp ring) {
+  if (ring.getNumResults() != 0)
+    return std::nullopt;
+  // The body without its wgmma waits (tile-place-mma-waits may have placed them) and terminator.
+  SmallVector<Operation *> ops;
+  for (Operation &op : ring.getBody()->without_terminator())
+    if (!isa<MmaWaitOp>(op))
+      ops.push_back(&op);
+  auto registerGemm = [](Operation *op) {
+    auto gemm = dyn_cast_or_null<GemmOp>(op);
+    return gemm && isRegisterWgmma(gemm) ? gemm : GemmOp();
+  };
+  GemmOp last = ops.empty() ? GemmOp() : registerGemm(ops.back());
+  if (!last || cast<BufferType>(last.getA().getType()).isShared())
+    return std::nullopt;
+  // B: a ring tile, which a TMA copy of the body fills.
+  bool ringTile = llvm::any_of(ops, [&](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && copy->hasAttr(kTmaAttr) && copy.getDest() == last.getB();
+  });
+  if (!ringTile)
+    return std::nullopt;
+  auto firstIt = llvm::find_if(ops, [](Operation *op) { return isa<GemmOp>(op); });
+  GemmOp first = registerGemm(*firstIt);
+  if (!first || first == last)
+    return std::nullopt;
+  for (Value operand : first->getOperands())
+    if (operand == last.getA() || operand == last.getC())
+      return std::nullopt;
+  // Before the first gemm: the ring's copies and what does not touch the last gemm's operands.
+  for (Operation *op : llvm::make_range(ops.begin(), firstIt))
+    if (!(isa<CopyOp>(op) && op->hasAttr(kTmaAttr)) && needsDeferredGemm(op, last))
+      return std::nullopt;
+  OverlapPlan plan{first, last};
+  auto needs = std::find_if(std::next(firstIt), ops.end(),
+                            [&](Operation *op) { return needsDeferredGemm(op, last); });
+  // Nothing to overlap: the rotation would only cost the first iteration's copy.
+  if (needs == std::next(firstIt))
+    return std::nullopt;
+  plan.needs = *needs == last ? nullptr : *needs;
+  return plan;
+}

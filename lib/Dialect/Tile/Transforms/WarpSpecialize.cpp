@@ -97,9 +97,9 @@ struct WorkUnit {
 /// Rewrites one kernel; `ring` is its `tma_wgmma` loop.
 class WarpSpecializer {
 public:
-  WarpSpecializer(KernelOp kernel, scf::ForOp ring, bool allowPairs)
+  WarpSpecializer(KernelOp kernel, scf::ForOp ring, bool allowPairs, bool allowOverlap)
       : kernel(kernel), ring(ring), b(kernel.getContext()), loc(kernel.getLoc()),
-        allowPairs(allowPairs) {}
+        allowPairs(allowPairs), allowOverlap(allowOverlap) {}
 
   LogicalResult run();
 
@@ -201,6 +201,13 @@ private:
                                           const WorkUnit &unit);
   /// The consumer warps' release of `stage` (lane 0 of each; to both blocks with pairs).
   void releaseStage(Value stage);
+  /// A `tma_regs` ring's consumers with its last gemm a step behind (planOverlap): the first
+  /// iteration without it before the loop, each later one issuing the previous iteration's after
+  /// its first gemm and waiting for it (then releasing that iteration's stage) before the first
+  /// op that needs it, the last iteration's after the loop; all of it only where the ring has an
+  /// iteration. `iter`: the body's ring iteration; false where the body's
+  /// waits are not as tile-place-mma-waits leaves them (nothing changed then).
+  bool overlapLastGemm(const OverlapPlan &plan, Value iter, const WorkUnit &unit);
   /// Lane 0 of each consumer warp arrives on mbarrier `index` of this block.
   void releaseBarrier(Value index);
   /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
@@ -230,6 +237,8 @@ private:
   /// Pairs (planPairs): the copies one block issues for the cluster, the launch's cluster size
   /// and this block's rank in it, and the grid's rows counted in pairs (the rows without).
   bool pairs = false, allowPairs = false;
+  /// Whether a `tma_regs` ring's consumers may overlap its last gemm with the next iteration.
+  bool allowOverlap = false;
   llvm::SmallPtrSet<Operation *, 4> multicast;
   Value clusterSize, clusterRank, pairRows;
   /// log2 of the cluster's size (1 or 2 blocks): divisions by it are shifts (a division by a
@@ -781,6 +790,65 @@ void WarpSpecializer::releaseStage(Value stage) {
                            pairs ? lane : Value());
 }
 
+bool WarpSpecializer::overlapLastGemm(const OverlapPlan &plan, Value iter, const WorkUnit &unit) {
+  Block *body = ring.getBody();
+  GemmOp first = plan.first, last = plan.last;
+  auto lastWait = dyn_cast_or_null<MmaWaitOp>(last->getNextNode());
+  if (!lastWait || lastWait->getNextNode() != body->getTerminator() || lastWait.getPending() != 0)
+    return false;
+  auto view = last.getB().getDefiningOp<StageOp>();
+  if (!view)
+    return false;
+  Value lb = ring.getLowerBound(), ub = ring.getUpperBound(), step = ring.getStep();
+  b.setInsertionPoint(ring);
+  auto any =
+      scf::IfOp::create(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub),
+                        /*withElseRegion=*/false);
+  ring->moveBefore(any.thenBlock()->getTerminator());
+  // The first iteration, its last gemm left running.
+  b.setInsertionPoint(ring);
+  IRMapping first0;
+  first0.map(ring.getInductionVar(), lb);
+  for (Operation &op : body->without_terminator())
+    if (&op != last && &op != lastWait)
+      b.clone(op, first0);
+  // The others (their ring iteration still counted from lb): the previous iteration's last gemm
+  // right after this one's first, on its stage; the waits before the first op that needs it
+  // leave it running.
+  ring.getLowerBoundMutable().assign(add(lb, step));
+  b.setInsertionPoint(first);
+  Value previous =
+      arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, iter, cst(1)), cst(stages));
+  last->moveAfter(first);
+  last.getBMutable().assign(stageOf(view.getBuffer(), previous));
+  Operation *at = last->getNextNode();
+  for (; at != lastWait; at = at->getNextNode()) {
+    if (auto wait = dyn_cast<MmaWaitOp>(at)) {
+      wait.setPending(wait.getPending() + 1);
+      continue;
+    }
+    if (needsDeferredGemm(at, last))
+      break;
+  }
+  if (at == lastWait) {
+    b.setInsertionPointAfter(lastWait);
+  } else {
+    lastWait->moveBefore(at);
+    b.setInsertionPoint(at);
+  }
+  releaseStage(previous);
+  // The last iteration's, after the loop.
+  b.setInsertionPointAfter(ring);
+  Value lastIter = add(unit.base, arith::SubIOp::create(b, loc, tripCount(lb, ub, step), cst(1)));
+  Value lastStage = arith::RemSIOp::create(b, loc, lastIter, cst(stages));
+  Value lastView = stageOf(view.getBuffer(), lastStage);
+  auto tail = cast<GemmOp>(b.clone(*last));
+  tail.getBMutable().assign(lastView);
+  MmaWaitOp::create(b, loc, 0, ValueRange{tail.getC()});
+  releaseStage(lastStage);
+  return true;
+}
+
 FailureOr<Value> WarpSpecializer::buildConsumerTile(ArrayRef<Operation *> moved,
                                                     const WorkUnit &unit) {
   if (!pairs)
@@ -907,6 +975,10 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
 
 FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operation *tileEnd,
                                                          const WorkUnit &unit) {
+  // Planned on the body as placed (its ring copies still there).
+  std::optional<OverlapPlan> overlap;
+  if (allowOverlap && stages >= 2)
+    overlap = planOverlap(ring);
   // The tile's own copies are the producer's: the first waits for them all (full at 2 S, its
   // round the unit's ordinal), the others go; after the ring, whose gemms are their only
   // readers and complete, each warp releases them (empty at 2 S + 1).
@@ -944,9 +1016,12 @@ FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operat
     });
   }
   // tile-place-mma-waits completed the iteration's wgmma gemms before its end: the stage is
-  // free there.
-  b.setInsertionPoint(body->getTerminator());
-  releaseStage(stage);
+  // free there; with the last gemm a step behind, once the next iteration has waited for it.
+  std::optional<OverlapPlan> plan = overlap;
+  if (!plan || !overlapLastGemm(*plan, iter, unit)) {
+    b.setInsertionPoint(body->getTerminator());
+    releaseStage(stage);
+  }
   for (StringRef name : {kPipelineAttr, kStagesAttr, kBarriersAttr})
     ring->removeAttr(name);
   // The consumers finish a tile together before the next one reuses block-wide buffers.
@@ -1178,7 +1253,7 @@ struct WarpSpecializePass : public tlc::tile::impl::TileWarpSpecializeBase<WarpS
                        << "' on the kernel); hint: run tile-software-pipeline";
       return signalPassFailure();
     }
-    if (failed(WarpSpecializer(kernel, ring, pairs).run()))
+    if (failed(WarpSpecializer(kernel, ring, pairs, overlap).run()))
       return signalPassFailure();
   }
 };

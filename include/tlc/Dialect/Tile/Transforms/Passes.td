@@ -203,7 +203,9 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
     two (`tile.cluster = 2`; docs/pipeline.md): opt-in, `tlc --cluster-pairs`.
   }];
   let options = [Option<"pairs", "pairs", "bool", /*default=*/"false",
-                        "Let TMA rings run their blocks in pairs sharing loads (2-block clusters)">];
+                        "Let TMA rings run their blocks in pairs sharing loads (2-block clusters)">,
+                 Option<"overlap", "overlap", "bool", /*default=*/"false",
+                        "Overlap a tma_regs ring's last gemm with the next iteration (planOverlap)">];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
@@ -250,7 +252,9 @@ def TileExplain : Pass<"tile-explain", "tlc::tile::KernelOp"> {
   }];
   let options = [
     Option<"unalignedOnly", "unaligned-only", "bool", "false",
-           "Only kernels whose copies serve unaligned tensors (tlc's plain-entry compile)">
+           "Only kernels whose copies serve unaligned tensors (tlc's plain-entry compile)">,
+    Option<"overlap", "overlap", "bool", "false",
+           "tile-warp-specialize runs with `overlap` (describe the overlapped gemms)">
   ];
 }
 

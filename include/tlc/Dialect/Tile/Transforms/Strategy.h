@@ -119,6 +119,25 @@ struct PairPlan {
 };
 PairPlan planPairs(KernelOp kernel, mlir::scf::ForOp ring);
 
+/// Whether tile-warp-specialize's consumers of `ring` (a `tma_regs` ring) overlap the body's last
+/// gemm with the next iteration (FlashAttention-3's intra-warpgroup overlap, docs/pipeline.md):
+/// iteration i issues its first gemm, then iteration i - 1's last gemm, and waits for that one
+/// only where an op needs it (attention: P V of the previous key block runs on the tensor cores
+/// while the softmax of this one runs on the warps). Where: the body's last op (its wgmma waits
+/// aside) is a register-strategy wgmma gemm with A in registers and B a ring tile, its first
+/// gemm another such gemm touching neither of the last one's fragments, and nothing before the
+/// first gemm uses them, waits or synchronizes; and some op after the first gemm does not need
+/// the last one. `needs`: the first op that does (the consumers wait there; null: the body's
+/// end).
+struct OverlapPlan {
+  GemmOp first, last;
+  mlir::Operation *needs = nullptr;
+};
+std::optional<OverlapPlan> planOverlap(mlir::scf::ForOp ring);
+/// Whether `op` (or an op nested in it) needs the overlapped gemm `last` complete: it uses one of
+/// its operands, synchronizes the block, or is another gemm or a wgmma wait.
+bool needsDeferredGemm(mlir::Operation *op, GemmOp last);
+
 /// The wgmma instruction of one N block that `gemm` would run on the register strategy's
 /// accumulator (mma.sync's layout on warps stacked along M, 16 rows each;
 /// layout::WgmmaAccLayout::onStackedWarps), N a multiple of 64 for a row-major B (MN-major in
