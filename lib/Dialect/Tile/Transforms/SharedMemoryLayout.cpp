@@ -86,10 +86,7 @@ static void fitStages(KernelOp kernel, ArrayRef<SharedAlloc> allocs, int64_t lim
       bool staged = a.alloc->hasAttr(kStagesAttr);
       if (staged && loop->isAncestor(a.uses->getParentOp()))
         ringAllocs.push_back(a.alloc);
-      // First fit places buffers at most 1024-byte aligned (128-byte swizzle): each buffer
-      // rounded up to that bounds the total in any order.
-      (staged ? ring : other) +=
-          llvm::alignTo(a.alloc.getBuffer().getType().getSizeInBytes(), 1024);
+      (staged ? ring : other) += a.alloc.getBuffer().getType().getSizeInBytes() + 1024;
     }
     int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
     int64_t fitting = stages;
