@@ -10,7 +10,7 @@ grep -E "FAIL|EXP41|Error|error" $OUT/small2.txt | head -20
 EXP41_RUN=2 timeout 300 python3 $E/exp41.py devcarry/libexp41b.so > $OUT/bench2.txt 2>&1; echo "bench rc=$?"
 grep -E "ATTN|FAIL|refused" $OUT/bench2.txt
 for n in h_ov3 h_ser2 d_128s2 d_128ser2; do
-  cuobjdump -sass devcarry/e41/$n.fatbin > $OUT/$n.sass 2>&1
+  cuobjdump -sass devcarry/e41b/$n.fatbin > $OUT/$n.sass 2>&1
   echo "$n: STL $(grep -c STL $OUT/$n.sass) LDL $(grep -c LDL $OUT/$n.sass) HGMMA $(grep -c HGMMA $OUT/$n.sass) WARPGROUP.DEPBAR $(grep -c 'WARPGROUP.DEPBAR' $OUT/$n.sass) WARPGROUP.ARRIVE $(grep -c 'WARPGROUP.ARRIVE' $OUT/$n.sass)"
 done
 xz -T4 $OUT/h_ov3.sass $OUT/h_ser2.sass; rm -f $OUT/d_*.sass
