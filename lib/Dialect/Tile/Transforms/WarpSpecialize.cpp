@@ -1017,8 +1017,7 @@ FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operat
   }
   // tile-place-mma-waits completed the iteration's wgmma gemms before its end: the stage is
   // free there; with the last gemm a step behind, once the next iteration has waited for it.
-  std::optional<OverlapPlan> plan = overlap;
-  if (!plan || !overlapLastGemm(*plan, iter, unit)) {
+  if (!overlap || !overlapLastGemm(*overlap, iter, unit)) {
     b.setInsertionPoint(body->getTerminator());
     releaseStage(stage);
   }
