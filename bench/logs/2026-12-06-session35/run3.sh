@@ -8,9 +8,9 @@ T0=$(date +%s)
 mkdir -p /tmp/c && tar xJf devcarry/carry35.tar.xz -C /tmp/c
 B=/tmp/c/gpu-bin; L=$OUT/logs; mkdir -p $L
 nvidia-smi --query-gpu=name --format=csv,noheader
-( ls $B/*_test | xargs -P3 -I{} bash -c 'n=$(basename {}); timeout 200 {} > '$L'/$n.txt 2>&1; echo "$n rc=$?" >> '$L'/summary.txt' ) &
+( ls $B/*_test | xargs -P3 -I{} bash -c 'n=$(basename {}); timeout 180 {} > '$L'/$n.txt 2>&1; echo "$n rc=$?" >> '$L'/summary.txt' ) &
 ( timeout 120 compute-sanitizer --tool racecheck $B/attention_test small > $L/racecheck.txt 2>&1; echo "racecheck rc=$?" >> $L/summary.txt ) &
-( DIFFTEST_JOBS=4 timeout 250 test/gpu/difftest/run-kernels.sh $B/tlc-difftest /tmp/c/difftest > $L/difftest.txt 2>&1; echo "difftest rc=$?" >> $L/summary.txt ) &
+( DIFFTEST_JOBS=4 timeout 220 test/gpu/difftest/run-kernels.sh $B/tlc-difftest /tmp/c/difftest > $L/difftest.txt 2>&1; echo "difftest rc=$?" >> $L/summary.txt ) &
 wait
 echo "phase A $(( $(date +%s) - T0 ))s" >> $L/summary.txt
 sort $L/summary.txt | tr '\n' ' '; echo
