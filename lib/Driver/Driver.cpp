@@ -222,6 +222,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.clusterPairs = options.clusterPairs;
   pipelineOptions.ringProducers = options.ringProducers;
   pipelineOptions.ringOverlap = options.ringOverlap;
+  pipelineOptions.ringPingPong = options.ringPingPong;
   // A configuration that does not fit this architecture's shared memory is left out of its
   // image (a warning); the launcher chooses among those the loaded image has (docs/language.md).
   pipelineOptions.omitUnfitVariants = true;

@@ -74,6 +74,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     tile::TileExplainOptions explainOptions;
     explainOptions.unalignedOnly = !options.tma;
     explainOptions.overlap = options.ringOverlap;
+    explainOptions.pingPong = options.ringPingPong;
     pm.addNestedPass<tile::KernelOp>(tile::createTileExplain(explainOptions));
   }
   // The register strategy's rings, waits and barriers, written out in the tile dialect.
@@ -85,6 +86,8 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   warpSpecialize.pairs = options.clusterPairs;
   warpSpecialize.overlap = options.ringOverlap;
   pm.addNestedPass<tile::KernelOp>(tile::createTileWarpSpecialize(warpSpecialize));
+  if (options.ringPingPong)
+    pm.addNestedPass<tile::KernelOp>(tile::createTilePingPong());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

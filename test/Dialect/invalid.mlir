@@ -776,3 +776,39 @@ tile.kernel @k threads [256, 1, 1] args [] dims [] params {} attributes {tile.cl
 } body {
   tile.yield
 }
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.named_barrier' op names barrier 1; barriers 0 (the block's) and 1 (the consumers') are the compiler's, and there are 16}}
+  tile.named_barrier %c1, threads = 256
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %c16 = arith.constant 16 : index
+  // expected-error @+1 {{'tile.named_barrier' op names barrier 16; barriers 0 (the block's) and 1 (the consumers') are the compiler's, and there are 16}}
+  tile.named_barrier arrive %c16, threads = 256
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [256, 1, 1] args [] dims [] params {} grid {
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tile.named_barrier' op counts whole warps: 'threads' must be a multiple of 32, not 100}}
+  tile.named_barrier %c2, threads = 100
+  tile.yield
+}

@@ -122,6 +122,8 @@ tile.kernel @ring_ops threads [128, 1, 1] args ["K"] dims [["S", "D"]] params {}
 // CHECK:           tile.async_wait pending = 1 warp
 // CHECK:         } consumers {
 // CHECK:           tile.mbarrier_arrive %[[BARS]][%{{.+}}] : !tile.buffer<shared 4xi64>
+// CHECK:           tile.named_barrier %{{.+}}, threads = 256
+// CHECK:           tile.named_barrier arrive %{{.+}}, threads = 256
 // CHECK:         }
 tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"]] params {} attributes {tile.producer_threads = 128 : i64} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>):
@@ -150,6 +152,9 @@ tile.kernel @warp_specialized_ops threads [128, 1, 1] args ["A"] dims [["M", "K"
     tile.async_wait pending = 1 warp
   } consumers {
     tile.mbarrier_arrive %bars[%c1] : !tile.buffer<shared 4xi64>
+    %turn = arith.constant 2 : index
+    tile.named_barrier %turn, threads = 256
+    tile.named_barrier arrive %turn, threads = 256
   }
   tile.yield
 }

@@ -84,10 +84,12 @@ int main(int argc, char **argv) {
                  "register rings such as attention's key loop keep cp.async copies by every "
                  "thread instead of a TMA producer warpgroup); overlap-register-rings (the "
                  "default, but the consumers of such a ring issue its last gemm one iteration "
-                 "late, overlapping it with the next one's work)")
-      ->check(
-          CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
-                         "merged-blocks", "cp-async-register-rings", "overlap-register-rings"}));
+                 "late, overlapping it with the next one's work); ping-pong-register-rings (the "
+                 "default, but the consumer warpgroups of such a ring take turns issuing its "
+                 "gemms)")
+      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
+                             "merged-blocks", "cp-async-register-rings", "overlap-register-rings",
+                             "ping-pong-register-rings"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -115,11 +117,12 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
-  options.producerLoads = codegen == "default" || codegen == "merged-blocks" ||
-                          codegen == "cp-async-register-rings" ||
-                          codegen == "overlap-register-rings";
+  options.producerLoads =
+      codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings" ||
+      codegen == "overlap-register-rings" || codegen == "ping-pong-register-rings";
   options.ringProducers = codegen != "cp-async-register-rings";
   options.ringOverlap = codegen == "overlap-register-rings";
+  options.ringPingPong = codegen == "ping-pong-register-rings";
   options.mainLoops = codegen != "register";
   options.mergeBlocks = codegen == "merged-blocks";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile

@@ -69,6 +69,9 @@ struct CompileOptions {
   /// Their consumers overlap the ring's last gemm with the next iteration
   /// (PipelineOptions::ringOverlap); true with `--codegen=overlap-register-rings`.
   bool ringOverlap = false;
+  /// Their consumer warpgroups take turns issuing the ring's gemms
+  /// (PipelineOptions::ringPingPong); true with `--codegen=ping-pong-register-rings`.
+  bool ringPingPong = false;
   /// Treat `// -----` as separating independent inputs.
   bool splitInputFile = false;
   /// `--namespace`: the C++ namespace of the generated launchers, e.g. "myapp::ops"; empty means

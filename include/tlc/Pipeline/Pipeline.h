@@ -53,6 +53,9 @@ struct PipelineOptions {
   /// the next iteration's work (tile-warp-specialize's overlap); opt-in, `tlc
   /// --codegen=overlap-register-rings` (measured slower: bench/RESULTS.md, session 35).
   bool ringOverlap = false;
+  /// sm_90a: such a ring's consumer warpgroups take turns issuing its gemms (tile-ping-pong);
+  /// opt-in, `tlc --codegen=ping-pong-register-rings`.
+  bool ringPingPong = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -89,6 +89,23 @@ struct ClusterBarrierLowering : OpRewritePattern<tile::ClusterBarrierOp> {
   }
 };
 
+struct NamedBarrierLowering : OpRewritePattern<tile::NamedBarrierOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::NamedBarrierOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value id = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), op.getId());
+    Value count = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                               static_cast<int64_t>(op.getThreads()));
+    if (op.getArrive())
+      NVVM::BarrierArriveOp::create(rewriter, loc, id, count);
+    else
+      NVVM::BarrierOp::create(rewriter, loc, Type(), id, count, NVVM::BarrierReductionAttr(),
+                              Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct GridDimLowering : OpRewritePattern<tile::GridDimOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::GridDimOp op, PatternRewriter &rewriter) const override {
@@ -416,8 +433,9 @@ struct WgmmaRingGemm : OpRewritePattern<tile::GemmOp> {
 } // namespace
 
 void tlc::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
-  patterns.add<ClusterSizeLowering, ClusterRankLowering, ClusterBarrierLowering, GridDimLowering,
-               MBarrierInitLowering, MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
-               CpAsyncReadableLowering, AsyncCommitLowering, ProducerCopyLowering,
-               WarpSpecializeLowering, WgmmaRingGemm>(patterns.getContext());
+  patterns.add<ClusterSizeLowering, ClusterRankLowering, ClusterBarrierLowering,
+               NamedBarrierLowering, GridDimLowering, MBarrierInitLowering, MBarrierWaitLowering,
+               MBarrierArriveLowering, TmaLoadLowering, CpAsyncReadableLowering,
+               AsyncCommitLowering, ProducerCopyLowering, WarpSpecializeLowering, WgmmaRingGemm>(
+      patterns.getContext());
 }

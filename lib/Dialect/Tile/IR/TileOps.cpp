@@ -482,6 +482,17 @@ LogicalResult MBarrierArriveOp::verify() {
   return getRank() ? verifyClusterKernel(*this) : success();
 }
 
+LogicalResult NamedBarrierOp::verify() {
+  if (getThreads() % 32 != 0)
+    return emitOpError("counts whole warps: 'threads' must be a multiple of 32, not ")
+           << getThreads();
+  if (std::optional<int64_t> id = getConstantIntValue(getId()); id && (*id < 2 || *id > 15))
+    return emitOpError("names barrier ")
+           << *id << "; barriers 0 (the block's) and 1 (the consumers') are the compiler's, "
+           << "and there are 16";
+  return success();
+}
+
 LogicalResult ClusterSizeOp::verify() { return verifyClusterKernel(*this); }
 LogicalResult ClusterRankOp::verify() { return verifyClusterKernel(*this); }
 LogicalResult ClusterBarrierOp::verify() { return verifyClusterKernel(*this); }

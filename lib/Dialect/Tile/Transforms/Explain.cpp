@@ -232,7 +232,7 @@ static std::string iterations(int64_t n) {
   return std::to_string(n) + (n == 1 ? " iteration" : " iterations");
 }
 
-static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap) {
+static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap, bool pingPong) {
   auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
   std::optional<PipelineKind> kind = getPipelineKind(loop);
   if (!kind)
@@ -275,11 +275,22 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap) 
         .str();
   case PipelineKind::TmaRegs: {
     std::string overlapped = "each iteration waits for its gemms (the body in order)";
-    if (std::optional<OverlapPlan> plan = overlap ? planOverlap(loop) : std::nullopt) {
-      auto line = [](Operation *op) {
-        auto at = op ? dyn_cast<FileLineColLoc>(op->getLoc()) : FileLineColLoc();
-        return at ? llvm::formatv(" (line {0})", at.getLine()).str() : std::string();
-      };
+    auto line = [](Operation *op) {
+      auto at = op ? dyn_cast<FileLineColLoc>(op->getLoc()) : FileLineColLoc();
+      return at ? llvm::formatv(" (line {0})", at.getLine()).str() : std::string();
+    };
+    std::optional<OverlapPlan> overlapPlan = overlap ? planOverlap(loop) : std::nullopt;
+    int64_t warpgroups = kernel.getThreads()[0] / 128;
+    if (std::optional<PingPongPlan> turns = pingPong && !overlapPlan && warpgroups >= 2
+                                                ? planPingPong(*loop.getBody())
+                                                : std::nullopt)
+      overlapped += llvm::formatv("; its {0} consumer warpgroups take turns (named barriers) "
+                                  "from the last gemm{1} through the next iteration's first{2}, "
+                                  "so that one multiplies while the others run the ops between "
+                                  "(ping-pong)",
+                                  warpgroups, line(turns->last), line(turns->first))
+                        .str();
+    if (std::optional<OverlapPlan> plan = overlapPlan) {
       overlapped = llvm::formatv("each iteration issues the previous one's last gemm{0} right "
                                  "after its first and waits for it only {1} (it multiplies while "
                                  "the ops between run; its stage is released there)",
@@ -354,7 +365,7 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         auto loop = dyn_cast<scf::ForOp>(op);
         if (loop && loop->hasAttr(kStagesAttr))
           loop.emitRemark() << (getPipelineKind(loop)
-                                    ? describeLoop(loop, kernel, overlap)
+                                    ? describeLoop(loop, kernel, overlap, pingPong)
                                     : "pipelined loop: runs in order (in a kernel without gemms, "
                                       "a loop becomes a ring when its copies from tensors fill "
                                       "shared tiles that only copies into registers read, and "
@@ -384,7 +395,7 @@ struct ExplainPass : public tlc::tile::impl::TileExplainBase<ExplainPass> {
         text = describeCopy(copy, inProducerRing(copy) || (copy->hasAttr(kTmaAttr) &&
                                                            kernel->hasAttr(kProducerThreadsAttr)));
       else if (auto loop = dyn_cast<scf::ForOp>(op); loop && loop->hasAttr(kStagesAttr))
-        text = describeLoop(loop, kernel, overlap);
+        text = describeLoop(loop, kernel, overlap, pingPong);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         text = describeReduce(reduce);
       if (!text.empty())

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <numeric>
 
@@ -614,4 +615,69 @@ std::optional<OverlapPlan> tlc::tile::planOverlap(scf::ForOp ring) {
     return std::nullopt;
   plan.needs = *needs == last ? nullptr : *needs;
   return plan;
+}
+
+/// Whether `op` (and every op nested in it) may run while a consumer warpgroup holds
+/// tile-ping-pong's turn: nothing that waits for another warpgroup of the block.
+static bool runsInTurn(Operation *op) {
+  WalkResult walk = op->walk([](Operation *inner) {
+    if (isMemoryEffectFree(inner) && !isa<BarrierOp>(inner))
+      return WalkResult::advance();
+    auto copy = dyn_cast<CopyOp>(inner);
+    if ((copy && copy->hasAttr(kTmaAttr)) ||
+        isa<GemmOp, MmaWaitOp, StageOp, MBarrierWaitOp, MBarrierArriveOp, scf::IfOp, scf::YieldOp>(
+            inner))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
+std::optional<PingPongPlan> tlc::tile::planPingPong(Block &body) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(body.getParentOp());
+  if (!loop || loop.getNumResults() != 0)
+    return std::nullopt;
+  // A ring of two or more stages: before tile-warp-specialize its loop's mark, after it the
+  // stage views of its buffers.
+  int64_t stages = 0;
+  if (auto attr = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
+      attr &&
+      llvm::any_of(body.getOps<CopyOp>(), [](CopyOp copy) { return copy->hasAttr(kTmaAttr); }))
+    stages = attr.getInt();
+  bool waits = !body.getOps<MBarrierWaitOp>().empty();
+  for (StageOp view : body.getOps<StageOp>())
+    if (auto alloc = view.getBuffer().getDefiningOp<AllocOp>(); alloc && waits)
+      if (auto attr = alloc->getAttrOfType<IntegerAttr>(kStagesAttr))
+        stages = std::max<int64_t>(stages, attr.getInt());
+  if (stages < 2)
+    return std::nullopt;
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  // The gemms directly in the body; none nested, no block barrier anywhere.
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (isa<BarrierOp, ClusterBarrierOp, NamedBarrierOp>(op) ||
+        (isa<GemmOp>(op) && op->getBlock() != &body))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  auto isGemm = [](Operation *op) { return isa<GemmOp>(op); };
+  auto firstIt = llvm::find_if(ops, isGemm);
+  auto lastIt = std::find_if(ops.rbegin(), ops.rend(), isGemm);
+  if (firstIt == ops.end())
+    return std::nullopt;
+  auto first = cast<GemmOp>(*firstIt), last = cast<GemmOp>(*lastIt);
+  if (first == last || !isRegisterWgmma(first) || !isRegisterWgmma(last))
+    return std::nullopt;
+  // Work between them for another warpgroup's gemms to overlap.
+  if (llvm::all_of(llvm::make_range(std::next(firstIt), lastIt.base() - 1),
+                   [](Operation *op) { return isa<GemmOp, MmaWaitOp>(op); }))
+    return std::nullopt;
+  // What runs while holding the turn.
+  if (!llvm::all_of(llvm::make_range(ops.begin(), firstIt), runsInTurn) ||
+      !llvm::all_of(llvm::make_range(lastIt.base(), ops.end()), runsInTurn))
+    return std::nullopt;
+  return PingPongPlan{first, last};
 }

@@ -413,6 +413,25 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_NamedBarrierOp : Tile_Op<"named_barrier"> {
+  let summary = "waits at (or arrives on) one of the block's named barriers, with a thread count";
+  let description = [{
+    Named barrier `$id` completes once `threads` threads (a multiple of 32) have reached it:
+    those that wait here (`bar.sync id, threads`) and those that only arrive (`arrive`:
+    `bar.arrive id, threads`, which goes on at once). Whole warps execute it. Barrier 0 is the
+    block's (`tile.barrier`), 1 the consumers' of a `tile.warp_specialize`: `$id`, when
+    constant, is 2 to 15. tile-ping-pong passes a turn between consumer warpgroups with it.
+    ```mlir
+    tile.named_barrier %id, threads = 256
+    tile.named_barrier arrive %next, threads = 256
+    ```
+  }];
+  let arguments = (ins Index:$id, ConfinedAttr<I64Attr, [IntMinValue<32>, IntMaxValue<1024>]>:$threads,
+                       UnitAttr:$arrive);
+  let assemblyFormat = "(`arrive` $arrive^)? $id `,` `threads` `=` $threads attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_StageOp : Tile_Op<"stage", [Pure, AllTypesMatch<["buffer", "result"]>]> {
   let summary = "one stage of a multi-buffered shared buffer";
   let description = [{

@@ -209,6 +209,26 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "tlc::tile::KernelOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TilePingPong : Pass<"tile-ping-pong", "tlc::tile::KernelOp"> {
+  let summary = "Let a warp-specialized ring's consumer warpgroups take turns issuing its gemms";
+  let description = [{
+    FlashAttention-3's ping-pong: in the consumers of a `tile.warp_specialize` with two or more
+    consumer warpgroups, each ring loop whose body issues two or more register-strategy wgmma
+    gemms with other work between the first and the last (planPingPong in Strategy.h) gets a
+    turn that passes from warpgroup to warpgroup through named barriers 2, 3, ...
+    (`tile.named_barrier`, 256 threads each): a warpgroup waits for its turn before the loop
+    and before the body's last gemm, and passes it on after the body's first gemm and after the
+    loop; warpgroup 0 gives itself the first turn where the consumers start. One warpgroup's
+    last and next first gemm (attention: P V, then the next block's Q K^T) then run on the
+    tensor cores while the others compute between theirs (the softmax). Loops that do not
+    qualify (one stage, a block barrier in the body, ops that wait for other warpgroups while
+    holding the turn, nothing between the gemms as after tile-warp-specialize's overlap) are
+    left alone. Runs after tile-warp-specialize; opt-in (`tlc
+    --codegen=ping-pong-register-rings`).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def TilePlaceAsyncWaits : Pass<"tile-place-async-waits", "tlc::tile::KernelOp"> {
   let summary = "Order cp.async copies and tensor-core reads with explicit waits and barriers";
   let description = [{
@@ -254,7 +274,9 @@ def TileExplain : Pass<"tile-explain", "tlc::tile::KernelOp"> {
     Option<"unalignedOnly", "unaligned-only", "bool", "false",
            "Only kernels whose copies serve unaligned tensors (tlc's plain-entry compile)">,
     Option<"overlap", "overlap", "bool", "false",
-           "tile-warp-specialize runs with `overlap` (describe the overlapped gemms)">
+           "tile-warp-specialize runs with `overlap` (describe the overlapped gemms)">,
+    Option<"pingPong", "ping-pong", "bool", "false",
+           "tile-ping-pong runs (describe the consumer warpgroups' turns)">
   ];
 }
 

@@ -138,6 +138,21 @@ std::optional<OverlapPlan> planOverlap(mlir::scf::ForOp ring);
 /// its operands, synchronizes the block, or is another gemm or a wgmma wait.
 bool needsDeferredGemm(mlir::Operation *op, GemmOp last);
 
+/// Where tile-ping-pong's consumer warpgroups take turns in a ring loop of body `body`
+/// (FlashAttention-3's ping-pong, docs/pipeline.md): `first` and `last`, the body's first and
+/// last register-strategy wgmma gemms (attention's Q K^T and P V), with other work between
+/// them (the softmax) that one warpgroup runs while another's gemms run. Where: the loop is a
+/// ring of two or more stages (a TMA copy, or tile-warp-specialize's waits on stage views of
+/// a buffer of `tile.stages` >= 2: with one stage the warpgroup holding the turn would wait for
+/// a stage the others cannot release), its gemms are directly in the body, nothing in it
+/// synchronizes the block, and the ops before `first` and after `last` (where a warpgroup holds
+/// the turn) are gemms, wgmma waits, mbarrier waits and arrivals, stage views, TMA copies and
+/// pure ops (nothing that waits for another warpgroup).
+struct PingPongPlan {
+  GemmOp first, last;
+};
+std::optional<PingPongPlan> planPingPong(mlir::Block &body);
+
 /// The wgmma instruction of one N block that `gemm` would run on the register strategy's
 /// accumulator (mma.sync's layout on warps stacked along M, 16 rows each;
 /// layout::WgmmaAccLayout::onStackedWarps), N a multiple of 64 for a row-major B (MN-major in
