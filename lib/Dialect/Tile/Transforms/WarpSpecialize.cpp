@@ -208,8 +208,9 @@ private:
   /// iteration. `iter`: the body's ring iteration; false where the body's
   /// waits are not as tile-place-mma-waits leaves them (nothing changed then).
   bool overlapLastGemm(const OverlapPlan &plan, Value iter, const WorkUnit &unit);
-  /// Lane 0 of each consumer warp arrives on mbarrier `index` of this block.
-  void releaseBarrier(Value index);
+  /// Lane 0 of each consumer warp arrives on mbarrier `index` + `offset` (the sum computed where
+  /// it arrives) of this block; with `cluster`, lane r on that of block r of the cluster.
+  void releaseBarrier(Value index, int64_t offset = 0, bool cluster = false);
   /// After a stream-K unit's main loop (the accumulators complete): the ops after `from` (the
   /// epilogue) run where the unit ends its tile, after the contributors' slots are added; a
   /// unit that does not stores its accumulators in its block's slot and signals it.
@@ -769,26 +770,19 @@ LogicalResult WarpSpecializer::buildLoadingProducer() {
   })));
 }
 
-void WarpSpecializer::releaseBarrier(Value index) {
+void WarpSpecializer::releaseBarrier(Value index, int64_t offset, bool cluster) {
   Value lane = remu(ThreadIdOp::create(b, loc, 0), cst(32));
-  auto release = scf::IfOp::create(b, loc, eq(lane, cst(0)), /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard inner(b);
-  b.setInsertionPointToStart(release.thenBlock());
-  MBarrierArriveOp::create(b, loc, barriers, index, IntegerAttr(), UnitAttr(), Value());
-}
-
-void WarpSpecializer::releaseStage(Value stage) {
-  // Lane 0 of each warp; with pairs lane r arrives on the barrier of block r of the cluster.
-  Value lane = remu(ThreadIdOp::create(b, loc, 0), cst(32));
-  Value releases = pairs
+  Value releases = cluster
                        ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, clusterSize)
                        : eq(lane, cst(0));
   auto release = scf::IfOp::create(b, loc, releases, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard inner(b);
   b.setInsertionPointToStart(release.thenBlock());
-  MBarrierArriveOp::create(b, loc, barriers, add(stage, cst(stages)), IntegerAttr(), UnitAttr(),
-                           pairs ? lane : Value());
+  MBarrierArriveOp::create(b, loc, barriers, offset ? add(index, cst(offset)) : index,
+                           IntegerAttr(), UnitAttr(), cluster ? lane : Value());
 }
+
+void WarpSpecializer::releaseStage(Value stage) { releaseBarrier(stage, stages, pairs); }
 
 bool WarpSpecializer::overlapLastGemm(const OverlapPlan &plan, Value iter, const WorkUnit &unit) {
   Block *body = ring.getBody();
