@@ -91,9 +91,7 @@ public:
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// Waits for (or, with `arrive`, passes on) the token at barrier `id`: two warpgroups.
-  void turn(Value id, bool arrive) {
-    NamedBarrierOp::create(b, loc, id, 2 * 128, arrive);
-  }
+  void turn(Value id, bool arrive) { NamedBarrierOp::create(b, loc, id, 2 * 128, arrive); }
 
   WarpSpecializeOp split;
   int64_t warpgroups;
@@ -112,8 +110,7 @@ struct PingPongPass : public tlc::tile::impl::TilePingPongBase<PingPongPass> {
     if (consumerThreads % 128 != 0 || consumerThreads / 128 < 2)
       return;
     // Written already (the pass ran before): the turns are in place.
-    WalkResult written =
-        kernel.walk([](NamedBarrierOp) { return WalkResult::interrupt(); });
+    WalkResult written = kernel.walk([](NamedBarrierOp) { return WalkResult::interrupt(); });
     if (written.wasInterrupted())
       return;
     kernel.walk([&](WarpSpecializeOp split) { TurnTaker(split, consumerThreads / 128).run(); });
