@@ -9,14 +9,14 @@
 # The sequences that crashed before the passes checked their preconditions (assign, pipeline,
 # conversion without tile-shared-memory-layout; wgmma chosen for sm_90a, converted for sm_80)
 # are always among them, and tlc's own order with the register rings and waits (rings, waits)
-# written out, wgmma waits placed (mmawaits) and TMA rings warp-specialized (warpspec), out of
-# order and twice.
+# written out, wgmma waits placed (mmawaits), TMA rings warp-specialized (warpspec) and their
+# consumers taking turns (pingpong), out of order and twice.
 set -u -o pipefail
 tlc=$1 opt=$2 work=$3 count=$4
 shift 4
 mkdir -p "$work"
 internal="PLEASE submit|Assertion|LLVM ERROR|UNREACHABLE|Stack dump"
-passes=(widen assign blocked partition pipeline layout omitlayout rings waits mmawaits warpspec explain convert
+passes=(widen assign blocked partition pipeline layout omitlayout rings waits mmawaits warpspec pingpong explain convert
         omitconvert float8 scfcf nvvm unify gridconst merge canon cse target90 target80 target75 none)
 step() {
   case $1 in
@@ -30,6 +30,7 @@ step() {
   waits) echo "tile.kernel(tile-place-async-waits)" ;;
   mmawaits) echo "tile.kernel(tile-place-mma-waits)" ;;
   warpspec) echo "tile.kernel(tile-warp-specialize)" ;;
+  pingpong) echo "tile.kernel(tile-ping-pong)" ;;
   blocked) echo "tile.kernel(tile-assign-blocked-layouts)" ;;
   explain) echo "tile.kernel(tile-explain)" ;;
   convert) echo "convert-tile-to-nvvm" ;;
@@ -55,6 +56,8 @@ fixed=("target80 widen assign partition pipeline layout rings waits convert" "wi
        "target90 convert nvvm" "target90 assign blocked partition pipeline layout convert nvvm scfcf nvvm"
        "target90 widen widen assign partition pipeline layout rings waits mmawaits warpspec convert"
        "target90 assign partition pipeline warpspec layout warpspec convert"
+       "target90 widen assign blocked partition pipeline layout rings waits mmawaits warpspec pingpong convert"
+       "target90 assign partition pipeline layout rings waits mmawaits pingpong warpspec pingpong pingpong convert"
        "target90 assign partition pipeline layout warpspec warpspec layout convert"
        "target90 assign partition pipeline layout warpspec target80 convert"
        "target90 assign widen pipeline convert" "target90 assign pipeline convert" "target90 assign pipeline target80 layout convert"

@@ -232,6 +232,13 @@ static std::string iterations(int64_t n) {
   return std::to_string(n) + (n == 1 ? " iteration" : " iterations");
 }
 
+/// The threads of the kernel's producer warpgroup, which tile-software-pipeline marks.
+static std::string producerThreads(KernelOp kernel) {
+  auto threads = kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr);
+  return threads ? std::to_string(threads.getInt()) + " threads"
+                 : std::string("its threads not marked on the kernel");
+}
+
 static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap, bool pingPong) {
   auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
   std::optional<PipelineKind> kind = getPipelineKind(loop);
@@ -244,8 +251,8 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap, 
     StreamKPlan split = planStreamK(kernel, loop, kernel.getThreads()[0]);
     PairPlan pairs = planPairs(kernel, loop);
     return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
-                         "warpgroup ({1} threads), full/empty mbarriers per stage; {2}; {3}",
-                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt(),
+                         "warpgroup ({1}), full/empty mbarriers per stage; {2}; {3}",
+                         s, producerThreads(kernel),
                          split.slotBytes
                              ? llvm::formatv("stream-K: where whole tiles would leave the last "
                                              "wave short, the launch splits tiles along K, "
@@ -269,9 +276,9 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap, 
                          iterations(s - 1))
         .str();
   case PipelineKind::LoadsWgmma:
-    return llvm::formatv("pipelined: a ring of {0} stages filled by a producer warpgroup ({1} "
-                         "threads) that loads the tiles itself, full/empty mbarriers per stage",
-                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt())
+    return llvm::formatv("pipelined: a ring of {0} stages filled by a producer warpgroup ({1}) "
+                         "that loads the tiles itself, full/empty mbarriers per stage",
+                         s, producerThreads(kernel))
         .str();
   case PipelineKind::TmaRegs: {
     std::string overlapped = "each iteration waits for its gemms (the body in order)";
@@ -300,12 +307,11 @@ static std::string describeLoop(scf::ForOp loop, KernelOp kernel, bool overlap, 
                        .str();
     }
     return llvm::formatv("pipelined: a ring of {0} stages filled by TMA from a producer "
-                         "warpgroup ({1} threads), full/empty mbarriers per stage; the rest of "
+                         "warpgroup ({1}), full/empty mbarriers per stage; the rest of "
                          "the body stays on the kernel's warps, which walk the grid's blocks "
                          "(one block per multiprocessor); {2}; the launch takes the loop's "
                          "cp.async form where TMA cannot read the tensors",
-                         s, kernel->getAttrOfType<IntegerAttr>(kProducerThreadsAttr).getInt(),
-                         overlapped)
+                         s, producerThreads(kernel), overlapped)
         .str();
   }
   case PipelineKind::CpAsyncRegs:

@@ -199,6 +199,14 @@ private:
   /// and releases it at its end (its wgmma gemms are complete there).
   FailureOr<Value> buildRegisterConsumers(Block *tileBody, Operation *tileEnd,
                                           const WorkUnit &unit);
+  /// Moves the builder's insertion point past the ops `erased` will select (ops about to be
+  /// erased: the insertion point may be one of them, a body's first op).
+  void keepInsertionPoint(function_ref<bool(Operation *)> erased) {
+    Block::iterator at = b.getInsertionPoint();
+    while (at != b.getInsertionBlock()->end() && erased(&*at))
+      ++at;
+    b.setInsertionPoint(b.getInsertionBlock(), at);
+  }
   /// The consumer warps' release of `stage` (lane 0 of each; to both blocks with pairs).
   void releaseStage(Value stage);
   /// A `tma_regs` ring's consumers with its last gemm a step behind (planOverlap): the first
@@ -922,9 +930,11 @@ FailureOr<Value> WarpSpecializer::buildConsumerBody(ArrayRef<Operation *> moved,
   if (loads)
     AsyncProxyFenceOp::create(b, loc);
   // The copies are the producer's; the mbarriers order the stage's writes and reads.
+  auto producers = [](Operation *op) { return isa<CopyOp, BarrierOp>(op); };
+  keepInsertionPoint(producers);
   SmallVector<GemmOp> gemms;
   for (Operation &op : llvm::make_early_inc_range(*body)) {
-    if (isa<CopyOp, BarrierOp>(op))
+    if (producers(&op))
       op.erase();
     else if (auto gemm = dyn_cast<GemmOp>(op))
       gemms.push_back(gemm);
@@ -997,6 +1007,7 @@ FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operat
   // The TMA copies are the producer's; every other use of their tiles in the body reads the
   // iteration's stage.
   SmallVector<Value> tiles;
+  keepInsertionPoint([](Operation *op) { return isa<CopyOp>(op) && op->hasAttr(kTmaAttr); });
   for (Operation &op : llvm::make_early_inc_range(*body))
     if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kTmaAttr)) {
       if (!llvm::is_contained(tiles, copy.getDest()))

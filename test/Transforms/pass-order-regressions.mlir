@@ -1,0 +1,62 @@
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-explain))' 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: not tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-warp-specialize))' 2>&1 | FileCheck %s --check-prefix=SPECIALIZE
+
+// Pass orders that crashed tlc-opt (found by running each tile pass alone on the lit inputs):
+// tile-explain on a TMA ring of a kernel without `tile.producer_threads` (read unchecked), and
+// tile-warp-specialize on a ring whose body starts with a copy it erases (its insertion point).
+
+// EXPLAIN:     remark: kernel 'no_producer' for sm_90a, per operation:
+// EXPLAIN:     note: pipelined: a ring of 2 stages filled by TMA from a producer warpgroup (its threads not marked on the kernel)
+// SPECIALIZE:  error: this ring has no producer warpgroup ('tile.producer_threads' on the kernel); hint: run tile-software-pipeline
+tile.kernel @no_producer threads [256, 1, 1] args ["A", "B"] dims [["M", "K"], ["K", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 32768 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 2 : i64}
+  tile.yield
+}
+
+// -----
+
+// The ring's body starts with a copy (its offsets the induction variable itself): the consumers'
+// stage views go after the full-stage wait.
+// EXPLAIN:     remark: kernel 'first_copy' for sm_90a, per operation:
+// SPECIALIZE-LABEL: tile.kernel @first_copy
+// SPECIALIZE:       } consumers {
+// SPECIALIZE:         scf.for
+// SPECIALIZE:           tile.mbarrier_wait %{{.+}}[%[[S:.+]]], parity
+// SPECIALIZE:           %[[A:.+]] = tile.stage %{{.+}}[%[[S]]]
+// SPECIALIZE-NEXT:      %[[B:.+]] = tile.stage %{{.+}}[%[[S]]]
+// SPECIALIZE-NEXT:      tile.gemm %[[A]], %[[B]], %{{.+}} {tile.async
+tile.kernel @first_copy threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} attributes {tile.producer_threads = 128 : i64, tile.shared_bytes = 65568 : i64} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc {tile.offset = 32768 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
+  %acc = tile.alloc {tile.layout = #tile.wgmma_acc<warpgroups = [2, 1]>} : !tile.buffer<fragment 128x128xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %a[%c0, %i] to %as {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.copy %b[%i, %c0] to %bs {tile.tma} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x128xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
+  } {tile.barriers = 65536 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 2 : i64}
+  tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
+  tile.yield
+}
