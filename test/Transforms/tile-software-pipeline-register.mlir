@@ -175,3 +175,74 @@ tile.kernel @register_wgmma threads [128, 1, 1] args ["A", "B", "C"] dims [["M",
   tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 64x64xf32> to !tile.tensor<f32, 2>
   tile.yield
 }
+
+// -----
+
+// A row offset in a variable (`var`: a scalar memref) that the loop reads but does not write
+// (attention_varlen's k0, summed before the loop): the copies' offsets are the same at any
+// iteration, the loop is a ring.
+// CHECK-LABEL: tile.kernel @variable_offset
+// CHECK:         } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
+tile.kernel @variable_offset threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %as = tile.alloc : !tile.buffer<shared 64x32xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 32x64xbf16>
+  %acc = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %row = memref.alloca() : memref<index>
+  %y = tile.block_id 1
+  memref.store %y, %row[] : memref<index>
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %n = arith.ceildivsi %k, %c32 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %r = memref.load %row[] : memref<index>
+    %col = arith.muli %i, %c32 : index
+    tile.copy %a[%r, %col] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.copy %b[%col, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x64xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<mma_sync>} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 32x64xbf16>, !tile.buffer<fragment 64x64xf32>
+  } {tile.stages = 2 : i64}
+  tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 64x64xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
+
+// -----
+
+// The same variable written in the loop: a later iteration's offset is not known yet, the loop
+// runs in order.
+// CHECK-LABEL: tile.kernel @variable_written
+// CHECK-NOT:     tile.pipeline
+tile.kernel @variable_written threads [128, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<f32, 2>):
+  %as = tile.alloc : !tile.buffer<shared 64x32xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 32x64xbf16>
+  %acc = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [4, 1]>} : !tile.buffer<fragment 64x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %row = memref.alloca() : memref<index>
+  %y = tile.block_id 1
+  memref.store %y, %row[] : memref<index>
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %n = arith.ceildivsi %k, %c32 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %r = memref.load %row[] : memref<index>
+    %col = arith.muli %i, %c32 : index
+    tile.copy %a[%r, %col] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x32xbf16>
+    tile.copy %b[%col, %c0] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 32x64xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<mma_sync>} : !tile.buffer<shared 64x32xbf16>, !tile.buffer<shared 32x64xbf16>, !tile.buffer<fragment 64x64xf32>
+    %next = arith.addi %r, %c1 : index
+    memref.store %next, %row[] : memref<index>
+  } {tile.stages = 2 : i64}
+  tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 64x64xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}

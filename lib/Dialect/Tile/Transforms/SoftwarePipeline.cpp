@@ -30,6 +30,7 @@
 
 #include "tlc/Layout/Layout.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
 namespace tlc::tile {
@@ -108,10 +109,20 @@ static std::optional<PipelineKind> pipelineKind(scf::ForOp loop, bool producerLo
 }
 
 /// Whether `value` can be computed at any iteration of `loop`: from values defined outside it
-/// and its induction variable, with pure arithmetic, sizes and block ids inside it.
+/// and its induction variable, with pure arithmetic, sizes, block ids and reads of variables
+/// (`var`: a scalar memref) that the loop does not write inside it.
 static bool computableInLoop(Value value, scf::ForOp loop) {
   SmallVector<Value> work{value};
   llvm::SmallPtrSet<Value, 16> seen;
+  auto invariantVariable = [&](memref::LoadOp load) {
+    Value var = load.getMemRef();
+    if (loop->isAncestor(var.getParentRegion()->getParentOp()))
+      return false;
+    WalkResult stored = loop.getBody()->walk([&](memref::StoreOp store) {
+      return store.getMemRef() == var ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    return !stored.wasInterrupted();
+  };
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (!seen.insert(v).second || v == loop.getInductionVar())
@@ -119,6 +130,8 @@ static bool computableInLoop(Value value, scf::ForOp loop) {
     if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
       continue; // defined outside the loop
     Operation *def = v.getDefiningOp();
+    if (auto load = dyn_cast_or_null<memref::LoadOp>(def); load && invariantVariable(load))
+      continue;
     if (!def || (!isa<BlockIdOp, DimOp>(def) && def->getDialect()->getNamespace() != "arith"))
       return false;
     llvm::append_range(work, def->getOperands());
