@@ -219,19 +219,30 @@ int main(int argc, char **argv) {
   // Each configuration on a ragged shape.
   LaunchFn variants[] = {
       plain(tlc::gemm::gemm::variant0::launch), plain(tlc::gemm::gemm::variant1::launch),
-      plain(tlc::gemm::gemm::variant2::launch), plain(tlc::gemm::gemm::variant3::launch)};
-  const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x128 tiles",
-                         "gemm bf16 64x128 tiles", "gemm bf16 64x64 tiles"};
-  for (int v = 0; v < 4; ++v)
+      plain(tlc::gemm::gemm::variant2::launch), plain(tlc::gemm::gemm::variant3::launch),
+      plain(tlc::gemm::gemm::variant4::launch)};
+  const char *names[] = {"gemm bf16 128x256 tiles", "gemm bf16 128x192 tiles",
+                         "gemm bf16 128x128 tiles", "gemm bf16 64x128 tiles",
+                         "gemm bf16 64x64 tiles"};
+  for (int v = 0; v < 5; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, variants[v], seed += 3);
-  // The launcher's choice: 64 x 64 tiles exactly where M <= 64 (132 multiprocessors).
-  static_assert(tlc::gemm::gemm::num_variants == 4, "gemm.tile has four configurations");
-  for (auto [m, want] : {std::pair{int64_t(64), 3}, std::pair{int64_t(1), 3},
-                         std::pair{int64_t(65), 2}, std::pair{int64_t(4096), 0}}) {
+  // 128 x 192 tiles on a ragged shape whose last column tile is partial (3000 = 15.6 x 192).
+  ok &= runCase(gpu, Case{names[1], 1000, 3000, 776}, variants[1], seed += 3);
+  // The launcher's choice (132 multiprocessors): 64 x 64 tiles exactly where M <= 64; 128 x 192
+  // where they fill the wave that 128 x 256 leaves short (1024 x 3000: 128 blocks against 96).
+  static_assert(tlc::gemm::gemm::num_variants == 5, "gemm.tile has five configurations");
+  for (auto [m, want] : {std::pair{int64_t(64), 4}, std::pair{int64_t(1), 4},
+                         std::pair{int64_t(65), 3}, std::pair{int64_t(4096), 0}}) {
     int got = tlc::gemm::gemm::select_for(132, m, 8192, 8192);
     std::printf("%s gemm select_for(132, M = %lld, 8192, 8192) = %d (want %d)\n",
                 got == want ? "PASS" : "FAIL", (long long)m, got, want);
     ok &= got == want;
+  }
+  {
+    int got = tlc::gemm::gemm::select_for(132, 1024, 4096, 3000);
+    std::printf("%s gemm select_for(132, 1024, 4096, 3000) = %d (want 1)\n",
+                got == 1 ? "PASS" : "FAIL", got);
+    ok &= got == 1;
   }
   // Odd and even block-row counts per configuration, with clusters switched on and off. A build
   // with `tlc --cluster-pairs` (docs/abi.md) runs them in 2-block clusters sharing B's loads,
@@ -239,7 +250,7 @@ int main(int argc, char **argv) {
   // consumers only pass the stages on; bench/RESULTS.md, thirty-third session); the bundled
   // build runs single blocks.
   for (int v = 0; v < 4; ++v) {
-    // 1100 rows: 9 block rows of 128 (the first two configurations), 18 of 64.
+    // 1100 rows: 9 block rows of 128 (the first three configurations), 18 of 64.
     ok &= runCase(gpu, Case{names[v], 1100, 1000, 520}, variants[v], seed += 3);
     ok &= runCase(gpu, Case{names[v], 1025, 744, 1032}, variants[v], seed += 3);
   }
@@ -342,8 +353,9 @@ int main(int argc, char **argv) {
   LaunchFn sm90variants[] = {plain(tlc::gemm_sm_90::gemm::variant0::launch),
                              plain(tlc::gemm_sm_90::gemm::variant1::launch),
                              plain(tlc::gemm_sm_90::gemm::variant2::launch),
-                             plain(tlc::gemm_sm_90::gemm::variant3::launch)};
-  for (int v = 0; v < 4; ++v)
+                             plain(tlc::gemm_sm_90::gemm::variant3::launch),
+                             plain(tlc::gemm_sm_90::gemm::variant4::launch)};
+  for (int v = 0; v < 5; ++v)
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, sm90variants[v], seed += 3);
   ok &= runCase(gpu,
                 Case{"gemm_nt sm_90 mma.sync", 1000, 1112, 776, 0, DType::BF16, DType::BF16, true},

@@ -1183,21 +1183,23 @@ static_assert(tlc::rt::gridBlocks(1 << 30, 1 << 30, 1 << 30) == INT64_MAX, "");
 constexpr int64_t kBlocks[] = {4, 16, 16, 1};
 // None fills 132 multiprocessors: the most blocks (ties: the lower index).
 static_assert(tlc::rt::chooseVariant(kBlocks, 4, 132) == 1, "");
-// On 10: 16 blocks in 2 waves (cost 2/16) beat 4 in one (1/4).
-static_assert(tlc::rt::chooseVariant(kBlocks, 4, 10) == 1, "");
-// On 4: 4 blocks in one wave and 16 in four cost the same: the lower index.
+// On 10: 16 blocks in 2 waves cost as much as 4 in one (2 / sqrt(16) = 1 / sqrt(4)): the lower
+// index.
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 10) == 0, "");
+// On 4: 4 blocks in one wave (1/2) beat 16 in four (1).
 static_assert(tlc::rt::chooseVariant(kBlocks, 4, 4) == 0, "");
-// On 1 every variant runs serially at full use: the lower index.
-static_assert(tlc::rt::chooseVariant(kBlocks, 4, 1) == 0, "");
+// On 1 every variant runs serially: the fewest, largest blocks (1 against 4 / sqrt(4) = 2).
+static_assert(tlc::rt::chooseVariant(kBlocks, 4, 1) == 3, "");
 static_assert(tlc::rt::chooseVariant(kBlocks, 1, 132) == 0, "");
 // The gemm configurations (128x256, 128x128, 64x128 tiles) on an H200's 132 SMs.
 constexpr int64_t kGemm2048[] = {128, 256, 512};
 static_assert(tlc::rt::chooseVariant(kGemm2048, 3, 132) == 0, "");
+// 72 blocks of 128x128 (1 / sqrt(72)) are 1.34x faster than 40 of 128x256 (1 / sqrt(40)).
 constexpr int64_t kGemm1000[] = {40, 72, 144};
 static_assert(tlc::rt::chooseVariant(kGemm1000, 3, 132) == 1, "");
-// A later configuration must be 1.5x faster by the wave model: 576 blocks of 128x128 in 5 waves
-// are only 1.2x faster than 288 of 128x256 in 3 (3001 x 3000), 1056 in 8 than 544 in 5 (4096 x
-// 4104); 16 blocks of 64x128 are 2x faster than 8 of 128x128 (256 x 512).
+// More blocks of smaller tiles lose where they add waves: 576 blocks of 128x128 in 5 waves
+// against 288 of 128x256 in 3 (3001 x 3000), 1056 in 8 against 544 in 5 (4096 x 4104); 16
+// blocks of 64x128 are 1.41x faster than 8 of 128x128 (256 x 512).
 constexpr int64_t kGemm3001[] = {288, 576, 1128};
 static_assert(tlc::rt::chooseVariant(kGemm3001, 3, 132) == 0, "");
 constexpr int64_t kGemm4104[] = {544, 1056, 2112};
@@ -1208,9 +1210,17 @@ constexpr int64_t kGemm256x512[] = {4, 8, 16};
 static_assert(tlc::rt::chooseVariant(kGemm256x512, 3, 132) == 2, "");
 constexpr int64_t kGemm4096[] = {512, 1024, 2048};
 static_assert(tlc::rt::chooseVariant(kGemm4096, 3, 132) == 0, "");
-// 8192^3: 8192 blocks of 64x128 are by the model 1.6% faster than 2048 of 128x256: not enough.
 constexpr int64_t kGemm8192[] = {2048, 4096, 8192};
 static_assert(tlc::rt::chooseVariant(kGemm8192, 3, 132) == 0, "");
+// The 1.1x margin: 48 blocks against 40 are 1.095x faster by the model, 49 1.107x.
+constexpr int64_t kMargin48[] = {40, 48};
+static_assert(tlc::rt::chooseVariant(kMargin48, 2, 132) == 0, "");
+constexpr int64_t kMargin49[] = {40, 49};
+static_assert(tlc::rt::chooseVariant(kMargin49, 2, 132) == 1, "");
+// Saturated block counts stay finite; over many waves half the blocks (each twice the work)
+// are sqrt(2)x faster.
+constexpr int64_t kHuge[] = {INT64_MAX, INT64_MAX / 2};
+static_assert(tlc::rt::chooseVariant(kHuge, 2, 132) == 1, "");
 constexpr int64_t kEmpty[] = {0, 0};
 static_assert(tlc::rt::chooseVariant(kEmpty, 2, 132) == 0, "");
 
@@ -1389,12 +1399,13 @@ int main() {
 
   // The variants of mm (128x128 tiles, 64x64 tiles) and the dispatcher: the rule.
   using namespace tlc::mm;
-  EXPECT(mm::select_for(132, 1.0f, 256, 64, 256) == 1);   // 4 or 16 blocks: the most
-  EXPECT(mm::select_for(132, 1.0f, 1024, 64, 1024) == 1); // 64 or 256: the only one >= 132
-  EXPECT(mm::select_for(132, 1.0f, 1536, 64, 1536) == 1); // 144 (2 waves) or 576 (5): 5/576 < 2/144
-  EXPECT(mm::select_for(132, 1.0f, 4096, 64, 4096) == 0); // 1024 or 4096: 8/1024 = 32/4096
-  EXPECT(mm::select_for(8, 1.0f, 256, 64, 256) == 1);     // 4 or 16: only 16 >= 8
-  EXPECT(mm::select_for(4, 1.0f, 256, 64, 256) == 0);     // 1/4 = 4/16: the lower index
+  // Time by the model: ceil(b / 132) / sqrt(b); a later variant must be 1.1x faster.
+  EXPECT(mm::select_for(132, 1.0f, 256, 64, 256) == 1);   // 4 or 16 blocks: 1/2 or 1/4
+  EXPECT(mm::select_for(132, 1.0f, 1024, 64, 1024) == 0); // 64 or 256: 1/8 = 2/16
+  EXPECT(mm::select_for(132, 1.0f, 1536, 64, 1536) == 0); // 144 (2 waves) or 576 (5): 2/12 < 5/24
+  EXPECT(mm::select_for(132, 1.0f, 4096, 64, 4096) == 0); // 1024 or 4096: 8/32 < 32/64
+  EXPECT(mm::select_for(8, 1.0f, 256, 64, 256) == 0);     // 4 or 16 (2 waves): 1/2 = 2/4
+  EXPECT(mm::select_for(4, 1.0f, 256, 64, 256) == 0);     // 1/2 < 4/4
   EXPECT(mm::select_for(132, 1.0f, 64, 64, 64) == 0);     // 1 and 1: the lower index
   EXPECT(mm::select_for(132, 1.0f, 0, 64, 64) == 0);      // no blocks at all
 

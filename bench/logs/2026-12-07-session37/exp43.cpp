@@ -32,7 +32,8 @@ static int modelChoice(int64_t m, int64_t n, int sms) {
   int best = -1;
   double bestT = 0;
   for (int i = 0; i < 4; ++i) {
-    double b = double((m + kTiles[i][0] - 1) / kTiles[i][0]) * double((n + kTiles[i][1] - 1) / kTiles[i][1]);
+    double b = double((m + kTiles[i][0] - 1) / kTiles[i][0]) *
+               double((n + kTiles[i][1] - 1) / kTiles[i][1]);
     double t = std::ceil(b / sms) / std::sqrt(b);
     if (best < 0 || t * 1.1 < bestT)
       best = i, bestT = t;
@@ -86,9 +87,12 @@ int main(int argc, char **argv) {
       };
     };
     int mc = modelChoice(s.m, s.n, sms);
-    std::vector<std::function<void()>> v = {run(G::launch, false),           run(H::variant0::launch, false),
-                                            run(H::variant1::launch, false), run(G::variant1::launch, false),
-                                            run(G::launch, true),            run(kVariants[mc], false)};
+    std::vector<std::function<void()>> v = {run(G::launch, false),
+                                            run(H::variant0::launch, false),
+                                            run(H::variant1::launch, false),
+                                            run(G::variant1::launch, false),
+                                            run(G::launch, true),
+                                            run(kVariants[mc], false)};
     peer();
     gpu.synchronize();
     std::vector<uint16_t> want(cc), got(cc);

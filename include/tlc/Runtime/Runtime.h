@@ -344,32 +344,30 @@ constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
   return x * y > INT64_MAX / z ? INT64_MAX : x * y * z;
 }
 
-/// The variant whose grid of blocks[i] blocks keeps \p multiprocessors busiest: every variant
-/// covers the same problem, so with b blocks of 1/b of the work each, running in ceil(b / P)
-/// waves on P multiprocessors, the time is proportional to ceil(b / P) / b; the smallest wins.
-/// Below P blocks that prefers more blocks (more multiprocessors busy); above, it charges the
-/// last, partly idle wave. Smaller tiles are less efficient per block than the model assumes
-/// (a GEMM's 128x128 tiles take about 1.46x the time per flop of 128x256 ones on the H100: more
-/// operand traffic through L2 per flop), so a later variant must be at least 1.5x faster by it
-/// to win: list the largest tiles first.
+/// The variant whose grid of blocks[i] blocks runs fastest by a wave model: every variant covers
+/// the same problem in b blocks of 1/b of the work each, running in ceil(b / P) waves on P
+/// multiprocessors. A smaller block is less efficient per unit of work (a GEMM tile of a quarter
+/// of the area loads twice the operands per flop through L2), so a block's time is taken as
+/// proportional to its share of the work to the power 1/2: the time is ceil(b / P) / sqrt(b),
+/// the smallest wins. That fits the GEMM tiles measured on the H100 (128x128 tiles 1.46x the
+/// time per flop of 128x256 ones, 64x128 tiles 2x). Below P blocks it prefers more blocks (more
+/// multiprocessors busy); above, it charges the last, partly idle wave. An earlier variant is
+/// kept unless a later one is more than 1.1x faster by the model: list the largest tiles first.
 /// Variants with no block are never chosen unless all have none. Returns 0 when \p count is 0
 /// or less.
 constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessors) {
-  // __extension__: ISO C++ has no 128-bit integer; -Wpedantic would warn in the user's code.
-  __extension__ typedef unsigned __int128 Wide;
   const int64_t p = multiprocessors < 1 ? 1 : multiprocessors;
+  // The model's time squared, ceil(b / P)^2 / b, in double: b may be up to INT64_MAX.
+  auto cost = [p](int64_t b) {
+    double waves = double(b / p + (b % p != 0 ? 1 : 0));
+    return waves * waves / double(b);
+  };
   int best = -1;
   for (int i = 0; i < count; ++i) {
     if (blocks[i] <= 0)
       continue;
-    if (best < 0) {
-      best = i;
-      continue;
-    }
-    // ceil(bi/P) / bi < 2/3 * ceil(bb/P) / bb, cross-multiplied.
-    Wide lhs = Wide((blocks[i] + p - 1) / p) * Wide(blocks[best]) * 3;
-    Wide rhs = Wide((blocks[best] + p - 1) / p) * Wide(blocks[i]) * 2;
-    if (lhs < rhs)
+    // t_i * 1.1 < t_best, squared.
+    if (best < 0 || cost(blocks[i]) * 1.21 < cost(blocks[best]))
       best = i;
   }
   return best < 0 ? 0 : best;

@@ -547,9 +547,9 @@ static void emitGroupDecls(raw_ostream &os, const LauncherEntry &entry) {
      << "/// The number of compiled configurations of '" << entry.name << "'.\n"
      << "constexpr int num_variants = " << count << ";\n\n"
      << "/// The variant launch() runs for these sizes on a device with \\p tlc_multiprocessors\n"
-        "/// multiprocessors: the one whose b blocks take the least time in ceil(b / P) waves of\n"
-        "/// 1/b of the work each (tlc::rt::chooseVariant). Ties go to the lower index. Makes no\n"
-        "/// driver calls.\n";
+        "/// multiprocessors: the one whose b blocks take the least time by the wave model of\n"
+        "/// tlc::rt::chooseVariant (ceil(b / P) / sqrt(b)), a later variant only where it is\n"
+        "/// more than 1.1x faster. Makes no driver calls.\n";
   if (hasWhen(entry))
     os << "/// Only among the variants whose `when` condition holds, where one holds; among\n"
           "/// those without a condition otherwise (tlc::rt::applyWhen).\n";
