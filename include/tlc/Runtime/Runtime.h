@@ -344,6 +344,19 @@ constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
   return x * y > INT64_MAX / z ? INT64_MAX : x * y * z;
 }
 
+/// Returns ceil(a / b) for b > 0, rounding towards +infinity also for a <= 0
+/// (ceilDiv(-5, 2) == -2) and without overflow for large a. Also correct for
+/// b < 0 (except INT64_MIN / -1); returns 0 for b == 0.
+constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0;
+  int64_t q = a / b;
+  int64_t r = a % b;
+  // Truncation rounded towards zero; step up when the exact quotient is
+  // positive and inexact.
+  return (r != 0 && ((r > 0) == (b > 0))) ? q + 1 : q;
+}
+
 /// The variant whose grid of blocks[i] blocks runs fastest by a wave model: every variant covers
 /// the same problem in b blocks of 1/b of the work each, running in ceil(b / P) waves on P
 /// multiprocessors. A smaller block is less efficient per unit of work (a GEMM tile of a quarter
@@ -359,7 +372,7 @@ constexpr int chooseVariant(const int64_t *blocks, int count, int multiprocessor
   const int64_t p = multiprocessors < 1 ? 1 : multiprocessors;
   // The model's time squared, ceil(b / P)^2 / b, in double: b may be up to INT64_MAX.
   auto cost = [p](int64_t b) {
-    double waves = double(b / p + (b % p != 0 ? 1 : 0));
+    double waves = double(ceilDiv(b, p));
     return waves * waves / double(b);
   };
   int best = -1;
@@ -405,19 +418,6 @@ constexpr int presentVariant(int chosen, const bool *present, int count) {
 /// device only when it matters: not when \p count is 1 or less, nor when no variant launches any
 /// block (then \p out is 0: the launch does nothing, or reports the bad grid).
 Status selectVariant(const int64_t *blocks, int count, int *out);
-
-/// Returns ceil(a / b) for b > 0, rounding towards +infinity also for a <= 0
-/// (ceilDiv(-5, 2) == -2) and without overflow for large a. Also correct for
-/// b < 0 (except INT64_MIN / -1); returns 0 for b == 0.
-constexpr int64_t ceilDiv(int64_t a, int64_t b) {
-  if (b == 0)
-    return 0;
-  int64_t q = a / b;
-  int64_t r = a % b;
-  // Truncation rounded towards zero; step up when the exact quotient is
-  // positive and inexact.
-  return (r != 0 && ((r > 0) == (b > 0))) ? q + 1 : q;
-}
 
 } // namespace tlc::rt
 

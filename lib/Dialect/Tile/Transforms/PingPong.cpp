@@ -52,15 +52,15 @@ public:
   TurnTaker(WarpSpecializeOp split, int64_t warpgroups)
       : split(split), warpgroups(warpgroups), b(split.getContext()), loc(split.getLoc()) {}
 
-  /// Rewrites each qualifying ring loop of the consumers; whether there was one.
-  bool run() {
+  /// Rewrites each qualifying ring loop of the consumers.
+  void run() {
     SmallVector<std::pair<scf::ForOp, PingPongPlan>> loops;
     split.getConsumers().walk([&](scf::ForOp loop) {
       if (std::optional<PingPongPlan> plan = planPingPong(*loop.getBody()))
         loops.emplace_back(loop, *plan);
     });
     if (loops.empty())
-      return false;
+      return;
     Block &consumers = split.getConsumers().front();
     b.setInsertionPointToStart(&consumers);
     Value tid = ThreadIdOp::create(b, loc, 0);
@@ -85,7 +85,6 @@ public:
       b.setInsertionPointAfter(loop);
       turn(next, /*arrive=*/true);
     }
-    return true;
   }
 
 private:

@@ -655,7 +655,7 @@ std::optional<PingPongPlan> tlc::tile::planPingPong(Block &body) {
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   // The gemms directly in the body; none nested, no block barrier anywhere.
-  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+  WalkResult walk = body.walk([&](Operation *op) {
     if (isa<BarrierOp, ClusterBarrierOp, NamedBarrierOp>(op) ||
         (isa<GemmOp>(op) && op->getBlock() != &body))
       return WalkResult::interrupt();

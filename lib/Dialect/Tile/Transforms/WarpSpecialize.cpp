@@ -82,6 +82,9 @@ static constexpr int64_t kRegisterRingProducerRegisters = 40;
 /// columns of B in L2).
 static constexpr int64_t kGroupRows = 8;
 
+/// A copy the producer issues by TMA (marked by tile-choose-strategy).
+static bool isTmaCopy(Operation *op) { return isa<CopyOp>(op) && op->hasAttr(kTmaAttr); }
+
 namespace {
 /// One unit of work of a block: a tile (its block ids) and the ring iterations [kBegin, kEnd)
 /// of it (null: all of them), `base` the ring iterations of earlier units. With stream-K,
@@ -1007,9 +1010,9 @@ FailureOr<Value> WarpSpecializer::buildRegisterConsumers(Block *tileBody, Operat
   // The TMA copies are the producer's; every other use of their tiles in the body reads the
   // iteration's stage.
   SmallVector<Value> tiles;
-  keepInsertionPoint([](Operation *op) { return isa<CopyOp>(op) && op->hasAttr(kTmaAttr); });
+  keepInsertionPoint(isTmaCopy);
   for (Operation &op : llvm::make_early_inc_range(*body))
-    if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kTmaAttr)) {
+    if (auto copy = dyn_cast<CopyOp>(op); copy && isTmaCopy(copy)) {
       if (!llvm::is_contained(tiles, copy.getDest()))
         tiles.push_back(copy.getDest());
       copy.erase();
@@ -1101,7 +1104,7 @@ LogicalResult WarpSpecializer::run() {
   Block &entry = kernel.getBody().front();
   if (registerRing)
     for (Operation &op : entry)
-      if (auto copy = dyn_cast<CopyOp>(op); copy && copy->hasAttr(kTmaAttr))
+      if (auto copy = dyn_cast<CopyOp>(op); copy && isTmaCopy(copy))
         tileCopies.push_back(copy);
   // Everything but the allocs (and the terminator) moves into the consumers' tile loop.
   SmallVector<Operation *> moved;
