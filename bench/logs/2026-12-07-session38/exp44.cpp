@@ -6,13 +6,18 @@
 //   the launcher's choice (clusters on), against `ship`, the shipped build.
 // - skinny M: 64 x 64 tiles leave half the multiprocessors idle at 32 x 4096 x 4096 (64
 //   blocks). `s64x64`, `s64x32`, `s64x128`: gemm.tile's loop with 64-row tiles on one warpgroup
-//   and BN = 64, 32, 128 (build `skinny`, each configuration forced).
+//   and BN = 64, 32 (mma.sync: wgmma wants BN a multiple of 64 here), 128 (build `skinny`, each
+//   configuration forced; shapes with M <= 256).
+// - 256 x 128 tiles (two consumer warpgroups of 128 rows; build `wide`, 4 and 3 stages, forced;
+//   shapes with M > 256): a different block count where 128 x 256 tiles leave a wave short
+//   (4096 x 4104: 544 tiles of 128 x 256, 5 rounds on 132 multiprocessors; 528 of 256 x 128, 4).
 // - stream-K on few-tile, long-K shapes: `sk`, the shipped launch with stream-K on.
 #include "CublasPeer.h"
 #include "GpuTest.h"
 #include "gemm.h"
 #include "gemmcp.h"
 #include "skinny.h"
+#include "wide.h"
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -22,6 +27,7 @@ using Launch = tlc::rt::Status (*)(CUstream, CUdeviceptr, CUdeviceptr, CUdevicep
 namespace G = tlc::gemm::gemm;
 namespace CP = gemmcp::gemm;
 namespace SK = skinny::gemm;
+namespace W = wide::gemm;
 
 int main(int argc, char **argv) {
   GpuContext gpu;
@@ -50,7 +56,8 @@ int main(int argc, char **argv) {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, gpu.stream()));
-  std::vector<const char *> names = {"ship", "sk", "cp", "s64x64", "s64x32", "s64x128"};
+  std::vector<const char *> names = {"ship", "sk", "cp", "s64x64", "s64x32", "s64x128",
+                                     "w256x128s4", "w256x128s3"};
   std::vector<std::vector<double>> logs(names.size());
   for (S s : shapes) {
     size_t ac = s.m * s.k, bc = s.k * s.n, cc = s.m * s.n;
@@ -71,11 +78,17 @@ int main(int argc, char **argv) {
     };
     std::vector<std::function<void()>> v = {run(G::launch, false), run(G::launch, true),
                                             run(CP::launch, false)};
+    std::vector<int> id = {0, 1, 2};
     bool skinny = s.m <= 256;
     if (skinny) {
       v.push_back(run(SK::variant0::launch, false));
       v.push_back(run(SK::variant1::launch, false));
       v.push_back(run(SK::variant2::launch, false));
+      id.insert(id.end(), {3, 4, 5});
+    } else {
+      v.push_back(run(W::variant0::launch, false));
+      v.push_back(run(W::variant1::launch, false));
+      id.insert(id.end(), {6, 7});
     }
     peer();
     gpu.synchronize();
@@ -96,7 +109,7 @@ int main(int argc, char **argv) {
       }
       if (!(fin && md / mr < 2e-2))
         std::printf("CHECK %lldx%lldx%lld %s rel=%.2e FAIL\n", (long long)s.m, (long long)s.n,
-                    (long long)s.k, names[vi], md / mr);
+                    (long long)s.k, names[id[vi]], md / mr);
     }
     std::vector<std::vector<double>> t(v.size() + 1);
     for (int r = 0; r < 5; ++r) {
@@ -112,8 +125,8 @@ int main(int argc, char **argv) {
                 (long long)s.n, (long long)s.k, G::select(s.m, s.k, s.n), flops / pm / 1e9,
                 pm * 1e3);
     for (size_t i = 0; i < v.size(); ++i) {
-      std::printf(" %s %.3f", names[i], pm / t[i][2]);
-      logs[i].push_back(std::log(pm / t[i][2]));
+      std::printf(" %s %.3f", names[id[i]], pm / t[i][2]);
+      logs[id[i]].push_back(std::log(pm / t[i][2]));
     }
     std::printf("\n");
     std::fflush(stdout);
