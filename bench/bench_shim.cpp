@@ -313,9 +313,8 @@ int tlc_bench_topk(int variant, void *stream, uint64_t x, uint64_t v, uint64_t i
 int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb,
                        uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm;
-  auto launch = pickVariant(
-      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch,
-                g::variant3::launch});
+  auto launch = pickVariant(variant, {g::launch, g::variant0::launch, g::variant1::launch,
+                                      g::variant2::launch, g::variant3::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
@@ -324,9 +323,8 @@ int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64
 int tlc_bench_fp8_gemm_rowwise(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa,
                                uint64_t sb, uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm_rowwise;
-  auto launch = pickVariant(
-      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch,
-                g::variant3::launch});
+  auto launch = pickVariant(variant, {g::launch, g::variant0::launch, g::variant1::launch,
+                                      g::variant2::launch, g::variant3::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 

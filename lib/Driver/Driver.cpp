@@ -640,9 +640,14 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                     {"dynamic_shared_bytes", tma->second.sharedBytes},
                                     {"maps", std::move(maps)},
                                     {"repack", std::move(repack)}};
-        // Tiles split along K through a workspace after the maps (docs/abi.md).
-        if (tma->second.streamKSlotBytes)
-          tmaEntry["stream_k"] = llvm::json::Object{{"slot_bytes", tma->second.streamKSlotBytes}};
+        // Tiles split along K through a workspace after the maps (docs/abi.md), with the ring's
+        // trip count the launcher's default rule reads (tlc::rt::streamKPays).
+        if (tma->second.streamKSlotBytes) {
+          llvm::json::Object streamK{{"slot_bytes", tma->second.streamKSlotBytes}};
+          if (!info.iterations.empty())
+            streamK["iterations"] = info.iterations;
+          tmaEntry["stream_k"] = std::move(streamK);
+        }
         if (tma->second.cluster > 1)
           tmaEntry["cluster"] = tma->second.cluster;
         entries.push_back(std::move(tmaEntry));

@@ -1,9 +1,11 @@
 //===- LaunchInfo.cpp - Host launch descriptions from tile kernels --------===//
 #include "LaunchInfo.h"
 
+#include "tlc/Dialect/Tile/IR/TileAttrs.h"
 #include "tlc/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -28,106 +30,174 @@ std::string tlc::dtypeName(Type type) {
   return s;
 }
 
-static std::string binary(StringRef op, const std::string &a, const std::string &b) {
-  return "(" + a + " " + op.str() + " " + b + ")";
-}
+/// C++ expressions, over the size symbols and scalar parameter names of a kernel's launcher, of
+/// the integer values its host-computable operations produce (constants, tensor dims, scalar
+/// arguments, integer arithmetic, comparisons and selects).
+namespace {
+class HostExpressions {
+public:
+  explicit HostExpressions(tile::KernelOp kernel) : kernel(kernel) {}
+
+  /// Names the scalar arguments of `block` (the grid region's or the body's).
+  void bindArguments(Block &block) {
+    for (BlockArgument arg : block.getArguments())
+      if (!isa<tile::TensorType>(arg.getType()))
+        exprs[arg] = "static_cast<int64_t>(" +
+                     cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).str() + ")";
+  }
+  /// The expression of `value`; empty where it has none.
+  std::string get(Value value) const { return exprs.lookup(value); }
+  /// Translates `op` (its operands translated before); false where the host cannot compute it.
+  bool translate(Operation &op) {
+    std::optional<std::string> expr = expression(op);
+    if (!expr)
+      return false;
+    exprs[op.getResult(0)] = *expr;
+    return true;
+  }
+  /// Translates `value` and the operations it is computed from; empty where some cannot be.
+  std::string translateTree(Value value) {
+    if (std::string known = get(value); !known.empty())
+      return known;
+    Operation *op = value.getDefiningOp();
+    if (!op || op->getNumResults() != 1)
+      return "";
+    // Tensors are not values on the host: tile.dim names their sizes.
+    for (Value operand : op->getOperands())
+      if (!isa<tile::TensorType>(operand.getType()) && translateTree(operand).empty())
+        return "";
+    return translate(*op) ? get(value) : "";
+  }
+
+private:
+  std::optional<std::string> expression(Operation &op) {
+    auto binary = [&](StringRef sign, Operation *o) -> std::optional<std::string> {
+      std::string a = get(o->getOperand(0)), b = get(o->getOperand(1));
+      if (a.empty() || b.empty())
+        return std::nullopt;
+      return "(" + a + " " + sign.str() + " " + b + ")";
+    };
+    auto call = [&](StringRef pattern, Operation *o) -> std::optional<std::string> {
+      std::string a = get(o->getOperand(0)), b = get(o->getOperand(1));
+      if (a.empty() || b.empty())
+        return std::nullopt;
+      std::string text = pattern.str();
+      for (auto [mark, with] : {std::pair{'a', &a}, std::pair{'b', &b}})
+        for (size_t at; (at = text.find(std::string("$") + mark)) != std::string::npos;)
+          text.replace(at, 2, *with);
+      return text;
+    };
+    return llvm::TypeSwitch<Operation *, std::optional<std::string>>(&op)
+        .Case([&](arith::ConstantOp c) -> std::optional<std::string> {
+          if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
+            if (i.getType().isInteger(1))
+              return std::string(i.getValue().isZero() ? "false" : "true");
+            return std::to_string(i.getValue().getSExtValue());
+          }
+          return std::nullopt;
+        })
+        .Case([&](tile::DimOp d) -> std::optional<std::string> {
+          auto arg = dyn_cast<BlockArgument>(d.getTensor());
+          if (!arg || arg.getOwner()->getParentOp() != kernel)
+            return std::nullopt;
+          auto dims = cast<ArrayAttr>(kernel.getDimNames()[arg.getArgNumber()]);
+          return cast<StringAttr>(dims[d.getDim()]).str();
+        })
+        .Case([&](arith::AddIOp o) { return binary("+", o); })
+        .Case([&](arith::SubIOp o) { return binary("-", o); })
+        .Case([&](arith::MulIOp o) { return binary("*", o); })
+        .Case([&](arith::DivSIOp o) { return binary("/", o); })
+        .Case([&](arith::RemSIOp o) { return binary("%", o); })
+        // `&&`, `||` and `!` of bools (both sides evaluated, as in kernels) and bitwise
+        // operators of integers.
+        .Case([&](arith::AndIOp o) { return binary("&", o); })
+        .Case([&](arith::OrIOp o) { return binary("|", o); })
+        .Case([&](arith::XOrIOp o) { return binary("^", o); })
+        .Case([&](arith::CeilDivSIOp o) { return call("tlc::rt::ceilDiv($a, $b)", o); })
+        .Case([&](arith::MaxSIOp o) { return call("($a > $b ? $a : $b)", o); })
+        .Case([&](arith::MinSIOp o) { return call("($a < $b ? $a : $b)", o); })
+        .Case([&](arith::SelectOp o) -> std::optional<std::string> {
+          std::string c = get(o.getCondition()), a = get(o.getTrueValue()),
+                      b = get(o.getFalseValue());
+          if (c.empty() || a.empty() || b.empty())
+            return std::nullopt;
+          return "(" + c + " ? " + a + " : " + b + ")";
+        })
+        .Case([&](arith::CmpIOp o) -> std::optional<std::string> {
+          switch (o.getPredicate()) {
+          case arith::CmpIPredicate::eq:
+            return binary("==", o);
+          case arith::CmpIPredicate::ne:
+            return binary("!=", o);
+          case arith::CmpIPredicate::slt:
+            return binary("<", o);
+          case arith::CmpIPredicate::sle:
+            return binary("<=", o);
+          case arith::CmpIPredicate::sgt:
+            return binary(">", o);
+          case arith::CmpIPredicate::sge:
+            return binary(">=", o);
+          default:
+            return std::nullopt;
+          }
+        })
+        .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+            [&](Operation *o) -> std::optional<std::string> {
+              std::string a = get(o->getOperand(0));
+              if (a.empty())
+                return std::nullopt;
+              return "static_cast<int64_t>(" + a + ")";
+            })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+  tile::KernelOp kernel;
+  llvm::DenseMap<Value, std::string> exprs;
+};
+} // namespace
 
 /// Translates the grid region's operations into C++ expressions: the three block counts, then
 /// a configuration's `when` condition where it has one.
 static FailureOr<SmallVector<std::string, 4>> gridExpressions(tile::KernelOp kernel) {
   Block &grid = kernel.getGrid().front();
-  llvm::DenseMap<Value, std::string> exprs;
-  for (BlockArgument arg : grid.getArguments()) {
-    if (isa<tile::TensorType>(arg.getType()))
-      continue;
-    std::string name = cast<StringAttr>(kernel.getArgNames()[arg.getArgNumber()]).str();
-    exprs[arg] = "static_cast<int64_t>(" + name + ")";
-  }
-  auto get = [&](Value v) { return exprs.lookup(v); };
-  for (Operation &op : grid.without_terminator()) {
-    std::optional<std::string> expr =
-        llvm::TypeSwitch<Operation *, std::optional<std::string>>(&op)
-            .Case([&](arith::ConstantOp c) -> std::optional<std::string> {
-              if (auto i = dyn_cast<IntegerAttr>(c.getValue())) {
-                if (i.getType().isInteger(1))
-                  return std::string(i.getValue().isZero() ? "false" : "true");
-                return std::to_string(i.getValue().getSExtValue());
-              }
-              return std::nullopt;
-            })
-            .Case([&](tile::DimOp d) -> std::optional<std::string> {
-              auto arg = dyn_cast<BlockArgument>(d.getTensor());
-              if (!arg)
-                return std::nullopt;
-              auto dims = cast<ArrayAttr>(kernel.getDimNames()[arg.getArgNumber()]);
-              return cast<StringAttr>(dims[d.getDim()]).str();
-            })
-            .Case([&](arith::AddIOp o) { return binary("+", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::SubIOp o) { return binary("-", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::MulIOp o) { return binary("*", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::DivSIOp o) { return binary("/", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::RemSIOp o) { return binary("%", get(o.getLhs()), get(o.getRhs())); })
-            // `&&`, `||` and `!` of bools (both sides evaluated, as in kernels) and bitwise
-            // operators of integers.
-            .Case([&](arith::AndIOp o) { return binary("&", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::OrIOp o) { return binary("|", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::XOrIOp o) { return binary("^", get(o.getLhs()), get(o.getRhs())); })
-            .Case([&](arith::CeilDivSIOp o) {
-              return "tlc::rt::ceilDiv(" + get(o.getLhs()) + ", " + get(o.getRhs()) + ")";
-            })
-            .Case([&](arith::MaxSIOp o) {
-              std::string a = get(o.getLhs()), b = get(o.getRhs());
-              return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
-            })
-            .Case([&](arith::MinSIOp o) {
-              std::string a = get(o.getLhs()), b = get(o.getRhs());
-              return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
-            })
-            .Case([&](arith::SelectOp o) {
-              return "(" + get(o.getCondition()) + " ? " + get(o.getTrueValue()) + " : " +
-                     get(o.getFalseValue()) + ")";
-            })
-            .Case([&](arith::CmpIOp o) -> std::optional<std::string> {
-              StringRef op;
-              switch (o.getPredicate()) {
-              case arith::CmpIPredicate::eq:
-                op = "==";
-                break;
-              case arith::CmpIPredicate::ne:
-                op = "!=";
-                break;
-              case arith::CmpIPredicate::slt:
-                op = "<";
-                break;
-              case arith::CmpIPredicate::sle:
-                op = "<=";
-                break;
-              case arith::CmpIPredicate::sgt:
-                op = ">";
-                break;
-              case arith::CmpIPredicate::sge:
-                op = ">=";
-                break;
-              default:
-                return std::nullopt;
-              }
-              return binary(op, get(o.getLhs()), get(o.getRhs()));
-            })
-            .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
-                [&](Operation *o) { return "static_cast<int64_t>(" + get(o->getOperand(0)) + ")"; })
-            .Default([](Operation *) { return std::nullopt; });
-    if (!expr) {
+  HostExpressions exprs(kernel);
+  exprs.bindArguments(grid);
+  for (Operation &op : grid.without_terminator())
+    if (!exprs.translate(op)) {
       op.emitError("the grid size cannot be computed on the host: '")
           << op.getName() << "' is not supported in 'grid(...)'";
       return failure();
     }
-    exprs[op.getResult(0)] = *expr;
-  }
   auto yield = cast<tile::YieldOp>(grid.getTerminator());
   SmallVector<std::string, 4> result;
   for (Value value : yield.getValues())
-    result.push_back(get(value));
+    result.push_back(exprs.get(value));
   return result;
+}
+
+/// The trip count of the kernel's `pipelined` loop as a C++ expression over the launcher's
+/// names, where the kernel body has exactly one such loop at its top level and the host can
+/// compute its bounds; empty otherwise.
+static std::string pipelinedIterations(tile::KernelOp kernel) {
+  Block &body = kernel.getBody().front();
+  scf::ForOp ring;
+  for (auto loop : body.getOps<scf::ForOp>()) {
+    if (!loop->hasAttr(tile::kStagesAttr))
+      continue;
+    if (ring)
+      return "";
+    ring = loop;
+  }
+  if (!ring)
+    return "";
+  HostExpressions exprs(kernel);
+  exprs.bindArguments(body);
+  std::string lb = exprs.translateTree(ring.getLowerBound());
+  std::string ub = exprs.translateTree(ring.getUpperBound());
+  std::string step = exprs.translateTree(ring.getStep());
+  if (lb.empty() || ub.empty() || step.empty())
+    return "";
+  return "tlc::rt::tripCount(" + lb + ", " + ub + ", " + step + ")";
 }
 
 std::string tlc::constantsText(DictionaryAttr constants) {
@@ -195,6 +265,7 @@ FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp m
     }
     if (grid->size() == 4)
       info.when = (*grid)[3];
+    info.iterations = pipelinedIterations(kernel);
     infos.push_back(std::move(info));
   }
   return infos;

@@ -340,21 +340,36 @@ void Workspace::release() {
   Stream = nullptr;
 }
 
-static std::atomic<bool> &streamKSwitch() {
-  // Off by default: on the H100 the fix-up costs more than the idle wave saves on most shapes
-  // measured (bench/RESULTS.md, thirty-second session).
-  static std::atomic<bool> enabled{false};
-  return enabled;
+static std::atomic<StreamK> &streamKSetting() {
+  // Automatic by default: on the H100 the fix-up costs more than the idle wave saves on most
+  // shapes measured, all but those few tiles with a long K (bench/RESULTS.md, thirty-second and
+  // thirty-eighth sessions).
+  static std::atomic<StreamK> mode{StreamK::Automatic};
+  return mode;
 }
 
-void setStreamK(bool enabled) { streamKSwitch().store(enabled); }
+void setStreamK(StreamK mode) { streamKSetting().store(mode); }
 
-bool streamKEnabled() { return streamKSwitch().load(); }
+void setStreamK(bool enabled) { setStreamK(enabled ? StreamK::On : StreamK::Off); }
 
-Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t slotBytes, CUstream stream,
-                      Workspace &workspace, CUdeviceptr *out) {
+StreamK streamKMode() { return streamKSetting().load(); }
+
+bool streamKSplits(int64_t tiles, int multiprocessors, int64_t iterations) {
+  switch (streamKMode()) {
+  case StreamK::On:
+    return useStreamK(tiles, multiprocessors);
+  case StreamK::Automatic:
+    return streamKPays(tiles, multiprocessors, iterations);
+  case StreamK::Off:
+    break;
+  }
+  return false;
+}
+
+Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t iterations, int64_t slotBytes,
+                      CUstream stream, Workspace &workspace, CUdeviceptr *out) {
   *out = 0;
-  if (!streamKEnabled() || !useStreamK(tiles, multiprocessors) || slotBytes <= 0)
+  if (slotBytes <= 0 || !streamKSplits(tiles, multiprocessors, iterations))
     return Status::success();
   const int64_t flags = streamKFlagBytes(multiprocessors);
   bool available = false;

@@ -111,12 +111,12 @@ double gelu(double x) {
 /// The graph nodes a captured launch of gemm.tile adds for stream-K (allocation, zeroed flags,
 /// free: docs/abi.md) on this device: 3 where the chosen configuration splits tiles along K.
 size_t streamKNodes(int64_t m, int64_t k, int64_t n) {
-  static const int64_t tile[4][2] = {{128, 256}, {128, 128}, {64, 128}, {64, 64}};
+  static const int64_t tile[5][2] = {{128, 256}, {128, 192}, {128, 128}, {64, 128}, {64, 64}};
   int v = tlc::gemm::gemm::select(m, k, n);
   int sms = 0;
   CHECK_TLC(tlc::rt::multiprocessorCount(&sms));
   int64_t tiles = (m + tile[v][0] - 1) / tile[v][0] * ((n + tile[v][1] - 1) / tile[v][1]);
-  return tlc::rt::streamKEnabled() && tlc::rt::useStreamK(tiles, sms) ? 3 : 0;
+  return tlc::rt::streamKSplits(tiles, sms, (k + 63) / 64) ? 3 : 0;
 }
 
 /// `gemm_test small` (for compute-sanitizer) runs the cases up to this many multiply-adds.
@@ -270,6 +270,12 @@ int main(int argc, char **argv) {
   tlc::rt::setStreamK(false);
   ok &=
       runCase(gpu, Case{"gemm bf16 stream-K switched off", 3001, 3000, 1000, 48}, bf16, seed += 3);
+  // By default (tlc::rt::streamKPays): split only where few tiles meet a long K.
+  tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
+  for (Case c : {Case{"gemm bf16 stream-K by default, few tiles and a long K", 250, 520, 8200},
+                 Case{"gemm bf16 stream-K by default, one tile", 64, 100, 12000},
+                 Case{"gemm bf16 stream-K by default, many tiles (whole)", 3001, 3000, 1000, 48}})
+    ok &= runCase(gpu, c, bf16, seed += 3);
   // Rows that break TMA's 16-byte rule (K or N not a multiple of 8): launch() copies A and B
   // into an aligned workspace and runs the TMA entry on the copies (issue 11, docs/abi.md).
   for (Case c : {Case{"gemm bf16 unaligned rows (TMA on aligned copies)", 257, 129, 65},
@@ -294,7 +300,7 @@ int main(int argc, char **argv) {
                     seed += 3);
     }
   }
-  tlc::rt::setStreamK(false);
+  tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.

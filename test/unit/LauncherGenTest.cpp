@@ -824,7 +824,8 @@ TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launch
   split.tma.streamKSlotBytes = 65536;
   LauncherFiles files = generateLauncher(singleKernelFile("gemm", split));
   // The workspace: prepared after the maps, the last parameter, one block per multiprocessor.
-  CHECK(countOf(files.source, "tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, 65536, "
+  // Without a trip count the host can compute, -1 (the default rule never splits then).
+  CHECK(countOf(files.source, "tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, -1, 65536, "
                               "stream, tlc_split_workspace, &tlc_split);") == 1);
   CHECK(countOf(files.source, "&tlc_map0, &tlc_map1, &tlc_split};") == 1);
   CHECK(
@@ -832,6 +833,12 @@ TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launch
               "tlc_blocks[3] = {tlc_tiles < tlc_sms && !tlc_split ? tlc_tiles : tlc_sms, 1, 1};") ==
       1);
   CHECK(files.source.find("prepareStreamK") > files.source.find("encodeTensorMap2D(&tlc_map1"));
+  // With one: the expression, over the launcher's size names.
+  split.iterations = "tlc::rt::tripCount(0, tlc::rt::ceilDiv(K, 64), 1)";
+  files = generateLauncher(singleKernelFile("gemm", split));
+  CHECK(countOf(files.source, "tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, "
+                              "tlc::rt::tripCount(0, tlc::rt::ceilDiv(K, 64), 1), 65536, stream, "
+                              "tlc_split_workspace, &tlc_split);") == 1);
   // Without it, as before.
   files = generateLauncher(singleKernelFile("gemm", tmaKernel()));
   CHECK(countOf(files.source, "prepareStreamK") == 0);
@@ -1259,6 +1266,26 @@ static_assert(!tlc::rt::useStreamK(264, 132), "");
 static_assert(tlc::rt::useStreamK(288, 132), "");   // 3001 x 3000 with 128 x 256 tiles
 static_assert(!tlc::rt::useStreamK(2048, 132), ""); // 8192^2 with 128 x 256: 0.97 of 16 waves
 static_assert(!tlc::rt::useStreamK(100, 0), "");
+// The default rule: at most a quarter of the multiprocessors busy, and
+// (P - tiles) * iterations >= 64 P.
+static_assert(tlc::rt::streamKPays(16, 132, 128), "");  // 256 x 512 x 8192, 64 x 128 tiles
+static_assert(tlc::rt::streamKPays(16, 132, 73), "");   // 116 * 73 >= 8448
+static_assert(!tlc::rt::streamKPays(16, 132, 72), "");  // 116 * 72 < 8448
+static_assert(tlc::rt::streamKPays(33, 132, 86), "");   // a quarter, 99 * 86 >= 8448
+static_assert(!tlc::rt::streamKPays(33, 132, 85), "");
+static_assert(!tlc::rt::streamKPays(34, 132, 1 << 20), ""); // more than a quarter
+static_assert(!tlc::rt::streamKPays(64, 132, 64), "");  // 32 x 4096 x 4096, 64 x 64 tiles
+static_assert(!tlc::rt::streamKPays(72, 132, 13), "");  // 1000 x 1112 x 776, 128 x 128 tiles
+static_assert(!tlc::rt::streamKPays(16, 132, -1), "");  // iterations unknown
+static_assert(!tlc::rt::streamKPays(0, 132, 128), "");
+static_assert(!tlc::rt::streamKPays(16, 0, 128), "");
+static_assert(tlc::rt::streamKPays(1, 132, 65), "");    // 131 * 65 >= 8448
+static_assert(!tlc::rt::streamKPays(1, 132, 64), "");
+static_assert(tlc::rt::tripCount(0, 128, 1) == 128, "");
+static_assert(tlc::rt::tripCount(0, 129, 64) == 3, "");
+static_assert(tlc::rt::tripCount(5, 5, 1) == 0, "");
+static_assert(tlc::rt::tripCount(7, 5, 1) == 0, "");
+static_assert(tlc::rt::tripCount(0, 5, 0) == -1, "");
 static_assert(tlc::rt::streamKFlagBytes(132) == 640, "");
 static_assert(tlc::rt::streamKFlagBytes(32) == 128, "");
 static_assert(tlc::mm::mm::num_variants == 2, "");
@@ -1691,31 +1718,43 @@ int main() {
     EXPECT(s.ok() && !useTma && mock.launches == launches);
     mock.current = mock.contexts[0];
     // Stream-K: flags (4 bytes per multiprocessor, rounded up to 128) and one slot each, the
-    // flags zeroed; nothing where whole tiles fill the waves, where switched off (the default),
-    // or without memory.
+    // flags zeroed. By default (automatic) only where few tiles meet a long K (streamKPays);
+    // switched on, wherever whole tiles leave the last wave short; never where switched off or
+    // without memory.
     {
       tlc::rt::Workspace split;
       CUdeviceptr at = 1;
       allocs = mock.allocs;
-      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
-      EXPECT(s.ok() && at == 0 && mock.allocs == allocs && !tlc::rt::streamKEnabled());
-      tlc::rt::setStreamK(true);
-      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Automatic);
+      s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs);
+      s = tlc::rt::prepareStreamK(16, 132, -1, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs);
+      s = tlc::rt::prepareStreamK(16, 132, 128, 65536, stream, split, &at);
       EXPECT(s.ok() && at == mock.workspace && mock.allocs == allocs + 1 &&
              mock.allocBytes == 640 + 132 * 65536 && mock.memsetAt == mock.workspace &&
              mock.memsetWords == 160);
+      tlc::rt::setStreamK(true);
+      EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::On);
+      s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == mock.workspace && mock.allocs == allocs + 2 &&
+             mock.allocBytes == 640 + 132 * 65536 && mock.memsetAt == mock.workspace &&
+             mock.memsetWords == 160);
       int memsets = mock.memsets;
-      s = tlc::rt::prepareStreamK(264, 132, 65536, stream, split, &at);
-      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 1 && mock.memsets == memsets);
+      s = tlc::rt::prepareStreamK(264, 132, 16, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 2 && mock.memsets == memsets);
       tlc::rt::setStreamK(false);
-      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
-      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 1 && !tlc::rt::streamKEnabled());
+      EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Off);
+      s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 2);
+      s = tlc::rt::prepareStreamK(16, 132, 128, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs + 2);
       tlc::rt::setStreamK(true);
       mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
-      s = tlc::rt::prepareStreamK(288, 132, 65536, stream, split, &at);
+      s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
       EXPECT(s.ok() && at == 0 && mock.memsets == memsets);
       mock.failAlloc = CUDA_SUCCESS;
-      tlc::rt::setStreamK(false);
+      tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
     }
     tlc::rt::trimWorkspaceMemory();
     EXPECT(mock.trims == 1);

@@ -251,22 +251,52 @@ constexpr bool useStreamK(int64_t tiles, int multiprocessors) {
 /// rounded up to 128 (docs/abi.md).
 constexpr int64_t streamKFlagBytes(int64_t blocks) { return (blocks * 4 + 127) / 128 * 128; }
 
-/// Turns splitting tiles along K (stream-K) on or off for the launches that follow, process-wide.
-/// Off by default: every tile is whole and no workspace is allocated (each output element summed
-/// in one block). On, launches where useStreamK holds split tiles (docs/launchers.md says where
-/// that pays and where it does not yet). Thread-safe.
+/// Whether splitting tiles along K pays by default (StreamK::Automatic) for a grid of \p tiles
+/// tiles of \p iterations ring iterations each on \p multiprocessors multiprocessors: where the
+/// tiles fill at most a quarter of the multiprocessors and the work the idle ones could take is
+/// long, (P - tiles) * iterations >= 64 * P (each multiprocessor's share would gain 64 or more
+/// iterations, e.g. a K of 4096 or more in steps of 64). Measured on the H100 (bench/RESULTS.md,
+/// thirty-second and thirty-eighth sessions): it pays on few tiles with a long K (256 x 512 x
+/// 8192: 1.9x) and costs more than it saves elsewhere (the workspace's steps and the fix-up, about
+/// 5-8 us). \p iterations is -1 where the launcher cannot compute it: then it never pays.
+constexpr bool streamKPays(int64_t tiles, int multiprocessors, int64_t iterations) {
+  if (tiles < 1 || multiprocessors <= 0 || iterations <= 0 || tiles * 4 > multiprocessors)
+    return false;
+  const int64_t idle = multiprocessors - tiles;
+  return iterations >= (64 * int64_t(multiprocessors) + idle - 1) / idle;
+}
+
+/// When launches split tiles along K (stream-K), process-wide: `Automatic` (the default) where
+/// streamKPays holds, `On` where useStreamK holds (every grid that leaves more than a tenth of
+/// the last wave idle: docs/launchers.md says where that pays and where it does not), `Off`
+/// never (every tile whole, no workspace: each output element summed in one block).
+enum class StreamK { Automatic, On, Off };
+/// Sets when launches split tiles along K (above). Thread-safe.
+void setStreamK(StreamK mode);
+/// setStreamK(StreamK::On) or setStreamK(StreamK::Off).
 void setStreamK(bool enabled);
-/// Whether launches may split tiles along K (setStreamK).
-bool streamKEnabled();
+/// The current setting (setStreamK).
+StreamK streamKMode();
+/// Whether a launch of \p tiles tiles of \p iterations iterations each (-1: unknown) on \p
+/// multiprocessors multiprocessors splits tiles along K under the current setting.
+bool streamKSplits(int64_t tiles, int multiprocessors, int64_t iterations);
+
+/// The trip count of a loop from \p lower to \p upper in steps of \p step (0 where it does not
+/// run; -1 for a step that is not positive: unknown).
+constexpr int64_t tripCount(int64_t lower, int64_t upper, int64_t step) {
+  if (step <= 0)
+    return -1;
+  return upper > lower ? (upper - lower) / step + ((upper - lower) % step != 0 ? 1 : 0) : 0;
+}
 
 /// Prepares the stream-K workspace of a persistent entry whose partial slots take \p slotBytes
-/// bytes each: where useStreamK holds for \p tiles and \p multiprocessors, allocates the flags and
-/// one slot per multiprocessor in \p workspace on \p stream, zeroes the flags there and stores the
-/// address in *\p out (the launch then takes one block per multiprocessor); otherwise, where
-/// setStreamK(false) was called, or where the device has no memory pool or too little free
-/// memory, stores 0 (every tile whole).
-Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t slotBytes, CUstream stream,
-                      Workspace &workspace, CUdeviceptr *out);
+/// bytes each, for \p tiles tiles of \p iterations ring iterations each (-1 where the launcher
+/// cannot compute them): where streamKSplits holds, allocates the flags and one slot per
+/// multiprocessor in \p workspace on \p stream, zeroes the flags there and stores the address
+/// in *\p out (the launch then takes one block per multiprocessor); otherwise, or where the
+/// device has no memory pool or too little free memory, stores 0 (every tile whole).
+Status prepareStreamK(int64_t tiles, int multiprocessors, int64_t iterations, int64_t slotBytes,
+                      CUstream stream, Workspace &workspace, CUdeviceptr *out);
 
 /// Returns the memory tlc's workspace pools keep (freed workspaces kept for reuse) to the
 /// device, for every device that has a pool; allocations still in use are not affected.

@@ -921,6 +921,7 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
     os << "    tlc::rt::Workspace tlc_split_workspace;\n"
        << "    CUdeviceptr tlc_split = 0;\n"
        << "    tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, "
+       << (kernel.iterations.empty() ? "-1" : kernel.iterations) << ", "
        << kernel.tma.streamKSlotBytes << ", stream, tlc_split_workspace, &tlc_split);\n"
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n";

@@ -112,6 +112,10 @@ struct KernelLaunchInfo {
   /// A variant's `when` condition, a C++ expression over the same names as `grid`: select()
   /// prefers the variants whose condition holds. Empty without one.
   std::string when;
+  /// The trip count of the kernel's `pipelined` loop, a C++ expression over the same names as
+  /// `grid` (tlc::rt::tripCount); empty where the host cannot compute it. A `__tma` entry that
+  /// can split tiles along K passes it to tlc::rt::prepareStreamK (-1 where empty).
+  std::string iterations;
   /// Block shape, fixed at compile time.
   unsigned threads[3] = {1, 1, 1};
   /// Dynamic shared memory in bytes.
