@@ -641,7 +641,7 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                     {"maps", std::move(maps)},
                                     {"repack", std::move(repack)}};
         // Tiles split along K through a workspace after the maps (docs/abi.md), with the ring's
-        // trip count the launcher's default rule reads (tlc::rt::streamKPays).
+        // trip count the launcher's automatic rule reads (tlc::rt::streamKPays).
         if (tma->second.streamKSlotBytes) {
           llvm::json::Object streamK{{"slot_bytes", tma->second.streamKSlotBytes}};
           if (!info.iterations.empty())

@@ -270,11 +270,11 @@ int main(int argc, char **argv) {
   tlc::rt::setStreamK(false);
   ok &=
       runCase(gpu, Case{"gemm bf16 stream-K switched off", 3001, 3000, 1000, 48}, bf16, seed += 3);
-  // By default (tlc::rt::streamKPays): split only where few tiles meet a long K.
+  // Automatic (tlc::rt::streamKPays): split only where few tiles meet a long K.
   tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
-  for (Case c : {Case{"gemm bf16 stream-K by default, few tiles and a long K", 250, 520, 8200},
-                 Case{"gemm bf16 stream-K by default, one tile", 64, 100, 12000},
-                 Case{"gemm bf16 stream-K by default, many tiles (whole)", 3001, 3000, 1000, 48}})
+  for (Case c : {Case{"gemm bf16 stream-K automatic, few tiles and a long K", 250, 520, 8200},
+                 Case{"gemm bf16 stream-K automatic, one tile", 64, 100, 12000},
+                 Case{"gemm bf16 stream-K automatic, many tiles (whole)", 3001, 3000, 1000, 48}})
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Rows that break TMA's 16-byte rule (K or N not a multiple of 8): launch() copies A and B
   // into an aligned workspace and runs the TMA entry on the copies (issue 11, docs/abi.md).
@@ -300,7 +300,7 @@ int main(int argc, char **argv) {
                     seed += 3);
     }
   }
-  tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
+  tlc::rt::setStreamK(false);
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.

@@ -824,7 +824,7 @@ TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launch
   split.tma.streamKSlotBytes = 65536;
   LauncherFiles files = generateLauncher(singleKernelFile("gemm", split));
   // The workspace: prepared after the maps, the last parameter, one block per multiprocessor.
-  // Without a trip count the host can compute, -1 (the default rule never splits then).
+  // Without a trip count the host can compute, -1 (the automatic rule never splits then).
   CHECK(countOf(files.source, "tlc_status = tlc::rt::prepareStreamK(tlc_tiles, tlc_sms, -1, 65536, "
                               "stream, tlc_split_workspace, &tlc_split);") == 1);
   CHECK(countOf(files.source, "&tlc_map0, &tlc_map1, &tlc_split};") == 1);
@@ -1266,7 +1266,7 @@ static_assert(!tlc::rt::useStreamK(264, 132), "");
 static_assert(tlc::rt::useStreamK(288, 132), "");   // 3001 x 3000 with 128 x 256 tiles
 static_assert(!tlc::rt::useStreamK(2048, 132), ""); // 8192^2 with 128 x 256: 0.97 of 16 waves
 static_assert(!tlc::rt::useStreamK(100, 0), "");
-// The default rule: at most a quarter of the multiprocessors busy, and
+// The automatic rule (StreamK::Automatic): at most a quarter of the multiprocessors busy, and
 // (P - tiles) * iterations >= 64 P.
 static_assert(tlc::rt::streamKPays(16, 132, 128), "");  // 256 x 512 x 8192, 64 x 128 tiles
 static_assert(tlc::rt::streamKPays(16, 132, 73), "");   // 116 * 73 >= 8448
@@ -1718,13 +1718,16 @@ int main() {
     EXPECT(s.ok() && !useTma && mock.launches == launches);
     mock.current = mock.contexts[0];
     // Stream-K: flags (4 bytes per multiprocessor, rounded up to 128) and one slot each, the
-    // flags zeroed. By default (automatic) only where few tiles meet a long K (streamKPays);
-    // switched on, wherever whole tiles leave the last wave short; never where switched off or
-    // without memory.
+    // flags zeroed. Never by default (off) or without memory; automatic, only where few tiles
+    // meet a long K (streamKPays); switched on, wherever whole tiles leave the last wave short.
     {
       tlc::rt::Workspace split;
       CUdeviceptr at = 1;
       allocs = mock.allocs;
+      EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Off);
+      s = tlc::rt::prepareStreamK(16, 132, 128, 65536, stream, split, &at);
+      EXPECT(s.ok() && at == 0 && mock.allocs == allocs);
+      tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
       EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Automatic);
       s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
       EXPECT(s.ok() && at == 0 && mock.allocs == allocs);
@@ -1754,7 +1757,7 @@ int main() {
       s = tlc::rt::prepareStreamK(288, 132, 16, 65536, stream, split, &at);
       EXPECT(s.ok() && at == 0 && mock.memsets == memsets);
       mock.failAlloc = CUDA_SUCCESS;
-      tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
+      tlc::rt::setStreamK(false);
     }
     tlc::rt::trimWorkspaceMemory();
     EXPECT(mock.trims == 1);

@@ -21,7 +21,7 @@ echo "phase A $(( $(date +%s) - T0 ))s" >> $L/summary.txt
 sort $L/summary.txt | tr '\n' ' '; echo
 grep -E "DISAGREE|ALL AGREE|FAIL" $L/difftest.txt | head -10
 grep -hE "FAIL|SOME" $L/*_test.txt | head -20
-grep -hE "stream-K by default" $L/gemm_test.txt | head
+grep -hE "stream-K automatic" $L/gemm_test.txt | head
 xz -T4 $L/difftest.txt
 timeout 60 python3 bench/fp8_gemm_peers.py --shim $B/libtlc_bench_shim.so --variants \
   --shapes 8192x8192x8192,4096x4096x4096,2048x2048x2048,8192x8192x1024,4000x3000x4000,1024x3000x4096 \

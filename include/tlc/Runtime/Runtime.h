@@ -251,14 +251,15 @@ constexpr bool useStreamK(int64_t tiles, int multiprocessors) {
 /// rounded up to 128 (docs/abi.md).
 constexpr int64_t streamKFlagBytes(int64_t blocks) { return (blocks * 4 + 127) / 128 * 128; }
 
-/// Whether splitting tiles along K pays by default (StreamK::Automatic) for a grid of \p tiles
+/// Whether splitting tiles along K pays (the rule of StreamK::Automatic) for a grid of \p tiles
 /// tiles of \p iterations ring iterations each on \p multiprocessors multiprocessors: where the
 /// tiles fill at most a quarter of the multiprocessors and the work the idle ones could take is
 /// long, (P - tiles) * iterations >= 64 * P (each multiprocessor's share would gain 64 or more
-/// iterations, e.g. a K of 4096 or more in steps of 64). Measured on the H100 (bench/RESULTS.md,
-/// thirty-second and thirty-eighth sessions): it pays on few tiles with a long K (256 x 512 x
-/// 8192: 1.9x) and costs more than it saves elsewhere (the workspace's steps and the fix-up, about
-/// 5-8 us). \p iterations is -1 where the launcher cannot compute it: then it never pays.
+/// iterations, e.g. a K of 4096 or more in steps of 64). From what was measured on the H100
+/// (bench/RESULTS.md, thirty-second session): splitting paid on few tiles with a long K (256 x
+/// 512 x 8192: 1.9x) and cost more than it saved elsewhere (the workspace's steps and the
+/// fix-up, about 5-8 us); the rule itself has not run on a GPU yet. \p iterations is -1 where
+/// the launcher cannot compute it: then it never pays.
 constexpr bool streamKPays(int64_t tiles, int multiprocessors, int64_t iterations) {
   if (tiles < 1 || multiprocessors <= 0 || iterations <= 0 || tiles * 4 > multiprocessors)
     return false;
@@ -266,10 +267,10 @@ constexpr bool streamKPays(int64_t tiles, int multiprocessors, int64_t iteration
   return iterations >= (64 * int64_t(multiprocessors) + idle - 1) / idle;
 }
 
-/// When launches split tiles along K (stream-K), process-wide: `Automatic` (the default) where
+/// When launches split tiles along K (stream-K), process-wide: `Off` (the default) never (every
+/// tile whole, no workspace: each output element summed in one block), `Automatic` where
 /// streamKPays holds, `On` where useStreamK holds (every grid that leaves more than a tenth of
-/// the last wave idle: docs/launchers.md says where that pays and where it does not), `Off`
-/// never (every tile whole, no workspace: each output element summed in one block).
+/// the last wave idle: docs/launchers.md says where that pays and where it does not).
 enum class StreamK { Automatic, On, Off };
 /// Sets when launches split tiles along K (above). Thread-safe.
 void setStreamK(StreamK mode);
