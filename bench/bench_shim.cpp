@@ -308,23 +308,23 @@ int tlc_bench_topk(int variant, void *stream, uint64_t x, uint64_t v, uint64_t i
 }
 
 /// fp8_gemm.tile (f8e4m3 A [M, K] and B [N, K], scales SA and SB of one f32 each, bf16 C): the
-/// launcher's choice of configuration (`variant` -1) or configuration 0, 1 or 2 of its
-/// `configs` (128 x 256, 128 x 128, 64 x 128 tiles).
+/// launcher's choice of configuration (`variant` -1) or configuration 0 to 3 of its
+/// `configs` (128 x 256, 128 x 192, 128 x 128, 64 x 128 tiles).
 int tlc_bench_fp8_gemm(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb,
                        uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm;
-  auto launch = pickVariant(
-      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch});
+  auto launch = pickVariant(variant, {g::launch, g::variant0::launch, g::variant1::launch,
+                                      g::variant2::launch, g::variant3::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 
 /// fp8_gemm.tile's fp8_gemm_rowwise (SA [M], SB [N]): the launcher's choice (`variant` -1) or
-/// configuration 0, 1 or 2.
+/// configuration 0 to 3.
 int tlc_bench_fp8_gemm_rowwise(int variant, void *stream, uint64_t a, uint64_t b, uint64_t sa,
                                uint64_t sb, uint64_t c, int64_t m, int64_t k, int64_t n) {
   namespace g = tlc::fp8_gemm::fp8_gemm_rowwise;
-  auto launch = pickVariant(
-      variant, {g::launch, g::variant0::launch, g::variant1::launch, g::variant2::launch});
+  auto launch = pickVariant(variant, {g::launch, g::variant0::launch, g::variant1::launch,
+                                      g::variant2::launch, g::variant3::launch});
   return static_cast<int>(launch(static_cast<CUstream>(stream), a, b, sa, sb, c, m, k, n).code());
 }
 

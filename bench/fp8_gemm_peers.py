@@ -80,7 +80,7 @@ def main():
             ok &= run_rowwise(shim, args, shape, m, n, k, a, b, c, stream)
             continue
 
-        fns = tlc_fns(shim, "tlc_bench_fp8_gemm", "tlc", 3 if args.variants else 0, stream,
+        fns = tlc_fns(shim, "tlc_bench_fp8_gemm", "tlc", 4 if args.variants else 0, stream,
                       (a, b, sa, sb, c), (m, k, n))
         fns["torch._scaled_mm"] = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
                                                            out_dtype=torch.bfloat16)
@@ -133,7 +133,7 @@ def run_rowwise(shim, args, shape, m, n, k, a, b, c, stream):
     sa = torch.rand(m, device="cuda", generator=gen) + 0.5
     sb = torch.rand(n, device="cuda", generator=gen) + 0.5
 
-    fns = tlc_fns(shim, "tlc_bench_fp8_gemm_rowwise", "tlc rowwise", 3 if args.variants else 0,
+    fns = tlc_fns(shim, "tlc_bench_fp8_gemm_rowwise", "tlc rowwise", 4 if args.variants else 0,
                   stream, (a, b, sa, sb, c), (m, k, n))
     fns["torch._scaled_mm (rowwise)"] = lambda: torch._scaled_mm(
         a, b.t(), scale_a=sa.unsqueeze(1), scale_b=sb.unsqueeze(0), out_dtype=torch.bfloat16)

@@ -152,12 +152,14 @@ int main() {
       {"e4m3 variant0", true, e4::variant0::launch},
       {"e4m3 variant1", true, e4::variant1::launch},
       {"e4m3 variant2", true, e4::variant2::launch},
+      {"e4m3 variant3", true, e4::variant3::launch},
       {"e5m2", false, e5::launch},
-      {"e5m2 variant2", false, e5::variant2::launch},
+      {"e5m2 variant3", false, e5::variant3::launch},
       {"sm_80 PTX (f16 copies, mma.sync)", true, tlc::fp8_gemm_sm_80::fp8_gemm::launch},
       {"rowwise e4m3", true, rw::launch, true},
       {"rowwise e4m3 variant0", true, rw::variant0::launch, true},
-      {"rowwise e4m3 variant2", true, rw::variant2::launch, true},
+      {"rowwise e4m3 variant1", true, rw::variant1::launch, true},
+      {"rowwise e4m3 variant3", true, rw::variant3::launch, true},
       {"rowwise sm_80 PTX (f16 copies, mma.sync)", true,
        tlc::fp8_gemm_sm_80::fp8_gemm_rowwise::launch, true}};
   struct Shape {
