@@ -338,10 +338,21 @@ int main(int argc, char **argv) {
                      int64_t m, int64_t k, int64_t n) {
     return tlc::gemm_bias_gelu::gemm_bias_gelu::launch(s, a, b, bias, c, m, k, n);
   };
+  // Its 128 x 192 configuration forced, the last column tile partial (3000 = 15.6 x 192).
+  LaunchFn gelu192 = [](CUstream s, CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias, CUdeviceptr c,
+                        int64_t m, int64_t k, int64_t n) {
+    return tlc::gemm_bias_gelu::gemm_bias_gelu::variant1::launch(s, a, b, bias, c, m, k, n);
+  };
   for (Case c : {Case{"gemm+bias+gelu bf16", 1000, 1112, 776},
-                 Case{"gemm+bias+gelu bf16", 4096, 4096, 4096, 16}}) {
+                 Case{"gemm+bias+gelu bf16", 4096, 4096, 4096, 16},
+                 Case{"gemm+bias+gelu bf16", 768, 4096, 4096, 16}}) {
     c.biasGelu = true;
     ok &= runCase(gpu, c, gelu, seed += 3);
+  }
+  {
+    Case c{"gemm+bias+gelu bf16 128x192 tiles", 1000, 3000, 776};
+    c.biasGelu = true;
+    ok &= runCase(gpu, c, gelu192, seed += 3);
   }
   // The mma.sync strategy (cp.async ring, ldmatrix, mma.sync): kernels/gemm.tile compiled for
   // sm_90 (SASS) and for sm_80 (compute_80 PTX, JIT-compiled by the driver on this GPU).
