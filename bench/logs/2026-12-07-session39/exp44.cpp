@@ -11,7 +11,8 @@
 // - 256 x 128 tiles (two consumer warpgroups of 128 rows; build `wide`, 4 and 3 stages, forced;
 //   shapes with M > 256): a different block count where 128 x 256 tiles leave a wave short
 //   (4096 x 4104: 544 tiles of 128 x 256, 5 rounds on 132 multiprocessors; 528 of 256 x 128, 4).
-// - stream-K on few-tile, long-K shapes: `sk`, the shipped launch with stream-K on.
+// - stream-K on few-tile, long-K shapes: `sk`, the shipped launch with stream-K on; `auto`,
+//   with tlc::rt::StreamK::Automatic (split only where tlc::rt::streamKPays holds).
 #include "CublasPeer.h"
 #include "GpuTest.h"
 #include "gemm.h"
@@ -79,8 +80,8 @@ int main(int argc, char **argv) {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, gpu.stream()));
-  std::vector<const char *> names = {"ship",   "sk",      "cp",         "s64x64",
-                                     "s64x32", "s64x128", "w256x128s4", "w256x128s3"};
+  std::vector<const char *> names = {"ship",   "sk",      "cp",         "s64x64",     "s64x32",
+                                     "s64x128", "w256x128s4", "w256x128s3", "auto"};
   std::vector<std::vector<double>> logs(names.size());
   for (S s : shapes) {
     size_t ac = s.m * s.k, bc = s.k * s.n, cc = s.m * s.n;
@@ -90,27 +91,28 @@ int main(int argc, char **argv) {
     auto peer = [&] {
       cublasRowMajorGemm(handle, s.m, s.n, s.k, a.ptr(), b.ptr(), ref.ptr(), CUDA_R_16BF);
     };
-    auto run = [&](Launch f, bool sk) {
-      return [&, f, sk] {
-        if (sk)
-          tlc::rt::setStreamK(true);
+    auto run = [&](Launch f, tlc::rt::StreamK mode) {
+      return [&, f, mode] {
+        tlc::rt::setStreamK(mode);
         CHECK_TLC(f(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n));
-        if (sk)
-          tlc::rt::setStreamK(false);
+        tlc::rt::setStreamK(tlc::rt::StreamK::Off);
       };
     };
-    std::vector<std::function<void()>> v = {run(G::launch, false), run(G::launch, true),
-                                            run(CP::launch, false)};
-    std::vector<int> id = {0, 1, 2};
+    const auto off = tlc::rt::StreamK::Off;
+    std::vector<std::function<void()>> v = {run(G::launch, off),
+                                            run(G::launch, tlc::rt::StreamK::On),
+                                            run(CP::launch, off),
+                                            run(G::launch, tlc::rt::StreamK::Automatic)};
+    std::vector<int> id = {0, 1, 2, 8};
     bool skinny = s.m <= 256;
     if (skinny) {
-      v.push_back(run(SK::variant0::launch, false));
-      v.push_back(run(SK::variant1::launch, false));
-      v.push_back(run(SK::variant2::launch, false));
+      v.push_back(run(SK::variant0::launch, off));
+      v.push_back(run(SK::variant1::launch, off));
+      v.push_back(run(SK::variant2::launch, off));
       id.insert(id.end(), {3, 4, 5});
     } else {
-      v.push_back(run(W::variant0::launch, false));
-      v.push_back(run(W::variant1::launch, false));
+      v.push_back(run(W::variant0::launch, off));
+      v.push_back(run(W::variant1::launch, off));
       id.insert(id.end(), {6, 7});
     }
     peer();
