@@ -71,21 +71,23 @@ public:
 
 private:
   std::optional<std::string> expression(Operation &op) {
+    // The expressions of `o`'s two operands; empty strings where either has none.
+    auto operands = [&](Operation *o) {
+      std::pair<std::string, std::string> ab{get(o->getOperand(0)), get(o->getOperand(1))};
+      return ab.first.empty() || ab.second.empty() ? std::pair<std::string, std::string>{} : ab;
+    };
     auto binary = [&](StringRef sign, Operation *o) -> std::optional<std::string> {
-      std::string a = get(o->getOperand(0)), b = get(o->getOperand(1));
-      if (a.empty() || b.empty())
+      auto [a, b] = operands(o);
+      if (a.empty())
         return std::nullopt;
       return "(" + a + " " + sign.str() + " " + b + ")";
     };
-    auto call = [&](StringRef pattern, Operation *o) -> std::optional<std::string> {
-      std::string a = get(o->getOperand(0)), b = get(o->getOperand(1));
-      if (a.empty() || b.empty())
+    // The operand that compares `sign` to the other (min with "<", max with ">").
+    auto pick = [&](StringRef sign, Operation *o) -> std::optional<std::string> {
+      auto [a, b] = operands(o);
+      if (a.empty())
         return std::nullopt;
-      std::string text = pattern.str();
-      for (auto [mark, with] : {std::pair{'a', &a}, std::pair{'b', &b}})
-        for (size_t at; (at = text.find(std::string("$") + mark)) != std::string::npos;)
-          text.replace(at, 2, *with);
-      return text;
+      return "(" + a + " " + sign.str() + " " + b + " ? " + a + " : " + b + ")";
     };
     return llvm::TypeSwitch<Operation *, std::optional<std::string>>(&op)
         .Case([&](arith::ConstantOp c) -> std::optional<std::string> {
@@ -113,9 +115,14 @@ private:
         .Case([&](arith::AndIOp o) { return binary("&", o); })
         .Case([&](arith::OrIOp o) { return binary("|", o); })
         .Case([&](arith::XOrIOp o) { return binary("^", o); })
-        .Case([&](arith::CeilDivSIOp o) { return call("tlc::rt::ceilDiv($a, $b)", o); })
-        .Case([&](arith::MaxSIOp o) { return call("($a > $b ? $a : $b)", o); })
-        .Case([&](arith::MinSIOp o) { return call("($a < $b ? $a : $b)", o); })
+        .Case([&](arith::CeilDivSIOp o) -> std::optional<std::string> {
+          auto [a, b] = operands(o);
+          if (a.empty())
+            return std::nullopt;
+          return "tlc::rt::ceilDiv(" + a + ", " + b + ")";
+        })
+        .Case([&](arith::MaxSIOp o) { return pick(">", o); })
+        .Case([&](arith::MinSIOp o) { return pick("<", o); })
         .Case([&](arith::SelectOp o) -> std::optional<std::string> {
           std::string c = get(o.getCondition()), a = get(o.getTrueValue()),
                       b = get(o.getFalseValue());

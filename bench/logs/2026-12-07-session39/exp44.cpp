@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, gpu.stream()));
-  std::vector<const char *> names = {"ship",   "sk",      "cp",         "s64x64",     "s64x32",
+  std::vector<const char *> names = {"ship",    "sk",         "cp",         "s64x64", "s64x32",
                                      "s64x128", "w256x128s4", "w256x128s3", "auto"};
   std::vector<std::vector<double>> logs(names.size());
   for (S s : shapes) {
@@ -99,10 +99,9 @@ int main(int argc, char **argv) {
       };
     };
     const auto off = tlc::rt::StreamK::Off;
-    std::vector<std::function<void()>> v = {run(G::launch, off),
-                                            run(G::launch, tlc::rt::StreamK::On),
-                                            run(CP::launch, off),
-                                            run(G::launch, tlc::rt::StreamK::Automatic)};
+    std::vector<std::function<void()>> v = {
+        run(G::launch, off), run(G::launch, tlc::rt::StreamK::On), run(CP::launch, off),
+        run(G::launch, tlc::rt::StreamK::Automatic)};
     std::vector<int> id = {0, 1, 2, 8};
     bool skinny = s.m <= 256;
     if (skinny) {

@@ -20,6 +20,19 @@
 
 namespace tlc::rt {
 
+/// Returns ceil(a / b) for b > 0, rounding towards +infinity also for a <= 0
+/// (ceilDiv(-5, 2) == -2) and without overflow for large a. Also correct for
+/// b < 0 (except INT64_MIN / -1); returns 0 for b == 0.
+constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0;
+  int64_t q = a / b;
+  int64_t r = a % b;
+  // Truncation rounded towards zero; step up when the exact quotient is
+  // positive and inexact.
+  return (r != 0 && ((r > 0) == (b > 0))) ? q + 1 : q;
+}
+
 /// The result of a run-time operation: success, or a CUDA result code with a
 /// human-readable message (e.g. "tlc: cuModuleLoadData failed:
 /// CUDA_ERROR_NO_BINARY_FOR_GPU (no kernel image is available for execution
@@ -243,13 +256,12 @@ private:
 constexpr bool useStreamK(int64_t tiles, int multiprocessors) {
   if (tiles < 8 || multiprocessors <= 0 || tiles % multiprocessors == 0)
     return false;
-  const int64_t waves = (tiles + multiprocessors - 1) / multiprocessors;
-  return tiles * 10 < waves * multiprocessors * 9;
+  return tiles * 10 < ceilDiv(tiles, multiprocessors) * multiprocessors * 9;
 }
 
 /// The bytes of the flags at the start of a stream-K workspace for \p blocks blocks: 4 each,
 /// rounded up to 128 (docs/abi.md).
-constexpr int64_t streamKFlagBytes(int64_t blocks) { return (blocks * 4 + 127) / 128 * 128; }
+constexpr int64_t streamKFlagBytes(int64_t blocks) { return ceilDiv(blocks * 4, 128) * 128; }
 
 /// Whether splitting tiles along K pays (the rule of StreamK::Automatic) for a grid of \p tiles
 /// tiles of \p iterations ring iterations each on \p multiprocessors multiprocessors: where the
@@ -263,8 +275,7 @@ constexpr int64_t streamKFlagBytes(int64_t blocks) { return (blocks * 4 + 127) /
 constexpr bool streamKPays(int64_t tiles, int multiprocessors, int64_t iterations) {
   if (tiles < 1 || multiprocessors <= 0 || iterations <= 0 || tiles * 4 > multiprocessors)
     return false;
-  const int64_t idle = multiprocessors - tiles;
-  return iterations >= (64 * int64_t(multiprocessors) + idle - 1) / idle;
+  return iterations >= ceilDiv(64 * int64_t(multiprocessors), multiprocessors - tiles);
 }
 
 /// When launches split tiles along K (stream-K), process-wide: `Off` (the default) never (every
@@ -287,7 +298,7 @@ bool streamKSplits(int64_t tiles, int multiprocessors, int64_t iterations);
 constexpr int64_t tripCount(int64_t lower, int64_t upper, int64_t step) {
   if (step <= 0)
     return -1;
-  return upper > lower ? (upper - lower) / step + ((upper - lower) % step != 0 ? 1 : 0) : 0;
+  return upper > lower ? ceilDiv(upper - lower, step) : 0;
 }
 
 /// Prepares the stream-K workspace of a persistent entry whose partial slots take \p slotBytes
@@ -373,19 +384,6 @@ constexpr int64_t gridBlocks(int64_t x, int64_t y, int64_t z) {
   if (x > INT64_MAX / y)
     return INT64_MAX;
   return x * y > INT64_MAX / z ? INT64_MAX : x * y * z;
-}
-
-/// Returns ceil(a / b) for b > 0, rounding towards +infinity also for a <= 0
-/// (ceilDiv(-5, 2) == -2) and without overflow for large a. Also correct for
-/// b < 0 (except INT64_MIN / -1); returns 0 for b == 0.
-constexpr int64_t ceilDiv(int64_t a, int64_t b) {
-  if (b == 0)
-    return 0;
-  int64_t q = a / b;
-  int64_t r = a % b;
-  // Truncation rounded towards zero; step up when the exact quotient is
-  // positive and inexact.
-  return (r != 0 && ((r > 0) == (b > 0))) ? q + 1 : q;
 }
 
 /// The variant whose grid of blocks[i] blocks runs fastest by a wave model: every variant covers
