@@ -59,6 +59,9 @@ struct ArchOutput {
   llvm::StringMap<cuda::LoadsEntryInfo> loads;
   /// Configurations left out of this architecture's image: they do not fit its shared memory.
   llvm::StringSet<> omitted;
+  /// Configurations with a `__tma` entry but no plain entry in this image: the launches TMA
+  /// cannot serve run the configuration named here (plainServers).
+  llvm::StringMap<std::string> plainServer;
 };
 
 /// One compile of one buffer (a whole file, or one chunk of a split file).
@@ -156,6 +159,22 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
 
 /// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
 /// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
+/// For each kernel with configurations, the configuration whose plain entry serves the launches
+/// of every configuration that TMA cannot (docs/abi.md, "Entries for tensors TMA cannot read"):
+/// the last one without `when` or `on`, which the launcher may take for any sizes on every
+/// architecture. Kernels without such a configuration are not in the map.
+static llvm::StringMap<std::string> plainServers(ModuleOp module) {
+  llvm::StringMap<std::string> servers;
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
+    StringRef of = tile::getVariantOf(kernel);
+    // A `when` condition is the grid region's fourth value.
+    auto grid = cast<tile::YieldOp>(kernel.getGrid().front().getTerminator());
+    if (!of.empty() && grid.getValues().size() == 3 && !kernel->hasAttr(tile::kArchsAttr))
+      servers[of] = kernel.getSymName().str();
+  }
+  return servers;
+}
+
 static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
   bool read = false, written = false;
   for (Operation *user : kernel.getBody().getArgument(index).getUsers()) {
@@ -266,6 +285,33 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   // compile (its entry serves the launches TMA cannot read), as before TMA took them.
   if (leadingTma)
     plainOptions.producerLoads = options.producerLoads;
+  // One configuration's plain entry serves those of all (unless --every-plain-entry): it is
+  // the rare launch's entry (a written tensor TMA cannot read, no memory for the copy, 8-bit
+  // tensors TMA cannot read), and one per configuration was most of the image's code.
+  if (!options.everyPlainEntry) {
+    llvm::StringMap<std::string> servers = plainServers(module);
+    auto inImage = [&](StringRef name) {
+      auto kernel = lowered->lookupSymbol<tile::KernelOp>(name);
+      return kernel && !kernel->hasAttr(tile::kOmittedAttr);
+    };
+    // In the module's order: --explain's remarks follow the source.
+    for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
+      StringRef name = kernel.getSymName();
+      if (!tmaKernels.contains(name))
+        continue;
+      auto server = servers.find(tile::getVariantOf(kernel));
+      if (server == servers.end() || server->second == name || !inImage(server->second))
+        continue;
+      out.plainServer[name] = server->second;
+      if (options.explain)
+        kernel.emitRemark()
+            << "kernel '" << name << "' for " << arch
+            << ": launches its TMA entry cannot serve run '" << server->second
+            << "' (its entry for tensors TMA cannot read serves every configuration; "
+               "--every-plain-entry gives each its own)";
+      tmaKernels.erase(name);
+    }
+  }
   FailureOr<OwningOpRef<ModuleOp>> plain = failure();
   bool plainLaunched = false;
   LogicalResult lowering = success();
@@ -274,7 +320,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     // own tasks runs queued tasks of other groups, and diagnostics are ordered by thread.
     ParallelDiagnosticHandler ordered(&context);
     std::optional<std::thread> plainThread;
-    if (choseTma && context.isMultithreadingEnabled()) {
+    if (choseTma && !tmaKernels.empty() && context.isMultithreadingEnabled()) {
       plainThread.emplace([&] {
         ordered.setOrderIDForThread(1);
         TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
@@ -297,13 +343,15 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     return failure();
   if (llvm::any_of(loweredEntries(*lowered),
                    [](auto entry) { return entry.second.getKind() == tile::EntryKind::Tma; })) {
-    if (!plainLaunched) {
-      TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-      plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
+    if (!tmaKernels.empty()) {
+      if (!plainLaunched) {
+        TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
+        plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
+      }
+      if (failed(plain))
+        return failure();
+      mergeGpuModules(*lowered, **plain);
     }
-    if (failed(plain))
-      return failure();
-    mergeGpuModules(*lowered, **plain);
     // The copy that makes tensors TMA cannot read in place readable (docs/abi.md).
     PipelineOptions repackOptions = pipelineOptions;
     repackOptions.explain = false;
@@ -612,6 +660,9 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
                                              {"kind", "loads"},
                                              {"threads", loads->second.threads},
                                              {"dynamic_shared_bytes", loads->second.sharedBytes}});
+      } else if (auto server = arch.plainServer.find(info.name); server != arch.plainServer.end()) {
+        // No plain entry: that configuration's launch serves them.
+        target["plain_server"] = server->second;
       } else {
         entries.push_back(llvm::json::Object{
             {"name", info.name},
@@ -925,6 +976,13 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
       if (auto it = out.loads.find(kernel.name); it != out.loads.end())
         kernel.loads = it->second;
     }
+  // Configurations whose plain entry some image left out: the server's variant index.
+  for (cuda::KernelLaunchInfo &kernel : launchInfo)
+    for (const ArchOutput &out : results)
+      if (auto it = out.plainServer.find(kernel.name); it != out.plainServer.end())
+        for (const cuda::KernelLaunchInfo &server : launchInfo)
+          if (server.name == it->second)
+            kernel.plainServer = server.variant;
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     kernel.everyImage = llvm::none_of(
         results, [&](const ArchOutput &out) { return out.omitted.contains(kernel.name); });

@@ -208,6 +208,31 @@ static LauncherInfo pvFile() {
   return info;
 }
 
+/// gemm's TMA kernel as two configurations, ps__0 (128 x 128 tiles, 128 threads) and ps__1 (64 x
+/// 64, 64 threads), each with a `__tma` entry; ps__0 has no plain entry, ps__1's serves its
+/// launches TMA cannot (the mock image has ps__0__tma and ps__1).
+static LauncherInfo psFile() {
+  LauncherInfo info;
+  info.fileStem = "ps";
+  info.headerName = "ps.h";
+  for (int i = 0; i < 2; ++i) {
+    KernelLaunchInfo k = tmaKernel();
+    int tile = i == 0 ? 128 : 64;
+    k.name = "ps__" + std::to_string(i);
+    k.variantOf = "ps";
+    k.variant = i;
+    k.grid[0] = "tlc::rt::ceilDiv(N, " + std::to_string(tile) + ")";
+    k.grid[1] = "tlc::rt::ceilDiv(M, " + std::to_string(tile) + ")";
+    k.threads[0] = tile;
+    for (TensorMapInfo &map : k.tma.maps)
+      map.readOnly = true;
+    info.kernels.push_back(k);
+  }
+  info.kernels[0].plainServer = 1;
+  info.fatbin = fatbinBytes();
+  return info;
+}
+
 static size_t countOf(llvm::StringRef text, llvm::StringRef needle) { return text.count(needle); }
 
 static std::string errorText(const LauncherInfo &info) {
@@ -819,6 +844,31 @@ TEST_CASE("launcher entry lookup: TMA, then the loading producer, then plain", "
   CHECK_THAT(errorText(singleKernelFile("gemm", none)), Catch::Contains("no entry to launch"));
 }
 
+TEST_CASE("launcher of a configuration whose plain entry another serves", "[launcher]") {
+  LauncherInfo info = psFile();
+  REQUIRE(errorText(info).empty());
+  LauncherFiles files = generateLauncher(info);
+  // Variant 0 looks its plain entry up and, where the image lacks it, runs variant 1's launch.
+  CHECK(countOf(files.source, "findFunction(\"ps__0\", &tlc_function)") == 1);
+  CHECK(countOf(files.source, "    if (!tlc_function)\n"
+                              "      return variant1::launch(stream, A, B, C, M, K, N);\n") == 1);
+  CHECK(countOf(files.source, "getFunction(\"ps__0\"") == 0);
+  CHECK(countOf(files.source, "getFunction(\"ps__1\", &tlc_function)") == 1);
+
+  // The server is another variant of the same kernel, which serves its own launches.
+  info.kernels[0].plainServer = 0;
+  CHECK_THAT(errorText(info), Catch::Contains("kernel 'ps__0': plain entry served by variant 0, "
+                                              "which is not another variant of its kernel"));
+  info.kernels[0].plainServer = 2;
+  CHECK_THAT(errorText(info), Catch::Contains("not another variant"));
+  info.kernels[0].plainServer = 1;
+  info.kernels[1].plainServer = 0;
+  CHECK_THAT(errorText(info), Catch::Contains("whose own plain entry is served by another"));
+  KernelLaunchInfo single = tmaKernel();
+  single.plainServer = 0;
+  CHECK_THAT(errorText(singleKernelFile("gemm", single)), Catch::Contains("not another variant"));
+}
+
 TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launcher]") {
   KernelLaunchInfo split = tmaKernel();
   split.tma.streamKSlotBytes = 65536;
@@ -981,7 +1031,7 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) {
 CUresult CUDAAPI cuModuleUnload(CUmodule) { ++mock.unloads; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
   ++mock.lookups;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 11; ++i) {
     if (mock.names[i] && std::strcmp(mock.names[i], name) == 0) {
       *f = reinterpret_cast<CUfunction>(static_cast<uintptr_t>(0x100 + i));
       return CUDA_SUCCESS;
@@ -1125,8 +1175,8 @@ struct Mock {
                            reinterpret_cast<CUcontext>(0xC000)}; // A, B, primary
   unsigned long long ids[3] = {1, 2, 3}; // 0: destroyed
   CUcontext current = nullptr, saved = nullptr;
-  const char *names[9] = {"vector_add", "mixed", "batched", "mm__0", "mm__1",
-                          "gemm__tma", "tlc_repack_b16", "gemm", "pv__1"};
+  const char *names[11] = {"vector_add", "mixed", "batched", "mm__0", "mm__1",  "gemm__tma",
+                           "tlc_repack_b16", "gemm", "pv__1", "ps__0__tma", "ps__1"};
   // Contexts A, B and the primary context are on devices 0, 1 and 0; device 0 has 132
   // multiprocessors, every other device 8.
   CUdevice devices[3] = {0, 1, 0};
@@ -1168,6 +1218,7 @@ static const char MockMain[] = R"cpp(
 #include "ops.h"
 #include "mm.h"
 #include "pv.h"
+#include "ps.h"
 #include "tg.h"
 #include <cstdio>
 #include <cstring>
@@ -1811,6 +1862,26 @@ int main() {
     tlc::rt::setClusters(true);
   }
 
+  // A configuration whose plain entry the image lacks: TMA where it can, else the launch of the
+  // configuration that serves it (docs/abi.md), with that one's grid and block.
+  {
+    const CUdeviceptr A = 0x100000, B = 0x200000, C = 0x300000;
+    mock.argSizes = std::vector<size_t>(15, 8);
+    mock.argSizes.push_back(128);
+    mock.argSizes.push_back(128);
+    mock.launched.clear();
+    s = tlc::ps::ps::variant0::launch(stream, A, B, C, 1000, 776, 256);
+    EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "ps__0__tma") == 0);
+    mock.failAlloc = CUDA_ERROR_OUT_OF_MEMORY;
+    mock.argSizes.resize(15);
+    mock.launched.clear();
+    s = tlc::ps::ps::variant0::launch(stream, A, B, C, 1000, 775, 256);
+    EXPECT(s.ok() && mock.launched.size() == 1 && std::strcmp(mock.function, "ps__1") == 0);
+    EXPECT(mock.block[0] == 64 && mock.grid[0] == 4 && mock.grid[1] == 16);
+    EXPECT(arg<CUdeviceptr>(0) == A && arg<int64_t>(3) == 775 && arg<CUdeviceptr>(10) == C);
+    mock.failAlloc = CUDA_SUCCESS;
+  }
+
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }
@@ -1838,13 +1909,14 @@ TEST_CASE("generated launchers pass arguments as docs/abi.md says", "[launcher][
     map.readOnly = true;
   tma.tma.cluster = 2;
   writeLauncher(dir, singleKernelFile("tg", tma));
+  writeLauncher(dir, psFile());
   writeFile(dir + "/mock.h", MockHeader);
   writeFile(dir + "/mock.cpp", MockDriver);
   writeFile(dir + "/main.cpp", MockMain);
 
   std::vector<std::string> args = compileCommand(*setup, dir);
-  for (const char *file :
-       {"/va.cpp", "/ops.cpp", "/mm.cpp", "/pv.cpp", "/tg.cpp", "/mock.cpp", "/main.cpp"})
+  for (const char *file : {"/va.cpp", "/ops.cpp", "/mm.cpp", "/pv.cpp", "/tg.cpp", "/ps.cpp",
+                           "/mock.cpp", "/main.cpp"})
     args.push_back(dir + file);
   args.push_back(runtimeSource);
   args.push_back("-pthread");

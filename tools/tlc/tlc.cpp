@@ -64,6 +64,10 @@ int main(int argc, char **argv) {
   app.add_flag("--cluster-pairs", options.clusterPairs,
                "sm_90a: TMA rings that can share loads run their blocks in pairs of 2-block "
                "clusters (TMA multicast; docs/pipeline.md)");
+  app.add_flag("--every-plain-entry", options.everyPlainEntry,
+               "sm_90a: every configuration of a kernel with a TMA entry gets its own entry for "
+               "tensors TMA cannot read (default: the last configuration without `when` or `on` "
+               "serves those launches for all; docs/abi.md)");
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");

@@ -63,6 +63,10 @@ struct CompileOptions {
   /// sm_90a TMA rings that can share loads run their blocks in pairs of 2-block clusters
   /// (PipelineOptions::clusterPairs; `--cluster-pairs`).
   bool clusterPairs = false;
+  /// Every configuration of a kernel with a `__tma` entry gets its own plain entry on sm_90a
+  /// (`--every-plain-entry`); by default the last configuration without `when` or `on` serves
+  /// the launches of all of them that TMA cannot (docs/abi.md).
+  bool everyPlainEntry = false;
   /// sm_90a register rings whose copies TMA can issue get a producer warpgroup
   /// (PipelineOptions::ringProducers); false with `--codegen=cp-async-register-rings`.
   bool ringProducers = true;

@@ -367,6 +367,21 @@ Error verifyLauncherInfo(const LauncherInfo &info) {
       return fail(where + ": its parameters differ from those of '" + first->name +
                   "'; the variants of '" + kernel.variantOf + "' share one launcher");
   }
+  // A plain entry's server: another variant of the same kernel, which serves its own launches.
+  for (const KernelLaunchInfo &kernel : info.kernels) {
+    if (kernel.plainServer < 0)
+      continue;
+    std::string where = "kernel '" + kernel.name + "'";
+    if (kernel.variantOf.empty() || kernel.plainServer == kernel.variant ||
+        kernel.plainServer >= variantCount.lookup(kernel.variantOf))
+      return fail(where + ": plain entry served by variant " + Twine(kernel.plainServer) +
+                  ", which is not another variant of its kernel");
+    for (const KernelLaunchInfo &server : info.kernels)
+      if (server.variantOf == kernel.variantOf && server.variant == kernel.plainServer &&
+          server.plainServer >= 0)
+        return fail(where + ": plain entry served by variant " + Twine(kernel.plainServer) +
+                    ", whose own plain entry is served by another");
+  }
   return Error::success();
 }
 
@@ -822,14 +837,28 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
        << "      return tlc_status;\n"
        << "    tlc_loads = tlc_function != nullptr;\n"
        << "  }\n"
-       << "  if (!tlc_tma && !tlc_loads)\n";
+       << "  if (!tlc_tma && !tlc_loads)";
   } else {
-    os << "  if (!tlc_tma)\n";
+    os << "  if (!tlc_tma)";
   }
-  os << "    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
+  if (kernel.plainServer < 0) {
+    os << "\n    tlc_status = tlc_moduleCache().getFunction(\"" << kernel.name
+       << "\", &tlc_function);\n"
+       << "  if (!tlc_status.ok())\n"
+       << "    return tlc_status;\n";
+    return;
+  }
+  // An image without this configuration's plain entry: another configuration's launch serves
+  // the tensors TMA cannot read (docs/abi.md).
+  os << " {\n"
+     << "    tlc_status = tlc_moduleCache().findFunction(\"" << kernel.name
      << "\", &tlc_function);\n"
-     << "  if (!tlc_status.ok())\n"
-     << "    return tlc_status;\n";
+     << "    if (!tlc_status.ok())\n"
+     << "      return tlc_status;\n"
+     << "    if (!tlc_function)\n"
+     << "      return variant" << kernel.plainServer << "::launch(" << forwardedArgs(kernel)
+     << ");\n"
+     << "  }\n";
 }
 
 /// The multiprocessors and tiles of a persistent launch (tlc_sms, tlc_tiles).

@@ -1051,6 +1051,9 @@ struct TargetInfo {
   std::string arch;
   bool cubin = false;
   std::vector<EntryInfo> entries;
+  /// The configuration whose launch serves the launches this one's tma entry cannot, where the
+  /// image has no plain entry of this one (`"plain_server"`); empty where it has.
+  std::string plainServer;
 
   const EntryInfo *plainEntry() const {
     for (const EntryInfo &e : entries)
@@ -1355,10 +1358,16 @@ struct ManifestReader {
           return false;
         target.entries.push_back(std::move(e));
       }
-      if (!target.plainEntry() &&
+      if (t.get("plain_server")) {
+        if (!str(t, "plain_server", target.plainServer, tw))
+          return false;
+        if (target.plainEntry() || target.plainServer == out.name)
+          return fail(tw, "has a plain entry and another configuration serving it");
+      }
+      if (!target.plainEntry() && target.plainServer.empty() &&
           std::none_of(target.entries.begin(), target.entries.end(),
                        [](const EntryInfo &e) { return e.kind == "loads"; }))
-        return fail(tw, "has neither a plain nor a loads entry");
+        return fail(tw, "has neither a plain nor a loads entry, nor a plain_server");
       out.targets.push_back(std::move(target));
     }
     return true;

@@ -236,7 +236,26 @@ static void testManifest() {
   CHECK(fails(withKernel(R"j({"name": "k", "params": [],
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k__tma", "kind": "tma",
         "threads": 384, "maps": []}]}]})j"),
-              "has neither a plain nor a loads entry"));
+              "has neither a plain nor a loads entry, nor a plain_server"));
+  // Another configuration's launch may serve the launches TMA cannot (docs/abi.md).
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "plain"},
+        {"name": "k__tma", "kind": "tma", "threads": 384, "maps": []}],
+        "plain_server": "k2"}]})j"),
+              "has a plain entry and another configuration serving it"));
+  CHECK(fails(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k__tma", "kind": "tma",
+        "threads": 384, "maps": []}], "plain_server": 3}]})j"),
+              "'plain_server' must be a string"));
+  {
+    Manifest served;
+    std::string servedError;
+    CHECK(parseManifest(withKernel(R"j({"name": "k", "params": [],
+      "targets": [{"arch": "sm_90a", "entries": [{"name": "k__tma", "kind": "tma",
+        "threads": 384, "maps": []}], "plain_server": "k2"}]})j"),
+                        served, servedError));
+    CHECK_EQ(servedError, std::string());
+  }
   CHECK(fails(withKernel(R"j({"name": "k", "params": [],
       "targets": [{"arch": "sm_90a", "entries": [{"name": "k", "kind": "fast"}]}]})j"),
               "unknown entry kind"));

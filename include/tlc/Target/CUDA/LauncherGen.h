@@ -129,6 +129,11 @@ struct KernelLaunchInfo {
   /// Whether some image has the plain entry (`<name>`): not when every architecture serves
   /// the kernel through its `__tma` and `__loads` entries (sm_90a only).
   bool plain = true;
+  /// The configuration (its index among the kernel's variants) whose launch serves the launches
+  /// of this one that its `__tma` entry cannot, where the loaded image has no plain entry of
+  /// this one (`<name>`; sm_90a images carry the plain entry of one configuration only, unless
+  /// `tlc --every-plain-entry`); -1 for none.
+  int plainServer = -1;
   /// Whether every architecture's image has this kernel: not for a configuration left out of
   /// an image whose shared memory it does not fit. launch() and select() of a kernel with such
   /// configurations choose among those the loaded image has.
