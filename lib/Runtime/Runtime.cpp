@@ -341,10 +341,10 @@ void Workspace::release() {
 }
 
 static std::atomic<StreamK> &streamKSetting() {
-  // Off by default: on the H100 the fix-up costs more than the idle wave saves on most shapes
-  // measured, all but few tiles with a long K (bench/RESULTS.md, thirty-second session), and
-  // the Automatic rule for those has not run on a GPU yet (thirty-eighth session).
-  static std::atomic<StreamK> mode{StreamK::Off};
+  // Automatic by default: only few tiles with a long K split (streamKPays); elsewhere the
+  // fix-up costs more than the idle wave saves (bench/RESULTS.md, thirty-second and
+  // thirty-ninth sessions).
+  static std::atomic<StreamK> mode{StreamK::Automatic};
   return mode;
 }
 

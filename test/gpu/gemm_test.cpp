@@ -257,9 +257,9 @@ int main(int argc, char **argv) {
   tlc::rt::setClusters(false);
   ok &= runCase(gpu, Case{"gemm bf16 clusters switched off", 1100, 1000, 520}, bf16, seed += 3);
   tlc::rt::setClusters(true);
-  // Stream-K (docs/abi.md; off by default, switched on here): where whole tiles would leave the
-  // last wave short, the tiles of the last two waves (all tiles in a grid below one wave) are
-  // split along K and summed through a workspace; every element of C is still written once.
+  // Stream-K (docs/abi.md; automatic by default, switched on here): where whole tiles would
+  // leave the last wave short, the tiles of the last two waves (all tiles in a grid below one wave)
+  // are split along K and summed through a workspace; every element of C is still written once.
   tlc::rt::setStreamK(true);
   for (Case c :
        {Case{"gemm bf16 stream-K, a short last wave", 3001, 3000, 1000, 48},
@@ -270,10 +270,11 @@ int main(int argc, char **argv) {
   tlc::rt::setStreamK(false);
   ok &=
       runCase(gpu, Case{"gemm bf16 stream-K switched off", 3001, 3000, 1000, 48}, bf16, seed += 3);
-  // Automatic (tlc::rt::streamKPays): split only where few tiles meet a long K.
+  // Automatic (the default; tlc::rt::streamKPays): split only where few tiles meet a long K.
   tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
   for (Case c : {Case{"gemm bf16 stream-K automatic, few tiles and a long K", 250, 520, 8200},
                  Case{"gemm bf16 stream-K automatic, one tile", 64, 100, 12000},
+                 Case{"gemm bf16 stream-K automatic, half the multiprocessors", 700, 700, 8200},
                  Case{"gemm bf16 stream-K automatic, many tiles (whole)", 3001, 3000, 1000, 48}})
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Rows that break TMA's 16-byte rule (K or N not a multiple of 8): launch() copies A and B
@@ -300,7 +301,7 @@ int main(int argc, char **argv) {
                     seed += 3);
     }
   }
-  tlc::rt::setStreamK(false);
+  tlc::rt::setStreamK(tlc::rt::StreamK::Automatic);
   // Bases off the 16-byte boundary, rows aligned: TMA cannot start a box there (a box whose
   // first column is not 16-byte aligned is an illegal instruction on the H200), so launch()
   // copies the operands into an aligned workspace first.

@@ -1320,18 +1320,19 @@ static_assert(!tlc::rt::useStreamK(100, 0), "");
 // The automatic rule (StreamK::Automatic): at most a quarter of the multiprocessors busy, and
 // (P - tiles) * iterations >= 64 P.
 static_assert(tlc::rt::streamKPays(16, 132, 128), "");  // 256 x 512 x 8192, 64 x 128 tiles
-static_assert(tlc::rt::streamKPays(16, 132, 73), "");   // 116 * 73 >= 8448
-static_assert(!tlc::rt::streamKPays(16, 132, 72), "");  // 116 * 72 < 8448
-static_assert(tlc::rt::streamKPays(33, 132, 86), "");   // a quarter, 99 * 86 >= 8448
-static_assert(!tlc::rt::streamKPays(33, 132, 85), "");
-static_assert(!tlc::rt::streamKPays(34, 132, 1 << 20), ""); // more than a quarter
+static_assert(tlc::rt::streamKPays(16, 132, 55), "");   // 116 * 55 >= 6336
+static_assert(!tlc::rt::streamKPays(16, 132, 54), "");  // 116 * 54 < 6336
+static_assert(tlc::rt::streamKPays(66, 132, 96), "");   // half, 66 * 96 >= 6336
+static_assert(!tlc::rt::streamKPays(66, 132, 95), "");
+static_assert(!tlc::rt::streamKPays(67, 132, 1 << 20), ""); // more than half
 static_assert(!tlc::rt::streamKPays(64, 132, 64), "");  // 32 x 4096 x 4096, 64 x 64 tiles
+static_assert(tlc::rt::streamKPays(64, 132, 128), "");  // 96 x 4096 x 8192, 64 x 128 tiles
 static_assert(!tlc::rt::streamKPays(72, 132, 13), "");  // 1000 x 1112 x 776, 128 x 128 tiles
 static_assert(!tlc::rt::streamKPays(16, 132, -1), "");  // iterations unknown
 static_assert(!tlc::rt::streamKPays(0, 132, 128), "");
 static_assert(!tlc::rt::streamKPays(16, 0, 128), "");
-static_assert(tlc::rt::streamKPays(1, 132, 65), "");    // 131 * 65 >= 8448
-static_assert(!tlc::rt::streamKPays(1, 132, 64), "");
+static_assert(tlc::rt::streamKPays(1, 132, 49), "");    // 131 * 49 >= 6336
+static_assert(!tlc::rt::streamKPays(1, 132, 48), "");
 static_assert(tlc::rt::tripCount(0, 128, 1) == 128, "");
 static_assert(tlc::rt::tripCount(0, 129, 64) == 3, "");
 static_assert(tlc::rt::tripCount(5, 5, 1) == 0, "");
@@ -1769,12 +1770,15 @@ int main() {
     EXPECT(s.ok() && !useTma && mock.launches == launches);
     mock.current = mock.contexts[0];
     // Stream-K: flags (4 bytes per multiprocessor, rounded up to 128) and one slot each, the
-    // flags zeroed. Never by default (off) or without memory; automatic, only where few tiles
-    // meet a long K (streamKPays); switched on, wherever whole tiles leave the last wave short.
+    // flags zeroed. Automatic by default, only where few tiles meet a long K (streamKPays);
+    // never when switched off or without memory; switched on, wherever whole tiles leave the
+    // last wave short.
     {
       tlc::rt::Workspace split;
       CUdeviceptr at = 1;
       allocs = mock.allocs;
+      EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Automatic);
+      tlc::rt::setStreamK(tlc::rt::StreamK::Off);
       EXPECT(tlc::rt::streamKMode() == tlc::rt::StreamK::Off);
       s = tlc::rt::prepareStreamK(16, 132, 128, 65536, stream, split, &at);
       EXPECT(s.ok() && at == 0 && mock.allocs == allocs);

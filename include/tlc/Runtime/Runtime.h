@@ -263,23 +263,24 @@ constexpr bool useStreamK(int64_t tiles, int multiprocessors) {
 /// rounded up to 128 (docs/abi.md).
 constexpr int64_t streamKFlagBytes(int64_t blocks) { return ceilDiv(blocks * 4, 128) * 128; }
 
-/// Whether splitting tiles along K pays (the rule of StreamK::Automatic) for a grid of \p tiles
-/// tiles of \p iterations ring iterations each on \p multiprocessors multiprocessors: where the
-/// tiles fill at most a quarter of the multiprocessors and the work the idle ones could take is
-/// long, (P - tiles) * iterations >= 64 * P (each multiprocessor's share would gain 64 or more
-/// iterations, e.g. a K of 4096 or more in steps of 64). From what was measured on the H100
-/// (bench/RESULTS.md, thirty-second session): splitting paid on few tiles with a long K (256 x
-/// 512 x 8192: 1.9x) and cost more than it saved elsewhere (the workspace's steps and the
-/// fix-up, about 5-8 us); the rule itself has not run on a GPU yet. \p iterations is -1 where
-/// the launcher cannot compute it: then it never pays.
+/// Whether splitting tiles along K pays (the rule of StreamK::Automatic, the default) for a grid
+/// of \p tiles tiles of \p iterations ring iterations each on \p multiprocessors
+/// multiprocessors: where the tiles fill at most half of the multiprocessors and the work the
+/// idle ones could take is long, (P - tiles) * iterations >= 48 * P (a K of 4096 in steps of 64
+/// on up to 32 tiles of 132 multiprocessors, 8192 on up to 66). Measured on the H100 in one
+/// process against cuBLAS (bench/RESULTS.md, thirty-ninth session): splitting there is 1.2-1.9x
+/// faster (384 x 768 x 8192: 0.38x -> 0.60x cuBLAS, 700 x 700 x 8192: 0.94x -> 1.19x); 64 tiles
+/// of 64 iterations lose (16 x 4096 x 4096: 0.66x -> 0.52x) and stay whole, 64 tiles of 64 x 64
+/// of 128 iterations lose 7 % (32 x 4096 x 8192) where those of 64 x 128 gain 15 %. \p
+/// iterations is -1 where the launcher cannot compute it: then it never pays.
 constexpr bool streamKPays(int64_t tiles, int multiprocessors, int64_t iterations) {
-  if (tiles < 1 || multiprocessors <= 0 || iterations <= 0 || tiles * 4 > multiprocessors)
+  if (tiles < 1 || multiprocessors <= 0 || iterations <= 0 || tiles * 2 > multiprocessors)
     return false;
-  return iterations >= ceilDiv(64 * int64_t(multiprocessors), multiprocessors - tiles);
+  return iterations >= ceilDiv(48 * int64_t(multiprocessors), multiprocessors - tiles);
 }
 
-/// When launches split tiles along K (stream-K), process-wide: `Off` (the default) never (every
-/// tile whole, no workspace: each output element summed in one block), `Automatic` where
+/// When launches split tiles along K (stream-K), process-wide: `Off` never (every tile whole, no
+/// workspace: each output element summed in one block), `Automatic` (the default) where
 /// streamKPays holds, `On` where useStreamK holds (every grid that leaves more than a tenth of
 /// the last wave idle: docs/launchers.md says where that pays and where it does not).
 enum class StreamK { Automatic, On, Off };
