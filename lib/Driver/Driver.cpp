@@ -157,10 +157,8 @@ static void mergeGpuModules(ModuleOp into, ModuleOp from) {
   }
 }
 
-/// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
-/// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
 /// For each kernel with configurations, the configuration whose plain entry serves the launches
-/// of every configuration that TMA cannot (docs/abi.md, "Entries for tensors TMA cannot read"):
+/// of every configuration that TMA cannot (docs/abi.md, "One plain entry per kernel on sm_90a"):
 /// the last one without `when` or `on`, which the launcher may take for any sizes on every
 /// architecture. Kernels without such a configuration are not in the map.
 static llvm::StringMap<std::string> plainServers(ModuleOp module) {
@@ -175,6 +173,8 @@ static llvm::StringMap<std::string> plainServers(ModuleOp module) {
   return servers;
 }
 
+/// How kernel `kernel` uses its tensor argument `index`: "read", "write", "readwrite" (both, or
+/// atomic_add) or "none" (sizes only). The differential tests poison what is only written.
 static const char *tensorAccess(tile::KernelOp kernel, unsigned index) {
   bool read = false, written = false;
   for (Operation *user : kernel.getBody().getArgument(index).getUsers()) {
