@@ -305,7 +305,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
       out.plainServer[name] = server->second;
       if (options.explain)
         kernel.emitRemark()
-            << "kernel '" << name << "' for " << arch
+            << "configuration '" << name << "' on " << arch
             << ": launches its TMA entry cannot serve run '" << server->second
             << "' (its entry for tensors TMA cannot read serves every configuration; "
                "--every-plain-entry gives each its own)";
