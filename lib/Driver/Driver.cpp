@@ -270,15 +270,15 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     return failure();
   tileTimer.stop();
   bool choseTma = false, leadingTma = false;
-  // The plain compile lowers only the kernels that chose TMA: the others' entries are the first
-  // compile's.
-  llvm::StringSet<> tmaKernels;
+  // The plain compile lowers only the kernels that chose TMA (the others' entries are the first
+  // compile's), less those another configuration serves (below).
+  llvm::StringSet<> plainKernels;
   lowered->walk([&](tile::TmaLoadOp load) {
     auto kernel = load->getParentOfType<tile::KernelOp>();
     if (kernel->hasAttr(tile::kOmittedAttr))
       return;
     choseTma = true;
-    tmaKernels.insert(kernel.getSymName());
+    plainKernels.insert(kernel.getSymName());
     leadingTma |= load.getSource().getType().getRank() > 2;
   });
   // Main loops over tiles of rank-3 to rank-5 tensors keep the loading producer in the plain
@@ -297,7 +297,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     // In the module's order: --explain's remarks follow the source.
     for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
       StringRef name = kernel.getSymName();
-      if (!tmaKernels.contains(name))
+      if (!plainKernels.contains(name))
         continue;
       auto server = servers.find(tile::getVariantOf(kernel));
       if (server == servers.end() || server->second == name || !inImage(server->second))
@@ -309,7 +309,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
             << ": launches its TMA entry cannot serve run '" << server->second
             << "' (its entry for tensors TMA cannot read serves every configuration; "
                "--every-plain-entry gives each its own)";
-      tmaKernels.erase(name);
+      plainKernels.erase(name);
     }
   }
   FailureOr<OwningOpRef<ModuleOp>> plain = failure();
@@ -320,11 +320,11 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     // own tasks runs queued tasks of other groups, and diagnostics are ordered by thread.
     ParallelDiagnosticHandler ordered(&context);
     std::optional<std::thread> plainThread;
-    if (choseTma && !tmaKernels.empty() && context.isMultithreadingEnabled()) {
+    if (choseTma && !plainKernels.empty() && context.isMultithreadingEnabled()) {
       plainThread.emplace([&] {
         ordered.setOrderIDForThread(1);
         TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-        plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
+        plain = lowerModule(module, plainOptions, plainTimer, &plainKernels);
         ordered.eraseOrderIDForThread();
       });
       plainLaunched = true;
@@ -343,10 +343,10 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
     return failure();
   if (llvm::any_of(loweredEntries(*lowered),
                    [](auto entry) { return entry.second.getKind() == tile::EntryKind::Tma; })) {
-    if (!tmaKernels.empty()) {
+    if (!plainKernels.empty()) {
       if (!plainLaunched) {
         TimingScope plainTimer = archTimer.nest("MLIR passes (plain entries)");
-        plain = lowerModule(module, plainOptions, plainTimer, &tmaKernels);
+        plain = lowerModule(module, plainOptions, plainTimer, &plainKernels);
       }
       if (failed(plain))
         return failure();

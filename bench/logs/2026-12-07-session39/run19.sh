@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 39: run18.sh on the build with one plain entry per kernel on sm_90a (the launches TMA
+# Session 39: session 38's run16.sh (run18.sh here until it was superseded) on the build with one plain entry per kernel on sm_90a (the launches TMA
 # cannot serve run the last configuration without `when` or `on`). Carry: devcarry/carry42.tar.xz
 # = build/gpu-bin without bench_* (stream-K default Off), build/difftest of gemm, gemm_bias_gelu
 # and fp8_gemm, e44/exp44 (built before the plain-entry change: gemm.tile's own entries).
