@@ -296,17 +296,19 @@ struct AssignMmaLayoutsPass
       if (gemm.getTransposeB()) {
         if (!layout::chooseSwizzle(bn, bk, elemBytes))
           return false;
-      } else if (wgmma ? (bn * 2) % 128 != 0 : !layout::chooseSwizzle(bk, bn, 2)) {
-        // Row-major B: wgmma reads it MN-major in 64-column blocks of 128 bytes; ldmatrix.trans
-        // reads rows of any swizzled width.
+      } else if (!layout::chooseSwizzle(bk, bn, 2)) {
+        // Row-major B: wgmma reads it MN-major in column blocks of the swizzle's width (64
+        // columns of 128 bytes; a BN of 32 or 16 is one block of 64 or 32 bytes), ldmatrix.trans
+        // rows of any swizzled width.
         return false;
       }
       if (wgmma) {
         auto chosen = layout::WgmmaAccLayout::choose(bm, bn, warpgroups);
         if (!chosen)
           return false;
-        // Split along N, a warpgroup's columns of a row-major B start at a 64-column block.
-        if (!gemm.getTransposeB() && chosen->warpgroupsN > 1 && chosen->instrN() % 64 != 0)
+        // Split along N, a warpgroup's columns of a row-major B start at a column block.
+        if (!gemm.getTransposeB() && chosen->warpgroupsN > 1 &&
+            chosen->instrN() % (*layout::chooseSwizzle(bk, bn, 2) / 2) != 0)
           return false;
         accLayout.wgmma = *chosen;
       } else {

@@ -30,6 +30,14 @@ static std::string swizzleOf(Value buffer) {
   return swizzle ? llvm::formatv(", {0}-byte swizzle", swizzle.getInt()).str() : "";
 }
 
+/// The swizzles of a gemm's shared operands: one where they agree, else each named.
+static std::string operandSwizzles(GemmOp gemm) {
+  std::string a = swizzleOf(gemm.getA()), b = swizzleOf(gemm.getB());
+  if (a == b || a.empty() || b.empty())
+    return b;
+  return a + " (A)" + b + " (B)";
+}
+
 /// wgmma's k depth for the gemm's operands: 32 bytes of each row (k16 bf16/f16, k32 f8).
 static int64_t wgmmaK(GemmOp gemm) {
   return 256 / gemm.getA().getType().getElementType().getIntOrFloatBitWidth();
@@ -64,7 +72,7 @@ static std::string describeGemm(GemmOp gemm) {
                          isa<Float8E4M3FNType>(elem) ? " (f8e4m3)"
                          : isa<Float8E5M2Type>(elem) ? " (f8e5m2)"
                                                      : "",
-                         acc->wgmma.warpgroupsM, acc->wgmma.warpgroupsN, swizzleOf(gemm.getB()),
+                         acc->wgmma.warpgroupsM, acc->wgmma.warpgroupsN, operandSwizzles(gemm),
                          float8 ? "; its f32 accumulator keeps about 14 significant bits per k "
                                   "step (error near K / 32 * 2^-15 of the largest |C|)"
                                 : "")
