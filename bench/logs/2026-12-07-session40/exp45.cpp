@@ -49,8 +49,8 @@ static Times timeIt(const GpuContext &gpu, const std::function<void()> &f) {
   return t;
 }
 
-// Host microseconds per call of the launcher's pieces (1000 calls each): cuFuncSetAttribute with the
-// value already set, a tensor map, the multiprocessor count, the current context's id.
+// Host microseconds per call of the launcher's pieces (1000 calls each): cuFuncSetAttribute with
+// the value already set, a tensor map, the multiprocessor count, the current context's id.
 static void hostCosts(const GpuContext &gpu) {
   CUmodule module;
   CUfunction function;
@@ -62,7 +62,9 @@ static void hostCosts(const GpuContext &gpu) {
     auto h0 = std::chrono::steady_clock::now();
     for (int i = 0; i < 1000; ++i)
       f();
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - h0).count() / 1000;
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - h0)
+               .count() /
+           1000;
   };
   double attr = per([&] {
     CHECK_CU(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 196672));
@@ -94,14 +96,13 @@ int main(int argc, char **argv) {
   struct S {
     int64_t m, n, k;
   };
-  std::vector<S> shapes = {{1, 4096, 4096},    {16, 4096, 4096},   {32, 4096, 4096},
-                           {64, 4096, 4096},   {96, 4096, 4096},   {128, 4096, 4096},
-                           {192, 4096, 4096},  {256, 4096, 4096},  {128, 8192, 8192},
-                           {96, 4096, 8192},   {128, 4096, 11008}, {8, 2048, 8192},
-                           {32, 11008, 4096},  {64, 8192, 8192},   {512, 512, 4096},
-                           {512, 512, 512},    {256, 1024, 1024},  {768, 768, 768},
-                           {1024, 1024, 1024}, {384, 768, 8192},   {1000, 1112, 776},
-                           {2048, 2048, 2048}, {4096, 4096, 512},  {4096, 4096, 4096}};
+  std::vector<S> shapes = {
+      {1, 4096, 4096},   {16, 4096, 4096},   {32, 4096, 4096},   {64, 4096, 4096},
+      {96, 4096, 4096},  {128, 4096, 4096},  {192, 4096, 4096},  {256, 4096, 4096},
+      {128, 8192, 8192}, {96, 4096, 8192},   {128, 4096, 11008}, {8, 2048, 8192},
+      {32, 11008, 4096}, {64, 8192, 8192},   {512, 512, 4096},   {512, 512, 512},
+      {256, 1024, 1024}, {768, 768, 768},    {1024, 1024, 1024}, {384, 768, 8192},
+      {1000, 1112, 776}, {2048, 2048, 2048}, {4096, 4096, 512},  {4096, 4096, 4096}};
   if (argc > 1 && (argc - 1) % 3 == 0) {
     shapes.clear();
     for (int i = 1; i < argc; i += 3)

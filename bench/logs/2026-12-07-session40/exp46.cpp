@@ -51,9 +51,9 @@ int main(int argc, char **argv) {
     };
 #define RUN(f) [&] { CHECK_TLC(f(gpu.stream(), a.ptr(), b.ptr(), c.ptr(), s.m, s.k, s.n)); }
     std::vector<std::function<void()>> v = {
-        RUN(ship::gemm::launch),           RUN(nowhen::gemm::launch),
-        RUN(n32when::gemm::launch),        RUN(n32::gemm::launch),
-        RUN(n32::gemm::variant4::launch),  RUN(n32::gemm::variant5::launch),
+        RUN(ship::gemm::launch),          RUN(nowhen::gemm::launch),
+        RUN(n32when::gemm::launch),       RUN(n32::gemm::launch),
+        RUN(n32::gemm::variant4::launch), RUN(n32::gemm::variant5::launch),
         RUN(n32::gemm::variant6::launch)};
 #undef RUN
     peer();
