@@ -159,32 +159,31 @@ Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64
                        const int64_t *strides, unsigned elementBytes, CUtensorMapDataType dataType,
                        uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes,
                        const char *kernel, const char *tensor) {
-  // Built only for a message: a launch encodes its maps on every call.
-  auto where = [&] { return std::string("tlc: ") + kernel + ": tensor '" + tensor + "'"; };
+  std::string where = std::string("tlc: ") + kernel + ": tensor '" + tensor + "'";
   if (rank < 2 || rank > 5)
-    return Status::error(CUDA_ERROR_INVALID_VALUE, where() + " has rank " + std::to_string(rank) +
+    return Status::error(CUDA_ERROR_INVALID_VALUE, where + " has rank " + std::to_string(rank) +
                                                        "; TMA copies read tensors of rank 2 to 5");
   int64_t colStride = strides[rank - 1], rowStride = strides[rank - 2];
   if (colStride != 1)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         where() +
+                         where +
                              " must have unit stride in its last dimension for TMA "
                              "copies (it is " +
                              std::to_string(colStride) + ")");
   if (base % 16 != 0)
     return Status::error(CUDA_ERROR_INVALID_VALUE,
-                         where() + " must start at a 16-byte aligned address for TMA copies");
+                         where + " must start at a 16-byte aligned address for TMA copies");
   if ((rowStride * static_cast<int64_t>(elementBytes)) % 16 != 0 || rowStride < 0)
     return Status::error(
         CUDA_ERROR_INVALID_VALUE,
-        where() + " has a row stride of " + std::to_string(rowStride) +
+        where + " has a row stride of " + std::to_string(rowStride) +
             " elements; TMA copies need a non-negative multiple of 16 bytes (pad the "
             "leading dimension to a multiple of " +
             std::to_string(16 / elementBytes) + " elements)");
   for (int d = 0; d + 2 < rank; ++d)
     if (!tmaLeadingStrideOk(sizes[d], strides[d], elementBytes))
       return Status::error(CUDA_ERROR_INVALID_VALUE,
-                           where() + " has a stride of " + std::to_string(strides[d]) +
+                           where + " has a stride of " + std::to_string(strides[d]) +
                                " elements in dimension " + std::to_string(d) +
                                "; TMA copies need a positive multiple of 16 bytes there");
   CUtensorMapSwizzle swizzle = swizzleBytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
@@ -213,7 +212,7 @@ Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64
                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
   if (!s.ok())
-    return Status::error(s.code(), s.message() + " (" + where().substr(5) + ")");
+    return Status::error(s.code(), s.message() + " (" + where.substr(5) + ")");
   return Status::success();
 }
 
@@ -628,58 +627,6 @@ static Status gridError(CUfunction function, const char *axis, int64_t value, in
   return Status::error(CUDA_ERROR_INVALID_VALUE, std::move(message));
 }
 
-/// Functions whose dynamic shared memory limit this runtime raised, with the bytes (trivially
-/// destructible: launches may run while statics are destroyed at exit). A slot holds a function,
-/// then its bytes once published (0: not yet); more functions are raised on every launch.
-/// cuFuncSetAttribute costs about as much host time as the launch itself, and a small GEMM's
-/// launch is host-bound (bench/RESULTS.md, fortieth session).
-static constexpr int MaxRaisedFunctions = 256;
-static std::atomic<CUfunction> raisedFunctions[MaxRaisedFunctions];
-static std::atomic<unsigned> raisedBytes[MaxRaisedFunctions];
-
-/// Whether this runtime already raised \p function's limit to at least \p bytes.
-static bool sharedLimitRaised(CUfunction function, unsigned bytes) {
-  for (int i = 0; i < MaxRaisedFunctions; ++i) {
-    CUfunction cached = raisedFunctions[i].load(std::memory_order_acquire);
-    if (!cached)
-      return false;
-    if (cached == function)
-      return raisedBytes[i].load(std::memory_order_acquire) >= bytes;
-  }
-  return false;
-}
-
-/// Records that \p function's limit is now \p bytes (which may lower it: the driver's value is
-/// the last one set).
-static void rememberSharedLimit(CUfunction function, unsigned bytes) {
-  for (int i = 0; i < MaxRaisedFunctions; ++i) {
-    CUfunction expected = nullptr;
-    if (raisedFunctions[i].compare_exchange_strong(expected, function, std::memory_order_acq_rel) ||
-        expected == function) {
-      raisedBytes[i].store(bytes, std::memory_order_release);
-      return;
-    }
-  }
-}
-
-/// Raises \p function's dynamic shared memory limit to \p sharedBytes where that needs it, unless
-/// this runtime did so before (\p force: regardless).
-static Status raiseSharedLimit(CUfunction function, unsigned sharedBytes, bool force) {
-  if (sharedBytes <= DefaultDynamicSharedLimit ||
-      (!force && sharedLimitRaised(function, sharedBytes)))
-    return Status::success();
-  CUresult result = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(sharedBytes));
-  if (result != CUDA_SUCCESS) {
-    Status s = Status::fromCuda(result, "cuFuncSetAttribute");
-    return Status::error(s.code(), s.message() + " (requesting " + std::to_string(sharedBytes) +
-                                       " bytes of dynamic shared memory for " +
-                                       kernelLabel(function) + ")");
-  }
-  rememberSharedLimit(function, sharedBytes);
-  return Status::success();
-}
-
 /// Checks a launch's grid and block and raises the function's dynamic shared memory limit where
 /// \p sharedBytes needs it.
 static Status checkLaunch(CUfunction function, const int64_t grid[3], const unsigned block[3],
@@ -698,26 +645,27 @@ static Status checkLaunch(CUfunction function, const int64_t grid[3], const unsi
                                                          ": block." + Axes[i] +
                                                          " = 0 must be at least 1");
   }
-  return raiseSharedLimit(function, sharedBytes, /*force=*/false);
+  if (sharedBytes > DefaultDynamicSharedLimit) {
+    CUresult result = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         static_cast<int>(sharedBytes));
+    if (result != CUDA_SUCCESS) {
+      Status s = Status::fromCuda(result, "cuFuncSetAttribute");
+      return Status::error(s.code(), s.message() + " (requesting " + std::to_string(sharedBytes) +
+                                         " bytes of dynamic shared memory for " +
+                                         kernelLabel(function) + ")");
+    }
+  }
+  return Status::success();
 }
 
 Status launch(CUfunction function, const int64_t grid[3], const unsigned block[3],
               unsigned sharedBytes, CUstream stream, void **args) {
   if (Status s = checkLaunch(function, grid, block, sharedBytes); !s.ok())
     return s;
-  auto attempt = [&] {
-    return cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
-                          static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
-                          stream, args, nullptr);
-  };
-  CUresult result = attempt();
-  if (result == CUDA_ERROR_INVALID_VALUE && sharedBytes > DefaultDynamicSharedLimit) {
-    // The remembered limit may belong to an unloaded module's function whose handle the driver
-    // reused: raise it again and retry once.
-    if (Status s = raiseSharedLimit(function, sharedBytes, /*force=*/true); !s.ok())
-      return s;
-    result = attempt();
-  }
+  CUresult result =
+      cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+                     static_cast<unsigned>(grid[2]), block[0], block[1], block[2], sharedBytes,
+                     stream, args, nullptr);
   if (result != CUDA_SUCCESS) {
     Status s = Status::fromCuda(result, "cuLaunchKernel");
     return Status::error(s.code(), s.message() + " (" + kernelLabel(function) + ")");
@@ -761,12 +709,6 @@ Status launchClusters(CUfunction function, const int64_t grid[3], const unsigned
   CUlaunchAttribute attribute;
   CUlaunchConfig config = clusterConfig(grid, block, sharedBytes, clusterSize, stream, attribute);
   CUresult result = cuLaunchKernelEx(&config, function, args, nullptr);
-  if (result == CUDA_ERROR_INVALID_VALUE && sharedBytes > DefaultDynamicSharedLimit) {
-    // As in launch: the remembered limit may be stale.
-    if (Status s = raiseSharedLimit(function, sharedBytes, /*force=*/true); !s.ok())
-      return s;
-    result = cuLaunchKernelEx(&config, function, args, nullptr);
-  }
   if (result != CUDA_SUCCESS) {
     Status s = Status::fromCuda(result, "cuLaunchKernelEx");
     return Status::error(s.code(), s.message() + " (" + kernelLabel(function) + ")");

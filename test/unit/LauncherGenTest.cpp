@@ -1104,12 +1104,8 @@ CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction f) {
   *name = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
-  if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
-    mock.maxDynamicShared = v;
-    mock.sharedLimit[reinterpret_cast<uintptr_t>(f) - 0x100] = v;
-    ++mock.attributeSets;
-  }
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction, CUfunction_attribute a, int v) {
+  if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) mock.maxDynamicShared = v;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *count, CUfunction, const CUlaunchConfig *config) {
@@ -1135,9 +1131,6 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                                 unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                 CUstream stream, void **params, void **extra) {
-  // As the driver: more than 48 KiB of dynamic shared memory needs the function's limit raised.
-  if (shared > 48 * 1024 && int(shared) > mock.sharedLimit[reinterpret_cast<uintptr_t>(f) - 0x100])
-    return CUDA_ERROR_INVALID_VALUE;
   ++mock.launches;
   mock.clusterDim = 0;
   mock.function = mock.names[reinterpret_cast<uintptr_t>(f) - 0x100];
@@ -1192,9 +1185,6 @@ struct Mock {
   CUresult failAttribute = CUDA_SUCCESS;
   int inits = 0, retains = 0, releases = 0, loads = 0, unloads = 0, lookups = 0, launches = 0;
   int maxDynamicShared = -1;
-  // Per function (the index of its name): the limit cuFuncSetAttribute set; the calls.
-  int sharedLimit[11] = {};
-  int attributeSets = 0;
   CUresult failLoad = CUDA_SUCCESS;
   const char *function = nullptr;
   unsigned grid[3] = {}, block[3] = {}, shared = 0;
@@ -1429,16 +1419,6 @@ int main() {
   EXPECT(arg<int64_t>(13) == (1LL << 40));
   EXPECT(tlc::ops::mixed::launch(stream, X, false, Y, 0, 0.0, 0, 1, 1).ok());
   EXPECT(arg<uint8_t>(7) == 0);
-  // The limit is raised once per function, not on every launch; where the driver forgot it (a
-  // reloaded module's function under a reused handle) the launch raises it again and succeeds.
-  EXPECT(mock.attributeSets == 1);
-  mock.sharedLimit[1] = 0;
-  int raisedLaunches = mock.launches;
-  EXPECT(tlc::ops::mixed::launch(stream, X, false, Y, 0, 0.0, 0, 1, 1).ok());
-  EXPECT(mock.attributeSets == 2 && mock.sharedLimit[1] == 65536);
-  EXPECT(mock.launches == raisedLaunches + 1);
-  EXPECT(tlc::ops::mixed::launch(stream, X, false, Y, 0, 0.0, 0, 1, 1).ok());
-  EXPECT(mock.attributeSets == 2);
 
   // Grid limits.
   mock.argSizes = std::vector<size_t>(9, 8);
