@@ -165,9 +165,7 @@ static llvm::StringMap<std::string> plainServers(ModuleOp module) {
   llvm::StringMap<std::string> servers;
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
     StringRef of = tile::getVariantOf(kernel);
-    // A `when` condition is the grid region's fourth value.
-    auto grid = cast<tile::YieldOp>(kernel.getGrid().front().getTerminator());
-    if (!of.empty() && grid.getValues().size() == 3 && !kernel->hasAttr(tile::kArchsAttr))
+    if (!of.empty() && !kernel.getWhenCondition() && !kernel->hasAttr(tile::kArchsAttr))
       servers[of] = kernel.getSymName().str();
   }
   return servers;
@@ -977,12 +975,13 @@ LogicalResult Compilation::package(ModuleOp module, const std::vector<ArchOutput
         kernel.loads = it->second;
     }
   // Configurations whose plain entry some image left out: the server's variant index.
+  llvm::StringMap<int> variantIndex;
+  for (const cuda::KernelLaunchInfo &kernel : launchInfo)
+    variantIndex[kernel.name] = kernel.variant;
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     for (const ArchOutput &out : results)
       if (auto it = out.plainServer.find(kernel.name); it != out.plainServer.end())
-        for (const cuda::KernelLaunchInfo &server : launchInfo)
-          if (server.name == it->second)
-            kernel.plainServer = server.variant;
+        kernel.plainServer = variantIndex.lookup(it->second);
   for (cuda::KernelLaunchInfo &kernel : launchInfo)
     kernel.everyImage = llvm::none_of(
         results, [&](const ArchOutput &out) { return out.omitted.contains(kernel.name); });

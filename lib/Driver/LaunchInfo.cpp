@@ -270,7 +270,7 @@ FailureOr<std::vector<cuda::KernelLaunchInfo>> tlc::extractLaunchInfo(ModuleOp m
       info.grid[i] = (*grid)[i];
       info.threads[i] = static_cast<unsigned>(kernel.getThreads()[i]);
     }
-    if (grid->size() == 4)
+    if (kernel.getWhenCondition())
       info.when = (*grid)[3];
     info.iterations = pipelinedIterations(kernel);
     infos.push_back(std::move(info));

@@ -23,6 +23,11 @@ int64_t KernelOp::getNumThreads() {
   return n;
 }
 
+Value KernelOp::getWhenCondition() {
+  auto yield = dyn_cast<YieldOp>(getGrid().front().getTerminator());
+  return yield && yield.getValues().size() == 4 ? yield.getValues()[3] : Value();
+}
+
 std::string KernelOp::getDisplayName() {
   auto of = (*this)->getAttrOfType<StringAttr>("variant_of");
   auto variant = (*this)->getAttrOfType<IntegerAttr>("variant");

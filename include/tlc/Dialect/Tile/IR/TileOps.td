@@ -53,6 +53,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove, AutomaticAlloc
     ::mlir::TypeRange getArgumentTypes() { return getBody().getArgumentTypes(); }
     /// Total number of threads in a block.
     int64_t getNumThreads();
+    /// A configuration's `when` condition: the grid region's fourth value (an i1), or null
+    /// for a kernel without one.
+    ::mlir::Value getWhenCondition();
     /// The kernel as its source names it, for diagnostics: `'gemm'`, or for a configuration
     /// of a kernel with `configs` (symbol gemm__1) `'gemm' (configuration 1: BM = 128, BN = 128,
     /// STAGES = 6)`.
