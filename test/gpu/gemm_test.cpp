@@ -212,9 +212,9 @@ int main(int argc, char **argv) {
                  Case{"gemm bf16", 2048, 2048, 2048, 64}, Case{"gemm bf16", 4096, 4096, 4104, 24},
                  Case{"gemm bf16", 4096, 4096, 4096, 24}, Case{"gemm bf16", 8192, 8192, 8192, 12},
                  Case{"gemm bf16", 128, 256, 64}, Case{"gemm bf16", 200, 56, 8},
-                 // At most 64 rows: the 64 x 64 configuration (`when M <= 64`).
+                 // At most 64 rows: 64 x 64 tiles (the wave model's choice).
                  Case{"gemm bf16 skinny", 64, 8192, 1024}, Case{"gemm bf16 skinny", 16, 1000, 2056},
-                 Case{"gemm bf16 skinny", 37, 200, 72}})
+                 Case{"gemm bf16 skinny", 37, 200, 72}, Case{"gemm bf16 skinny", 120, 4096, 1000}})
     ok &= runCase(gpu, c, bf16, seed += 3);
   // Each configuration on a ragged shape.
   LaunchFn variants[] = {
@@ -228,7 +228,8 @@ int main(int argc, char **argv) {
     ok &= runCase(gpu, Case{names[v], 333, 520, 1000}, variants[v], seed += 3);
   // 128 x 192 tiles on a ragged shape whose last column tile is partial (3000 = 15.6 x 192).
   ok &= runCase(gpu, Case{names[1], 1000, 3000, 776}, variants[1], seed += 3);
-  // The launcher's choice (132 multiprocessors): 64 x 64 tiles exactly where M <= 64; 128 x 192
+  // The launcher's choice (132 multiprocessors): 64 x 64 tiles where they fit one wave and fill
+  // more of it than 64 x 128 (M <= 64 at N = 8192; M = 128 at N = 4096); 128 x 192
   // where they fill the wave that 128 x 256 leaves short (1024 x 3000: 128 blocks against 96).
   static_assert(tlc::gemm::gemm::num_variants == 5, "gemm.tile has five configurations");
   for (auto [m, want] : {std::pair{int64_t(64), 4}, std::pair{int64_t(1), 4},
@@ -237,6 +238,12 @@ int main(int argc, char **argv) {
     std::printf("%s gemm select_for(132, M = %lld, 8192, 8192) = %d (want %d)\n",
                 got == want ? "PASS" : "FAIL", (long long)m, got, want);
     ok &= got == want;
+  }
+  {
+    int got = tlc::gemm::gemm::select_for(132, 128, 4096, 4096);
+    std::printf("%s gemm select_for(132, 128, 4096, 4096) = %d (want 4)\n",
+                got == 4 ? "PASS" : "FAIL", got);
+    ok &= got == 4;
   }
   {
     int got = tlc::gemm::gemm::select_for(132, 1024, 4096, 3000);
