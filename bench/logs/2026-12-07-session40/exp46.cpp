@@ -1,11 +1,11 @@
 // Session 40, exp46 (issue 13): skinny M on wgmma with BN = 32. tile-assign-mma-layouts now lets
 // wgmma read a row-major B whose tile rows are 64 or 32 bytes (BN = 32 or 16 bf16: one column
 // block of the 64- or 32-byte swizzle) instead of sending such gemms to mma.sync. Builds of
-// gemm.tile's gemm kernel (bench/logs/2026-12-07-session40/e46/*.tile, sm_90a): `ship` as shipped; `nowhen` without
-// `when M <= 64` (the wave model alone picks 64 x 64 tiles); `n32when` adds 64 x 32 tiles (one
-// warpgroup, 8 stages) `when M <= 64`; `n32` adds them without `when`, and a 64 x 32 x 128
-// configuration (variant 6, never chosen: forced). Against cuBLAS in one process (CUDA events,
-// one launch each, interleaved, medians of 5 rounds of 5); every output checked first.
+// gemm.tile's gemm kernel (bench/logs/2026-12-07-session40/e46/*.tile, sm_90a): `ship` as shipped;
+// `nowhen` without `when M <= 64` (the wave model alone picks 64 x 64 tiles); `n32when` adds 64 x
+// 32 tiles (one warpgroup, 8 stages) `when M <= 64`; `n32` adds them without `when`, and a 64 x 32
+// x 128 configuration (variant 6, never chosen: forced). Against cuBLAS in one process (CUDA
+// events, one launch each, interleaved, medians of 5 rounds of 5); every output checked first.
 #include "CublasPeer.h"
 #include "GpuTest.h"
 #include "n32.h"

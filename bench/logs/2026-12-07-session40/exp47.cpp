@@ -2,11 +2,11 @@
 // 128 (24 KiB a stage, 8 stages) faster than 64 x 64 with BK = 64 at 64 x 4096 x 4096 (1.02x
 // against 0.77x cuBLAS) though 64 x 32 with BK = 64 was slower: the bytes each multiprocessor
 // keeps in flight, not the block count, bound these launches. Forced configurations of
-// bench/logs/2026-12-07-session40/k128.tile (one warpgroup, 64 rows): k0 64 x 64 x 64 s8 (gemm.tile's 64 x 64),
-// k1 64 x 64 x 128 s6, k2 64 x 128 x 128 s4, k3 64 x 32 x 128 s8, k4 64 x 128 x 64 s8 (gemm.tile's
-// 64 x 128); `ship` is gemm.tile at the session's start, `new` without `when M <= 64`. Against
-// cuBLAS in one process (CUDA events, one launch each, interleaved, medians of 5 rounds of 5);
-// every output checked first.
+// bench/logs/2026-12-07-session40/k128.tile (one warpgroup, 64 rows): k0 64 x 64 x 64 s8
+// (gemm.tile's 64 x 64), k1 64 x 64 x 128 s6, k2 64 x 128 x 128 s4, k3 64 x 32 x 128 s8, k4 64 x
+// 128 x 64 s8 (gemm.tile's 64 x 128); `ship` is gemm.tile at the session's start, `new` without
+// `when M <= 64`. Against cuBLAS in one process (CUDA events, one launch each, interleaved, medians
+// of 5 rounds of 5); every output checked first.
 #include "CublasPeer.h"
 #include "GpuTest.h"
 #include "k128.h"
