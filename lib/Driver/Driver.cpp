@@ -236,6 +236,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.mergeBlocks = options.mergeBlocks;
+  pipelineOptions.stageStores = options.stageStores;
   pipelineOptions.clusterPairs = options.clusterPairs;
   pipelineOptions.ringProducers = options.ringProducers;
   pipelineOptions.ringOverlap = options.ringOverlap;

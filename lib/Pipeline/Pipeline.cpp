@@ -55,6 +55,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     assignOptions.tma = options.tma;
     assignOptions.cpAsyncWgmma = options.cpAsyncWgmma;
     assignOptions.mainLoops = options.mainLoops;
+    assignOptions.stageStores = options.stageStores;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
     tile::TileAssignBlockedLayoutsOptions blockedOptions;
     blockedOptions.explain = assignOptions.explain;

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{stage-stores=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout),convert-tile-to-nvvm)' | FileCheck %s
 
 // The mma.sync strategy of convert-tile-to-nvvm (sm_80 .. sm_90): the kernel keeps its name,
 // parameters and threads. The accumulator (128x128 on 8 warps of 64x32: 16 m16n8 fragments, 64

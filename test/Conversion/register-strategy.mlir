@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-pipeline-register-rings,tile-place-async-waits),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{stage-stores=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-pipeline-register-rings,tile-place-async-waits),convert-tile-to-nvvm)' | FileCheck %s
 
 // The register strategy of convert-tile-to-nvvm (kernels/attention.tile at BM = 32, BN = 16,
 // D = 32 on two warps). Fragments are per-thread arrays: three row statistics of 2 slots, O (16),

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-pipeline-register-rings,tile-place-async-waits),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts{stage-stores=false},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-pipeline-register-rings,tile-place-async-waits),convert-tile-to-nvvm)' | FileCheck %s
 
 // copy(acc, C[...]) of an mma.sync accumulator (64x64 over 4 warps: 16 pairs of neighbouring
 // columns per thread). Where every pair of the tile is aligned (last stride 1, an even row

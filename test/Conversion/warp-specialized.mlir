@@ -9,7 +9,7 @@
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
 // CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
-// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 98352, cluster = 2,
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 116784, cluster = 2,
 // CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>], stream_k = 65536>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
@@ -67,9 +67,16 @@
 // CHECK:             llvm.inline_asm has_side_effects "ld.acquire.gpu.global.b32 $0, [$1];"
 // CHECK:           nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
 // CHECK-COUNT-16:  ld.global.cg.v4.f32
-// ... then the epilogue: the ReLU on the registers, then paired masked stores (vector<2xbf16>).
+// ... then the epilogue: the ReLU on the registers, then the rows staged through the warp's
+// part of the scratch: pairs into shared memory, a warp sync, 16-byte vectors out to C, in a
+// loop over the 16 rows of each chunk (4 rows a pass).
 // CHECK:           arith.maximumf
-// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+// CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK:           nvvm.bar.warp.sync
+// CHECK:           scf.for %{{.+}} = %c0 to %c4 step %c1 {
+// CHECK:             llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK:             llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK:           nvvm.bar.warp.sync
 // A piece that ends before its tile's last iteration stores its slot and signals it.
 // CHECK:         } else {
 // CHECK-COUNT-16:  llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>

@@ -5,31 +5,37 @@
 
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
 // wgmma descriptor (rows of 64 bf16 = 128 bytes), 1024-byte aligned offsets, three stages each
-// (3 * 16 KiB for As, then Bs); the six mbarriers follow; the total is on the kernel.
+// (3 * 16 KiB for As, then Bs); the store staging scratch of the copy of the accumulator to C
+// (tile-assign-mma-layouts: 8 warps x 16 rows x 144 bytes) after them, live throughout (not
+// sharing bytes with the ring: a persistent kernel's producer refills the ring while the
+// consumers store); the six mbarriers follow; the total is on the kernel.
 
 // sm_80 (163 KiB): the cp.async ring of the mma.sync strategy, no mbarriers.
 // SM80-LABEL: tile.kernel @gemm
-// SM80-SAME:    tile.shared_bytes = 98304 : i64
+// SM80-SAME:    tile.shared_bytes = 116736 : i64
+// SM80:         tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 18432xi8>
 // SM80:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64}
 // SM80-NOT:     tile.barriers
 
 // sm_86 (99 KiB): three 32 KiB stages do not fit; `stages` is an upper bound, lowered to 2.
 // SM86-LABEL: tile.kernel @gemm
-// SM86-SAME:    tile.shared_bytes = 65536 : i64
+// SM86-SAME:    tile.shared_bytes = 83968 : i64
 // SM86:         tile.alloc {tile.offset = 0 : i64, tile.stages = 2 : i64, tile.swizzle = 128 : i64}
 // SM86:         } {tile.pipeline = #tile.pipeline<cp_async_mma>, tile.stages = 2 : i64}
 
 // A loading producer's ring (no TMA): after the mbarriers, a 16-byte edge block per row of
-// each tile per stage (3 * (128 + 64) * 16 bytes at 98352) for its staged copies.
+// each tile per stage (3 * (128 + 64) * 16 bytes at 116784) for its staged copies.
 // LOADS-LABEL: tile.kernel @gemm
-// LOADS-SAME:    tile.shared_bytes = 107568 : i64
-// LOADS:         } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 3 : i64}
+// LOADS-SAME:    tile.shared_bytes = 126000 : i64
+// LOADS:         } {tile.barriers = 116736 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 3 : i64}
 
 // CHECK-LABEL: tile.kernel @gemm
-// CHECK-SAME:    tile.shared_bytes = 98352 : i64
+// CHECK-SAME:    tile.shared_bytes = 116784 : i64
+// CHECK:         %[[SCRATCH:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 18432xi8>
 // CHECK:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
 // CHECK-NEXT:    tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
-// CHECK:         } {tile.barriers = 98304 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+// CHECK:         } {tile.barriers = 116736 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+// CHECK:         tile.copy %{{.+}} to %{{.+}} scratch %[[SCRATCH]] : !tile.buffer<shared 18432xi8>
 tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

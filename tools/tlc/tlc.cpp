@@ -90,10 +90,12 @@ int main(int argc, char **argv) {
                  "default, but the consumers of such a ring issue its last gemm one iteration "
                  "late, overlapping it with the next one's work); ping-pong-register-rings (the "
                  "default, but the consumer warpgroups of such a ring take turns issuing its "
-                 "gemms)")
+                 "gemms); direct-stores (the default, but a copy of a tensor-core accumulator to a "
+                 "tensor stores each thread's own pairs instead of staging rows through shared "
+                 "memory)")
       ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
                              "merged-blocks", "cp-async-register-rings", "overlap-register-rings",
-                             "ping-pong-register-rings"}));
+                             "ping-pong-register-rings", "direct-stores"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -121,14 +123,16 @@ int main(int argc, char **argv) {
   }
   options.referenceCodegen = codegen == "reference";
   options.cpAsyncWgmma = codegen != "mma-sync";
-  options.producerLoads =
-      codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings" ||
-      codegen == "overlap-register-rings" || codegen == "ping-pong-register-rings";
+  options.producerLoads = codegen == "default" || codegen == "merged-blocks" ||
+                          codegen == "cp-async-register-rings" ||
+                          codegen == "overlap-register-rings" ||
+                          codegen == "ping-pong-register-rings" || codegen == "direct-stores";
   options.ringProducers = codegen != "cp-async-register-rings";
   options.ringOverlap = codegen == "overlap-register-rings";
   options.ringPingPong = codegen == "ping-pong-register-rings";
   options.mainLoops = codegen != "register";
   options.mergeBlocks = codegen == "merged-blocks";
+  options.stageStores = codegen != "direct-stores";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

@@ -51,6 +51,9 @@ struct CompileOptions {
   /// The lowering merges identical blocks as upstream's convert-gpu-to-nvvm does
   /// (PipelineOptions::mergeBlocks); true with `--codegen=merged-blocks`.
   bool mergeBlocks = false;
+  /// Accumulator copies to tensors stage their rows through shared memory
+  /// (PipelineOptions::stageStores); false with `--codegen=direct-stores`.
+  bool stageStores = true;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

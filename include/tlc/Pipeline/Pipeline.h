@@ -56,6 +56,10 @@ struct PipelineOptions {
   /// sm_90a: such a ring's consumer warpgroups take turns issuing its gemms (tile-ping-pong);
   /// opt-in, `tlc --codegen=ping-pong-register-rings`.
   bool ringPingPong = false;
+  /// A main-loop ring's accumulator copied to a tensor stages its rows through a per-warp
+  /// shared scratch (tile-assign-mma-layouts' stage-stores); off with `tlc
+  /// --codegen=direct-stores` (each thread stores its own pairs, as before).
+  bool stageStores = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tlc;
 
@@ -68,6 +70,155 @@ Value tlc::fenceAccumulators(OpBuilder &b, Location loc, Value tile) {
 
 static Value linearThreadId(OpBuilder &b, Location loc) {
   return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+/// `values` converted to `to`: two at a time where f32 values become bf16 or f16 and `paired`
+/// (sm_80 on: one cvt.rn.bf16x2.f32 or cvt.rn.f16x2.f32 per pair instead of two roundings and
+/// a pack), one by one otherwise.
+static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                                          Type from, Type to, bool paired) {
+  SmallVector<Value> converted;
+  bool pairs =
+      paired && !values.empty() && values.front().getType().isF32() && (to.isBF16() || to.isF16());
+  auto index = [&](int64_t k) {
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(k));
+  };
+  auto type = VectorType::get({2}, to);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!pairs || i + 1 == values.size()) {
+      converted.push_back(convertElement(b, loc, values[i], from, to));
+      continue;
+    }
+    Value narrow =
+        to.isBF16() ? NVVM::ConvertF32x2ToBF16x2Op::create(b, loc, type, values[i + 1], values[i],
+                                                           Value(), NVVM::FPRoundingMode::RN)
+                          .getResult()
+                    : NVVM::ConvertF32x2ToF16x2Op::create(b, loc, type, values[i + 1], values[i],
+                                                          Value(), NVVM::FPRoundingMode::RN)
+                          .getResult();
+    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(0)));
+    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(1)));
+    ++i;
+  }
+  return converted;
+}
+
+/// The byte offset in dynamic shared memory of a placed shared buffer (tile.offset), if any.
+static std::optional<int64_t> sharedOffsetOf(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  auto offset = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+  if (!offset)
+    return std::nullopt;
+  return offset.getInt();
+}
+
+/// copy(acc, C[r0, c0]) through the warp's rows of its scratch (tile::addStoreStaging), for
+/// wgmma's and mma.sync's layouts, whose warps hold 16-row tiles of 8-column blocks (lane l:
+/// rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each block). For each 16-row
+/// tile of the warp's part and each 128-byte-wide chunk of its columns, the warp writes its
+/// pairs there (one 2-element store each; the padded pitch keeps them conflict-free), then
+/// stores the chunk's rows as 16-byte vectors (8-byte where a row of the chunk is not a multiple
+/// of 16 bytes), a row's lanes side by side, in a loop over the chunk's rows. Each vector is
+/// masked and tested for alignment on its own: element stores where an edge cuts it or the
+/// tensor's rows are not aligned, so one form serves every shape and row stride.
+static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layout,
+                        const TensorValues &tensor, ArrayRef<Value> offsets, Value slots,
+                        Type srcType, Type dstType, int64_t scratchOffset, bool paired,
+                        gpu::GPUFuncOp func) {
+  Math m{b, loc};
+  size_t lead = offsets.size() - 2;
+  Type memType = tile::isFloat8(dstType) ? b.getI8Type() : dstType;
+  int64_t elemBytes = memType.getIntOrFloatBitWidth() / 8;
+  int64_t pitch = tile::storeStagingPitch(elemBytes);
+  int64_t chunkCols = tile::kStoreStagingRowBytes / elemBytes;
+  // Fragment f (slots 4f .. 4f + 3) covers rows [r, r + 16) and columns [c, c + 8) of the warp's
+  // part, (r, c) its place for thread 0 (whose warp's part starts at (0, 0)); the fragments of
+  // a chunk share r and c / chunkCols.
+  std::map<std::pair<int64_t, int64_t>, SmallVector<int64_t>> chunks;
+  for (int64_t f = 0, e = layout.slots() / 4; f < e; ++f) {
+    auto [r, c] = layout.coord(0, 4 * f);
+    chunks[{r, c / chunkCols}].push_back(f);
+  }
+  Value tid = linearThreadId(b, loc);
+  Value tid32 = m.toI32(tid);
+  Value lane = m.rem(tid32, 32);
+  // The warp's part starts where lane 0's slot 0 is.
+  auto [warpRow, warpCol] =
+      tile::buildAccCoords(b, loc, layout, m.toIndex(m.mul(m.div(tid32, 32), 32)), m.index(0));
+  Value smem = buildSharedBase(b, loc, func);
+  Value slab = m.add(m.mul(m.div(tid32, 32), 16 * pitch), scratchOffset);
+  Value laneAt =
+      m.add(slab, m.add(m.mul(m.div(lane, 4), pitch), m.mul(m.rem(lane, 4), 2 * elemBytes)));
+  Value allLanes = m.i32(-1);
+  auto pairType = VectorType::get({2}, memType);
+  for (auto &[key, fragments] : chunks) {
+    auto [tileRow, chunk] = key;
+    int64_t chunkCol = chunk * chunkCols;
+    int64_t width = 0;
+    for (int64_t f : fragments) {
+      auto [r, c] = layout.coord(0, 4 * f);
+      (void)r;
+      width = std::max(width, c - chunkCol + 8);
+      for (int64_t half = 0; half < 2; ++half) {
+        SmallVector<Value, 2> raw;
+        for (int64_t e = 0; e < 2; ++e)
+          raw.push_back(
+              memref::LoadOp::create(b, loc, slots, ValueRange{m.index(4 * f + 2 * half + e)}));
+        SmallVector<Value> pair = convertElements(b, loc, raw, srcType, dstType, paired);
+        Value vec = LLVM::UndefOp::create(b, loc, pairType);
+        for (int64_t e = 0; e < 2; ++e) {
+          Value x = pair[e];
+          if (x.getType() != memType)
+            x = arith::BitcastOp::create(b, loc, memType, x);
+          vec = LLVM::InsertElementOp::create(b, loc, vec, x, m.i32(e));
+        }
+        Value at = m.add(laneAt, half * 8 * pitch + (c - chunkCol) * elemBytes);
+        LLVM::StoreOp::create(b, loc, vec, m.sharedPtr(smem, at), /*alignment=*/2 * elemBytes);
+      }
+    }
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    // The chunk's rows: `perRow` lanes a row, `rows` rows a pass.
+    int64_t rowBytes = width * elemBytes;
+    int64_t vecBytes = rowBytes % 16 == 0 ? 16 : 8;
+    int64_t vecElems = vecBytes / elemBytes;
+    int64_t perRow = rowBytes / vecBytes;
+    int64_t rows = std::min<int64_t>(16, 32 / perRow);
+    int64_t passes = llvm::divideCeil(16, rows);
+    Value rowInPass = m.div(lane, perRow);
+    Value vecInRow = m.rem(lane, perRow);
+    auto pass = scf::ForOp::create(b, loc, m.index(0), m.index(passes), m.index(1));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(pass.getBody());
+      Value row = m.add(rowInPass, m.mul(m.toI32(pass.getInductionVar()), rows));
+      // Lanes past the chunk's 16 rows (or past whole rows of a pass) store nothing.
+      if (rows * perRow != 32 || passes * rows != 16) {
+        Value active = m.land(m.cmp(arith::CmpIPredicate::ult, row, m.i32(16)),
+                              m.cmp(arith::CmpIPredicate::ult, lane, m.i32(rows * perRow)));
+        auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      Value from = m.add(slab, m.add(m.mul(row, pitch), m.mul(vecInRow, vecBytes)));
+      auto vecType = VectorType::get({vecElems}, memType);
+      Value vec = LLVM::LoadOp::create(b, loc, vecType, m.sharedPtr(smem, from),
+                                       /*alignment=*/vecBytes);
+      SmallVector<Value> values;
+      for (int64_t e = 0; e < vecElems; ++e) {
+        Value x = LLVM::ExtractElementOp::create(b, loc, vec, m.i32(e));
+        if (memType != dstType)
+          x = arith::BitcastOp::create(b, loc, dstType, x);
+        values.push_back(x);
+      }
+      SmallVector<Value> indices(offsets);
+      indices[lead] = m.add(offsets[lead], m.add(warpRow, m.add(m.toIndex(row), m.index(tileRow))));
+      indices[lead + 1] =
+          m.add(offsets[lead + 1],
+                m.add(warpCol, m.add(m.toIndex(m.mul(vecInRow, vecElems)), m.index(chunkCol))));
+      buildMaskedStoreVector(b, loc, tensor, values, indices, /*knownAligned=*/false);
+    }
+    // The next chunk's pairs overwrite these rows.
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+  }
 }
 
 namespace {
@@ -304,6 +455,19 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     Type srcType = cast<tile::BufferType>(op.getSource().getType()).getElementType();
     Type dstType = cast<tile::TensorType>(op.getDest().getType()).getElementType();
     SmallVector<Value> offsets(op.getDestOffsets());
+    // Rows staged through the scratch (tile-assign-mma-layouts' stage-stores).
+    std::optional<int64_t> scratch =
+        op.getScratch() ? sharedOffsetOf(op.getScratch()) : std::nullopt;
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (scratch && func &&
+        tile::storeStagingBytes(*layout,
+                                tile::getStorageType(dstType).getIntOrFloatBitWidth() / 8) > 0) {
+      tile::TargetAttr target = tile::getTarget(op);
+      storeStaged(rewriter, loc, *layout, *tensor, offsets, memref, srcType, dstType, *scratch,
+                  target && target.hasMmaSync(), func);
+      rewriter.eraseOp(op);
+      return success();
+    }
     size_t lead = offsets.size() - 2;
     Value tid = linearThreadId(rewriter, loc);
     int64_t pairs = layout->slots() / 2;
@@ -550,37 +714,6 @@ struct CopySharedToBlocked : OpRewritePattern<tile::CopyOp> {
     return success();
   }
 };
-
-/// `values` converted to `to`: two at a time where f32 values become bf16 or f16 and `paired`
-/// (sm_80 on: one cvt.rn.bf16x2.f32 or cvt.rn.f16x2.f32 per pair instead of two roundings and
-/// a pack), one by one otherwise.
-static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<Value> values,
-                                          Type from, Type to, bool paired) {
-  SmallVector<Value> converted;
-  bool pairs =
-      paired && !values.empty() && values.front().getType().isF32() && (to.isBF16() || to.isF16());
-  auto index = [&](int64_t k) {
-    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(k));
-  };
-  auto type = VectorType::get({2}, to);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!pairs || i + 1 == values.size()) {
-      converted.push_back(convertElement(b, loc, values[i], from, to));
-      continue;
-    }
-    Value narrow =
-        to.isBF16() ? NVVM::ConvertF32x2ToBF16x2Op::create(b, loc, type, values[i + 1], values[i],
-                                                           Value(), NVVM::FPRoundingMode::RN)
-                          .getResult()
-                    : NVVM::ConvertF32x2ToF16x2Op::create(b, loc, type, values[i + 1], values[i],
-                                                          Value(), NVVM::FPRoundingMode::RN)
-                          .getResult();
-    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(0)));
-    converted.push_back(LLVM::ExtractElementOp::create(b, loc, narrow, index(1)));
-    ++i;
-  }
-  return converted;
-}
 
 /// copy between a tensor and a #tile.blocked fragment: each thread moves its vectors (vec
 /// consecutive elements of a row) as one to four 16-byte accesses where they are in bounds,

@@ -238,6 +238,13 @@ LogicalResult CopyOp::verify() {
     return emitOpError("a buffer of rank ")
            << buffer.getRank() << " cannot be copied to or from a tensor of rank "
            << tensor.getRank();
+  if (Value scratch = getScratch()) {
+    auto type = cast<BufferType>(scratch.getType());
+    if (!srcBuffer || !srcBuffer.isFragment() || !dstTensor)
+      return emitOpError("only a copy from a fragment to a tensor takes a scratch buffer");
+    if (!type.isShared() || type.getRank() != 1 || !type.getElementType().isInteger(8))
+      return emitOpError("the scratch buffer must be a rank-1 shared buffer of i8");
+  }
   return success();
 }
 

@@ -137,7 +137,13 @@ struct AssignMmaLayoutsPass
     }
     Misfit why;
     plan = RegisterPlan();
+    mainLoopRing = false;
     std::string chosen = choose(kernel, *target, why);
+    // A main loop's accumulator stored to a tensor stages its rows through shared memory. (Not
+    // on the register strategy: attention's output is one store after a long loop, and there
+    // the scratch would only take shared memory from its stages and blocks.)
+    if (mainLoopRing && stageStores)
+      addStoreStaging(kernel);
     // --explain: kernels with gemms say which strategy they take, or where the generic one
     // begins to be needed.
     bool hasGemm = false;
@@ -216,6 +222,7 @@ struct AssignMmaLayoutsPass
       // One producer warpgroup serves one main loop: the first that fits.
       for (scf::ForOp loop : loops)
         if (assign(kernel, loop, threads[0] / group)) {
+          mainLoopRing = true;
           if (kind == AccLayout::Kind::MmaSync)
             return "mma.sync strategy: the pipelined loop is a cp.async ring feeding ldmatrix + "
                    "mma.sync";
@@ -252,6 +259,8 @@ struct AssignMmaLayoutsPass
   AccLayout::Kind kind = AccLayout::Kind::Wgmma;
   /// Whether the ring being tried fills its tiles by TMA (else by cp.async).
   bool useTma = true;
+  /// Whether the kernel took a main-loop ring (not the register strategy).
+  bool mainLoopRing = false;
 
   /// `warpgroups`: warpgroups (wgmma) or warps (mma.sync) of the kernel.
   bool assign(KernelOp kernel, scf::ForOp loop, int64_t warpgroups) {

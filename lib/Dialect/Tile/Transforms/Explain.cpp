@@ -201,6 +201,11 @@ static std::string describeCopy(CopyOp copy, bool producer) {
       return "copy: from a fragment kept in shared memory, element by element (the generic "
              "lowering)";
     auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
+    if (copy.getScratch())
+      return "copy: from registers through shared memory: each warp writes 16-row chunks of "
+             "its part (128 bytes wide) to its rows of a scratch buffer, then stores their rows "
+             "as 16-byte vectors, each masked and tested for alignment on its own (element "
+             "stores where an edge cuts one or the rows are not 16-byte aligned)";
     bool vectors = tensor && tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
                    !layout->isRows() && !layout->isBlocked();
     return std::string("copy: from registers, each thread stores its own elements (") +

@@ -70,28 +70,46 @@ static SmallVector<SharedAlloc> sharedAllocs(KernelOp kernel) {
   return allocs;
 }
 
+/// The stages of pipelined `loop`, at most its `stages`, whose ring fits `limit` beside the
+/// other buffers (not counting `without`); the ring's allocs into `ringAllocs` when given.
+static int64_t stagesThatFit(scf::ForOp loop, ArrayRef<SharedAlloc> allocs, int64_t limit,
+                             Operation *without = nullptr,
+                             SmallVectorImpl<AllocOp> *ringAllocs = nullptr) {
+  int64_t ring = 0, other = 0;
+  for (SharedAlloc a : allocs) {
+    if (a.alloc->use_empty() || a.alloc == without ||
+        inExclusiveBranches(a.uses, &loop.getRegion()))
+      continue;
+    bool staged = a.alloc->hasAttr(kStagesAttr);
+    if (staged && loop->isAncestor(a.uses->getParentOp()) && ringAllocs)
+      ringAllocs->push_back(a.alloc);
+    (staged ? ring : other) += a.alloc.getBuffer().getType().getSizeInBytes() + 1024;
+  }
+  int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
+  int64_t fitting = stages;
+  while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
+    --fitting;
+  return fitting;
+}
+
 /// `stages` is an upper bound: a ring that does not fit `limit` bytes of shared memory gets
 /// fewer stages (down to 2) before anything is placed. Buffers used only in another branch of an
-/// `if` than the loop do not count (they share bytes with the ring, collectPlacements).
+/// `if` than the loop do not count (they share bytes with the ring, collectPlacements), nor does
+/// the store staging scratch (addStoreStaging: where it does not fit beside the ring, the copies
+/// store directly instead, runOnOperation).
 static void fitStages(KernelOp kernel, ArrayRef<SharedAlloc> allocs, int64_t limit) {
+  Operation *scratch = nullptr;
+  kernel.getBody().walk([&](CopyOp copy) {
+    if (Value s = copy.getScratch())
+      scratch = s.getDefiningOp();
+  });
   Builder b(kernel.getContext());
   kernel.walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kPipelineAttr))
       return;
-    int64_t ring = 0, other = 0;
     SmallVector<AllocOp> ringAllocs;
-    for (SharedAlloc a : allocs) {
-      if (a.alloc->use_empty() || inExclusiveBranches(a.uses, &loop.getRegion()))
-        continue;
-      bool staged = a.alloc->hasAttr(kStagesAttr);
-      if (staged && loop->isAncestor(a.uses->getParentOp()))
-        ringAllocs.push_back(a.alloc);
-      (staged ? ring : other) += a.alloc.getBuffer().getType().getSizeInBytes() + 1024;
-    }
     int64_t stages = cast<IntegerAttr>(loop->getAttr(kStagesAttr)).getInt();
-    int64_t fitting = stages;
-    while (fitting > 2 && other + fitting * ring + 16 * fitting > limit)
-      --fitting;
+    int64_t fitting = stagesThatFit(loop, allocs, limit, scratch, &ringAllocs);
     if (fitting == stages)
       return;
     loop->setAttr(kStagesAttr, b.getI64IntegerAttr(fitting));
@@ -389,6 +407,10 @@ struct SharedMemoryLayoutPass
 
     if (total <= limit)
       return;
+    // Staged stores give way to pipeline stages: without the staging scratch (the copies then
+    // store each thread's own elements) the ring may fit; place again.
+    if (dropStoreStaging(kernel))
+      return runOnOperation();
     // One configuration of several: left out of this architecture's image (convert-tile-to-nvvm
     // drops it, and says so if no configuration is left).
     bool omit = omitUnfitVariants && !getVariantOf(kernel).empty();

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <numeric>
 
@@ -164,6 +165,65 @@ void tlc::tile::addReduceScratch(KernelOp kernel, function_ref<int64_t(const Acc
     auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {count}, elem);
     reduce.getScratchMutable().assign(AllocOp::create(b, reduce.getLoc(), type).getBuffer());
   });
+}
+
+int64_t tlc::tile::storeStagingBytes(const AccLayout &layout, int64_t elemBytes) {
+  if (elemBytes != 1 && elemBytes != 2 && elemBytes != 4)
+    return 0;
+  int64_t warps;
+  if (layout.kind == AccLayout::Kind::Wgmma)
+    warps = 4 * layout.wgmma.warpgroups();
+  else if (layout.kind == AccLayout::Kind::MmaSync)
+    warps = layout.mma.warps();
+  else
+    return 0;
+  return warps * 16 * storeStagingPitch(elemBytes);
+}
+
+/// The staging bytes `copy` needs (0: it does not stage).
+static int64_t stagingBytesOf(CopyOp copy) {
+  auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
+  std::optional<AccLayout> layout = getAccLayout(copy.getSource());
+  if (!tensor || !layout || tensor.getRank() < 2 || !tensor.getElementType().isIntOrFloat())
+    return 0;
+  unsigned bits = tensor.getElementType().getIntOrFloatBitWidth();
+  return bits % 8 ? 0 : storeStagingBytes(*layout, bits / 8);
+}
+
+void tlc::tile::addStoreStaging(KernelOp kernel) {
+  SmallVector<CopyOp> copies;
+  int64_t bytes = 0;
+  kernel.getBody().walk([&](CopyOp copy) {
+    int64_t need = copy.getScratch() ? 0 : stagingBytesOf(copy);
+    if (!need)
+      return;
+    copies.push_back(copy);
+    bytes = std::max(bytes, need);
+  });
+  if (copies.empty())
+    return;
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {bytes}, b.getI8Type());
+  Value scratch = AllocOp::create(b, copies.front().getLoc(), type).getBuffer();
+  for (CopyOp copy : copies)
+    copy.getScratchMutable().assign(scratch);
+}
+
+bool tlc::tile::dropStoreStaging(KernelOp kernel) {
+  llvm::SetVector<Operation *> allocs;
+  kernel.getBody().walk([&](CopyOp copy) {
+    Value scratch = copy.getScratch();
+    if (!scratch || !stagingBytesOf(copy))
+      return;
+    if (Operation *alloc = scratch.getDefiningOp<AllocOp>())
+      allocs.insert(alloc);
+    copy.getScratchMutable().clear();
+  });
+  for (Operation *alloc : allocs)
+    if (alloc->use_empty())
+      alloc->erase();
+  return !allocs.empty();
 }
 
 Value tlc::tile::buildIsRowLeader(OpBuilder &b, Location loc, const AccLayout &layout, Value tid) {

@@ -240,15 +240,32 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %A[%m, %k] to %As : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
     tile.copy %acc to %C[%m, %n] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 2>
     ```
+    `scratch` (set by tile-assign-mma-layouts, never by the frontend) is a rank-1 shared buffer
+    of i8 through which a copy from a register fragment (wgmma's or mma.sync's accumulator
+    layout) to a tensor stages its rows: each warp owns 16 rows of storeStagingPitch bytes
+    (Strategy.h), writes a 16-row chunk of its fragment, 128 bytes wide, there and stores the
+    chunk's rows as 16-byte vectors: masks and alignment tests per vector, not per pair.
+    ```mlir
+    tile.copy %acc to %C[%m, %n] scratch %s : !tile.buffer<shared 18432xi8>
+        : !tile.buffer<fragment 128x256xf32> to !tile.tensor<bf16, 2>
+    ```
   }];
   let arguments = (ins Arg<Tile_AnyTensorOrBuffer, "", [MemRead]>:$source,
                        Variadic<Index>:$sourceOffsets,
                        Arg<Tile_AnyTensorOrBuffer, "", [MemWrite]>:$dest,
-                       Variadic<Index>:$destOffsets);
+                       Variadic<Index>:$destOffsets,
+                       Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$scratch);
   let assemblyFormat = [{
-    $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)? attr-dict `:`
+    $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
+    (`scratch` $scratch^ `:` qualified(type($scratch)))? attr-dict `:`
     qualified(type($source)) `to` qualified(type($dest))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$sourceOffsets,
+                   "::mlir::Value":$dest, "::mlir::ValueRange":$destOffsets), [{
+      build($_builder, $_state, source, sourceOffsets, dest, destOffsets, ::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -59,7 +59,11 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
     Option<"mainLoops", "main-loops", "bool", "true",
            "Give a pipelined GEMM loop a main-loop ring (TMA or cp.async, whole-kernel "
            "accumulator layout); off, every kernel takes the per-op register strategy, its "
-           "pipelined loops register rings (tlc --codegen=register)">
+           "pipelined loops register rings (tlc --codegen=register)">,
+    Option<"stageStores", "stage-stores", "bool", "true",
+           "A main-loop ring's accumulator copied to a tensor stages its rows through a "
+           "per-warp shared scratch and stores 16-byte vectors; off, each thread stores its "
+           "own pairs (tlc --codegen=direct-stores)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }

@@ -188,6 +188,26 @@ mlir::Value buildIsRowLeader(mlir::OpBuilder &b, mlir::Location loc, const AccLa
 /// `values(layout)` elements of the type the reduce combines in; 0: none.
 void addReduceScratch(KernelOp kernel, llvm::function_ref<int64_t(const AccLayout &)> values);
 
+/// Store staging (a copy from a wgmma or mma.sync accumulator in registers to a tensor, through
+/// its `scratch`): each warp owns 16 rows of storeStagingPitch(elemBytes) bytes, a 128-byte chunk
+/// of a 16-row tile of its fragment plus padding that keeps the pair writes conflict-free.
+constexpr int64_t kStoreStagingRowBytes = 128;
+inline int64_t storeStagingPitch(int64_t elemBytes) {
+  return kStoreStagingRowBytes + (elemBytes == 4 ? 32 : 16);
+}
+/// The bytes of scratch a copy of `layout` (wgmma's or mma.sync's) to elements of `elemBytes`
+/// stages through, or 0 where it does not stage (other layouts, elements of other sizes).
+int64_t storeStagingBytes(const AccLayout &layout, int64_t elemBytes);
+
+/// Gives every copy of `kernel` from a register accumulator to a tensor that can stage its stores
+/// (storeStagingBytes) one shared scratch buffer, at the start of the kernel body (live
+/// throughout: a persistent kernel's producer refills its ring while the consumers store).
+void addStoreStaging(KernelOp kernel);
+
+/// Takes the scratch from every copy of `kernel` that stages its stores and erases the buffer
+/// (tile-shared-memory-layout, where the staging would cost a pipeline stage). Whether any did.
+bool dropStoreStaging(KernelOp kernel);
+
 /// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
 /// of slot `slot` of `layout` ("mma_sync" or "blocked"; mirrors rowSlotOf).
 mlir::Value buildRowSlot(mlir::OpBuilder &b, mlir::Location loc, const AccLayout &layout,
