@@ -1,16 +1,29 @@
 #!/bin/bash
-# Session 41, run 25: every GPU test program, then the differential test of every bundled kernel
-# with misaligned tensors (--misalign). Carry: devcarry/carry48.tar.xz, devcarry/dt48.tar.xz.
+# Session 41, run 25: exp49 (staged stores with realigned pieces against exp48's builds), every
+# GPU test program, the differential test of every bundled kernel (every build against the
+# reference), then again with misaligned tensors (--misalign), and racecheck on gemm's.
+# Carry: devcarry/e49.tar.xz (exp49), devcarry/carry49.tar.xz (build/gpu-bin without bench_*),
+# devcarry/dt49.tar.xz (build/difftest).
 set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 T0=$(date +%s)
-mkdir -p /tmp/c && for f in carry48 dt48; do tar xJf devcarry/$f.tar.xz -C /tmp/c; done
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
+mkdir -p /tmp/c && for f in e49 carry49 dt49; do tar xJf devcarry/$f.tar.xz -C /tmp/c; done
+timeout 200 /tmp/c/e48/exp49 > $OUT/exp49.txt 2>&1; echo "exp49 rc=$?"
+cat $OUT/exp49.txt
+echo "exp49 done $(( $(date +%s) - T0 ))s"
 B=/tmp/c/gpu-bin
+D=/tmp/c/dt
 L=$OUT/logs; mkdir -p $L
-( DIFFTEST_JOBS=6 timeout 300 test/gpu/difftest/run-kernels.sh $B/tlc-difftest /tmp/c/dt --misalign > $OUT/difftest-misalign.txt 2>&1; echo "difftest-misalign rc=$?" >> $L/summary.txt ) &
-( ls $B/*_test | xargs -P3 -I{} bash -c 'n=$(basename {}); timeout 280 {} > '$L'/$n.txt 2>&1; echo "$n rc=$?" >> '$L'/summary.txt' )
+( DIFFTEST_JOBS=6 timeout 200 test/gpu/difftest/run-kernels.sh $B/tlc-difftest $D > $OUT/difftest.txt 2>&1; echo "difftest rc=$?" >> $L/summary.txt
+  DIFFTEST_JOBS=6 timeout 200 test/gpu/difftest/run-kernels.sh $B/tlc-difftest $D --misalign > $OUT/difftest-misalign.txt 2>&1; echo "difftest-misalign rc=$?" >> $L/summary.txt ) &
+( ls $B/*_test | xargs -P3 -I{} bash -c 'n=$(basename {}); timeout 250 {} > '$L'/$n.txt 2>&1; echo "$n rc=$?" >> '$L'/summary.txt' )
 wait
 sort $L/summary.txt | tr '\n' ' '; echo
-grep -cE "ALL AGREE" $OUT/difftest-misalign.txt; grep -E "DISAGREE|FAIL|mismatch" $OUT/difftest-misalign.txt | head -20
+for f in difftest difftest-misalign; do echo "$f: $(grep -c 'PASS' $OUT/$f.txt) PASS lines"; grep -E "DISAGREE|FAIL|mismatch|ALL AGREE" $OUT/$f.txt | grep -v "mismatches 0/" | head -10; done
 grep -hE "FAIL|SOME" $L/*_test.txt | head -20
+timeout 100 compute-sanitizer --tool racecheck $B/tlc-difftest --fast $D/fast/gemm.fatbin \
+  --fast-manifest $D/fast/gemm.json --ref $D/ref/gemm.fatbin --ref-manifest $D/ref/gemm.json \
+  --cases 2 --misalign > $OUT/racecheck.txt 2>&1
+echo "racecheck rc=$?"; tail -2 $OUT/racecheck.txt
 echo "total $(( $(date +%s) - T0 ))s"

@@ -361,8 +361,70 @@ SmallVector<Value> tlc::buildMaskedLoadVector(OpBuilder &b, Location loc, const 
   return values;
 }
 
+/// Stores `values` (of memory type `memType`, `bytes` each) from `ptr` on in pieces of
+/// `pieces` elements each (their sum: values.size()), each aligned to its own size.
+static void storePieces(OpBuilder &b, Location loc, ArrayRef<Value> values, Type memType,
+                        int64_t bytes, Value ptr, ArrayRef<int64_t> pieces) {
+  int64_t at = 0;
+  for (int64_t piece : pieces) {
+    Value value = values[at];
+    if (piece > 1)
+      value = buildPackedVector(b, loc, VectorType::get({piece}, memType), values.slice(at, piece));
+    else if (value.getType() != memType)
+      value = arith::BitcastOp::create(b, loc, memType, value);
+    LLVM::StoreOp::create(b, loc, value, elementPointer(b, loc, ptr, memType, at),
+                          /*alignment=*/piece * bytes);
+    at += piece;
+  }
+}
+
+/// The `n` values at `ptr` (in bounds, contiguous, but not aligned to the whole vector of
+/// `vecBytes`): in 8-byte pieces where the address is 8-byte aligned, else 4-byte ones where it
+/// is 4-byte aligned, else (2-byte elements) one element, 4-byte pairs and one element; 8-bit
+/// elements off every 4-byte boundary one by one.
+static void storeRealigned(OpBuilder &b, Location loc, ArrayRef<Value> values, Type memType,
+                           int64_t bytes, Value ptr, int64_t vecBytes) {
+  Type i64 = b.getI64Type();
+  int64_t n = values.size();
+  Value address = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  auto alignedTo = [&](int64_t align) {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, address,
+                              arith::ConstantIntOp::create(b, loc, i64, align - 1)),
+        arith::ConstantIntOp::create(b, loc, i64, 0));
+  };
+  // The forms, widest first: (alignment, pieces).
+  SmallVector<std::pair<int64_t, SmallVector<int64_t>>> forms;
+  for (int64_t align : {int64_t(8), int64_t(4)})
+    if (align < vecBytes && align > bytes)
+      forms.push_back({align, SmallVector<int64_t>(n * bytes / align, align / bytes)});
+  if (bytes == 2 && n >= 2) {
+    SmallVector<int64_t> pieces{1};
+    for (int64_t k = 1; k + 2 <= n; k += 2)
+      pieces.push_back(2);
+    if ((n - 1) % 2)
+      pieces.push_back(1);
+    forms.push_back({2, pieces});
+  }
+  OpBuilder::InsertionGuard guard(b);
+  for (auto &[align, pieces] : forms) {
+    // Elements of `align` bytes or more are always aligned to it: no test.
+    if (align <= bytes) {
+      storePieces(b, loc, values, memType, bytes, ptr, pieces);
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, alignedTo(align), /*withElseRegion=*/true);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storePieces(b, loc, values, memType, bytes, ptr, pieces);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+  }
+  storePieces(b, loc, values, memType, bytes, ptr, SmallVector<int64_t>(n, 1));
+}
+
 void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues &t,
-                                 ArrayRef<Value> values, ValueRange indices, bool knownAligned) {
+                                 ArrayRef<Value> values, ValueRange indices, bool knownAligned,
+                                 bool realign) {
   Type type = values.front().getType();
   Type memType = isFloat8(type) ? b.getI8Type() : type;
   int64_t n = values.size();
@@ -377,6 +439,15 @@ void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues 
     LLVM::StoreOp::create(b, loc, buildPackedVector(b, loc, vecType, values.slice(k, per)),
                           elementPointer(b, loc, ptr, memType, k), /*alignment=*/per * bytes);
   b.setInsertionPointToStart(ifOp.elseBlock());
+  if (realign && !knownAligned && n == per && per * bytes == 16) {
+    // In bounds and contiguous but not aligned (rows of an odd width): narrower aligned pieces.
+    auto [whole, wholePtr] = buildVectorCheck(b, loc, t, type, indices, n, 1);
+    (void)wholePtr;
+    auto inside = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(inside.thenBlock());
+    storeRealigned(b, loc, values, memType, bytes, ptr, per * bytes);
+    b.setInsertionPointToStart(inside.elseBlock());
+  }
   for (int64_t k = 0; k < n; ++k) {
     SmallVector<Value> at(indices);
     at.back() =

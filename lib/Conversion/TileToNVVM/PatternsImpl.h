@@ -145,10 +145,12 @@ llvm::SmallVector<mlir::Value> buildMaskedLoadVector(mlir::OpBuilder &b, mlir::L
 /// Stores `values` at tensor[indices + (0, .., k)] likewise: vectors of up to 16 bytes when
 /// in bounds, contiguous and aligned, else each element that is in bounds. With `knownAligned`
 /// the caller has checked that the last stride is 1 and the first address is aligned to the
-/// vectors: only the bounds are checked.
+/// vectors: only the bounds are checked. With `realign`, a 16-byte vector in bounds and
+/// contiguous but not aligned is stored in the widest aligned pieces its address allows (8- or
+/// 4-byte ones; 2-byte elements off a 4-byte boundary: one element, pairs, one element).
 void buildMaskedStoreVector(mlir::OpBuilder &b, mlir::Location loc, const TensorValues &t,
                             llvm::ArrayRef<mlir::Value> values, mlir::ValueRange indices,
-                            bool knownAligned = false);
+                            bool knownAligned = false, bool realign = false);
 
 /// Combines two partial results of a reduction of `kind` ("sum", "max", "min"): addf / maximumf /
 /// minimumf on floats (NaN propagates), addi / maxsi / minsi on integers.

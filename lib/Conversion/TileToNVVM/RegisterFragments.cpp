@@ -214,7 +214,8 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
       indices[lead + 1] =
           m.add(offsets[lead + 1],
                 m.add(warpCol, m.add(m.toIndex(m.mul(vecInRow, vecElems)), m.index(chunkCol))));
-      buildMaskedStoreVector(b, loc, tensor, values, indices, /*knownAligned=*/false);
+      buildMaskedStoreVector(b, loc, tensor, values, indices, /*knownAligned=*/false,
+                             /*realign=*/true);
     }
     // The next chunk's pairs overwrite these rows.
     NVVM::SyncWarpOp::create(b, loc, allLanes);
