@@ -204,8 +204,9 @@ static std::string describeCopy(CopyOp copy, bool producer) {
     if (copy.getScratch())
       return "copy: from registers through shared memory: each warp writes 16-row chunks of "
              "its part (128 bytes wide) to its rows of a scratch buffer, then stores their rows "
-             "as 16-byte vectors, each masked and tested for alignment on its own (element "
-             "stores where an edge cuts one or the rows are not 16-byte aligned)";
+             "as 16-byte vectors, each masked and tested for alignment on its own (8-, 4- or "
+             "2-byte pieces where the rows are not 16-byte aligned, elements where an edge cuts "
+             "one)";
     bool vectors = tensor && tensor.getElementType().getIntOrFloatBitWidth() == 16 &&
                    !layout->isRows() && !layout->isBlocked();
     return std::string("copy: from registers, each thread stores its own elements (") +

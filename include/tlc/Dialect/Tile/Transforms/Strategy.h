@@ -205,7 +205,7 @@ int64_t storeStagingBytes(const AccLayout &layout, int64_t elemBytes);
 void addStoreStaging(KernelOp kernel);
 
 /// Takes the scratch from every copy of `kernel` that stages its stores and erases the buffer
-/// (tile-shared-memory-layout, where the staging would cost a pipeline stage). Whether any did.
+/// (tile-shared-memory-layout, where it does not fit beside the ring's stages). Whether any did.
 bool dropStoreStaging(KernelOp kernel);
 
 /// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
