@@ -441,8 +441,7 @@ void tlc::buildMaskedStoreVector(OpBuilder &b, Location loc, const TensorValues 
   b.setInsertionPointToStart(ifOp.elseBlock());
   if (realign && !knownAligned && n == per && per * bytes == 16) {
     // In bounds and contiguous but not aligned (rows of an odd width): narrower aligned pieces.
-    auto [whole, wholePtr] = buildVectorCheck(b, loc, t, type, indices, n, 1);
-    (void)wholePtr;
+    Value whole = buildVectorCheck(b, loc, t, type, indices, n, /*align=*/1).first;
     auto inside = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
     b.setInsertionPointToStart(inside.thenBlock());
     storeRealigned(b, loc, values, memType, bytes, ptr, per * bytes);

@@ -210,6 +210,10 @@ mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value value, mlir::IRMapping
 /// declared in `func`'s gpu.module on first use).
 mlir::Value buildSharedBase(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::GPUFuncOp func);
 
+/// The byte offset in dynamic shared memory of a lowered shared buffer that
+/// tile-shared-memory-layout placed (its `tile.offset`), if any.
+std::optional<int64_t> getSharedOffset(mlir::Value buffer);
+
 /// The one dynamic shared memory symbol of a module (1024-byte aligned, as the 128-byte swizzle
 /// atoms need).
 inline constexpr llvm::StringLiteral kSharedSymbol = "tlc_smem";

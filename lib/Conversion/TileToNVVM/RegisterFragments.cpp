@@ -103,15 +103,6 @@ static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<V
   return converted;
 }
 
-/// The byte offset in dynamic shared memory of a placed shared buffer (tile.offset), if any.
-static std::optional<int64_t> sharedOffsetOf(Value buffer) {
-  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
-  auto offset = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
-  if (!offset)
-    return std::nullopt;
-  return offset.getInt();
-}
-
 /// copy(acc, C[r0, c0]) through the warp's rows of its scratch (tile::addStoreStaging), for
 /// wgmma's and mma.sync's layouts, whose warps hold 16-row tiles of 8-column blocks (lane l:
 /// rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each block). For each 16-row
@@ -134,10 +125,10 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
   // Fragment f (slots 4f .. 4f + 3) covers rows [r, r + 16) and columns [c, c + 8) of the warp's
   // part, (r, c) its place for thread 0 (whose warp's part starts at (0, 0)); the fragments of
   // a chunk share r and c / chunkCols.
-  std::map<std::pair<int64_t, int64_t>, SmallVector<int64_t>> chunks;
+  std::map<std::pair<int64_t, int64_t>, SmallVector<std::pair<int64_t, int64_t>>> chunks;
   for (int64_t f = 0, e = layout.slots() / 4; f < e; ++f) {
     auto [r, c] = layout.coord(0, 4 * f);
-    chunks[{r, c / chunkCols}].push_back(f);
+    chunks[{r, c / chunkCols}].push_back({f, c});
   }
   Value tid = linearThreadId(b, loc);
   Value tid32 = m.toI32(tid);
@@ -155,9 +146,7 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
     auto [tileRow, chunk] = key;
     int64_t chunkCol = chunk * chunkCols;
     int64_t width = 0;
-    for (int64_t f : fragments) {
-      auto [r, c] = layout.coord(0, 4 * f);
-      (void)r;
+    for (auto [f, c] : fragments) {
       width = std::max(width, c - chunkCol + 8);
       for (int64_t half = 0; half < 2; ++half) {
         SmallVector<Value, 2> raw;
@@ -458,7 +447,7 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
     SmallVector<Value> offsets(op.getDestOffsets());
     // Rows staged through the scratch (tile-assign-mma-layouts' stage-stores).
     std::optional<int64_t> scratch =
-        op.getScratch() ? sharedOffsetOf(op.getScratch()) : std::nullopt;
+        op.getScratch() ? getSharedOffset(op.getScratch()) : std::nullopt;
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     if (scratch && func &&
         tile::storeStagingBytes(*layout,

@@ -34,24 +34,20 @@ using namespace tlc;
 /// The shared address (`!llvm.ptr<3>`) of mbarrier `barriers[index]`, or null while its buffer is
 /// not lowered.
 static Value mbarrierPtr(OpBuilder &b, Location loc, Value barriers, Value index) {
-  auto castOp = barriers.getDefiningOp<UnrealizedConversionCastOp>();
-  auto offset = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+  std::optional<int64_t> offset = getSharedOffset(barriers);
   if (!offset)
     return Value();
   auto cst32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
   Value i = arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
-  Value bytes = arith::AddIOp::create(b, loc, cst32(offset.getInt()),
-                                      arith::MulIOp::create(b, loc, i, cst32(8)));
+  Value bytes =
+      arith::AddIOp::create(b, loc, cst32(*offset), arith::MulIOp::create(b, loc, i, cst32(8)));
   Value base =
       buildSharedBase(b, loc, barriers.getParentRegion()->getParentOfType<gpu::GPUFuncOp>());
   return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), b.getI8Type(),
                              base, ValueRange{bytes});
 }
 
-static bool isLoweredMBarrier(Value barriers) {
-  auto castOp = barriers.getDefiningOp<UnrealizedConversionCastOp>();
-  return castOp && castOp->hasAttr(tile::kOffsetAttr);
-}
+static bool isLoweredMBarrier(Value barriers) { return getSharedOffset(barriers).has_value(); }
 
 /// The blocks of this block's cluster (1 for a launch without clusters), as i32.
 static Value clusterSize(OpBuilder &b, Location loc) {
@@ -309,10 +305,7 @@ struct ProducerCopyLowering : OpRewritePattern<tile::ProducerCopyOp> {
   LogicalResult matchAndRewrite(tile::ProducerCopyOp op, PatternRewriter &rewriter) const override {
     std::optional<TensorValues> t = getTensorValues(op.getSource());
     Value edges = op.getEdges();
-    auto edgesCast =
-        edges ? edges.getDefiningOp<UnrealizedConversionCastOp>() : UnrealizedConversionCastOp();
-    auto edgesOffset =
-        edgesCast ? edgesCast->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+    std::optional<int64_t> edgesOffset = edges ? getSharedOffset(edges) : std::nullopt;
     if (!t || !isSwizzledTile(op.getDest()) || (edges && !edgesOffset))
       return failure();
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
@@ -341,7 +334,7 @@ struct ProducerCopyLowering : OpRewritePattern<tile::ProducerCopyOp> {
     case tile::ProducerCopyMode::StagedIssue:
     case tile::ProducerCopyMode::StagedRealign: {
       Value edgeBase = arith::AddIOp::create(
-          b, loc, cst32(edgesOffset.getInt()),
+          b, loc, cst32(*edgesOffset),
           arith::IndexCastOp::create(b, loc, b.getI32Type(), op.getEdgeIndex()));
       buildStagedCopy(b, loc, smemBase, ptid, threads, *t, offsets, tile, destBase, edgeBase,
                       elemType,

@@ -31,6 +31,14 @@ StringRef tlc::declareSharedSymbol(Operation *module, Location loc) {
   return kSharedSymbol;
 }
 
+std::optional<int64_t> tlc::getSharedOffset(Value buffer) {
+  auto castOp = buffer.getDefiningOp<UnrealizedConversionCastOp>();
+  auto offset = castOp ? castOp->getAttrOfType<IntegerAttr>(tile::kOffsetAttr) : IntegerAttr();
+  if (!offset)
+    return std::nullopt;
+  return offset.getInt();
+}
+
 Value tlc::buildSharedBase(OpBuilder &b, Location loc, gpu::GPUFuncOp func) {
   StringRef symbol = declareSharedSymbol(func->getParentOfType<gpu::GPUModuleOp>(), loc);
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), symbol);

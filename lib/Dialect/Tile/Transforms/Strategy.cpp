@@ -168,16 +168,11 @@ void tlc::tile::addReduceScratch(KernelOp kernel, function_ref<int64_t(const Acc
 }
 
 int64_t tlc::tile::storeStagingBytes(const AccLayout &layout, int64_t elemBytes) {
-  if (elemBytes != 1 && elemBytes != 2 && elemBytes != 4)
+  bool accumulator =
+      layout.kind == AccLayout::Kind::Wgmma || layout.kind == AccLayout::Kind::MmaSync;
+  if (!accumulator || (elemBytes != 1 && elemBytes != 2 && elemBytes != 4))
     return 0;
-  int64_t warps;
-  if (layout.kind == AccLayout::Kind::Wgmma)
-    warps = 4 * layout.wgmma.warpgroups();
-  else if (layout.kind == AccLayout::Kind::MmaSync)
-    warps = layout.mma.warps();
-  else
-    return 0;
-  return warps * 16 * storeStagingPitch(elemBytes);
+  return layout.threads() / 32 * 16 * storeStagingPitch(elemBytes);
 }
 
 /// The staging bytes `copy` needs (0: it does not stage).
