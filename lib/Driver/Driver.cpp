@@ -237,6 +237,7 @@ LogicalResult Compilation::compileArch(ModuleOp module, StringRef arch, ArchOutp
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.mergeBlocks = options.mergeBlocks;
   pipelineOptions.stageStores = options.stageStores;
+  pipelineOptions.tmaStores = options.tmaStores;
   pipelineOptions.clusterPairs = options.clusterPairs;
   pipelineOptions.ringProducers = options.ringProducers;
   pipelineOptions.ringOverlap = options.ringOverlap;
@@ -388,6 +389,7 @@ LogicalResult Compilation::finishArch(OwningOpRef<ModuleOp> lowered, ModuleOp mo
       for (tile::TensorMapAttr map : entry.getTensorMaps()) {
         auto param = static_cast<unsigned>(map.getArg());
         info.maps.push_back({param, map.getBoxRows(), map.getBoxCols(), map.getSwizzle()});
+        info.maps.back().store = map.getStore() != 0;
         // Tensors the kernel only reads may be copied for TMA (docs/abi.md).
         info.maps.back().readOnly = kernel && StringRef(tensorAccess(kernel, param)) == "read";
         info.maps.back().mnMajor = kernel && tile::copiedToMnMajorOperand(kernel, param);
@@ -672,12 +674,18 @@ std::string Compilation::manifest(const std::vector<cuda::KernelLaunchInfo> &ker
       auto tma = arch.tma.find(info.name);
       if (tma != arch.tma.end()) {
         llvm::json::Array maps;
-        for (const cuda::TensorMapInfo &map : tma->second.maps)
-          maps.push_back(llvm::json::Object{{"param", static_cast<int64_t>(map.param)},
-                                            {"box_rows", map.boxRows},
-                                            {"box_cols", map.boxCols},
-                                            {"swizzle", map.swizzle},
-                                            {"read_only", map.readOnly}});
+        for (const cuda::TensorMapInfo &map : tma->second.maps) {
+          llvm::json::Object object{{"param", static_cast<int64_t>(map.param)},
+                                    {"box_rows", map.boxRows},
+                                    {"box_cols", map.boxCols},
+                                    {"swizzle", map.swizzle},
+                                    {"read_only", map.readOnly}};
+          // A store map: encoded where the tensor allows it, flagged in the parameter after the
+          // maps (docs/abi.md).
+          if (map.store)
+            object["store"] = true;
+          maps.push_back(std::move(object));
+        }
         // The copy that makes read-only tensors TMA cannot read in place readable (docs/abi.md).
         llvm::json::Object repack{{"entry", cuda::kRepackEntry.str()},
                                   {"threads", static_cast<int64_t>(cuda::kRepackThreads)},

@@ -56,6 +56,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
     assignOptions.cpAsyncWgmma = options.cpAsyncWgmma;
     assignOptions.mainLoops = options.mainLoops;
     assignOptions.stageStores = options.stageStores;
+    assignOptions.tmaStores = options.tmaStores;
     pm.addNestedPass<tile::KernelOp>(tile::createTileAssignMmaLayouts(assignOptions));
     tile::TileAssignBlockedLayoutsOptions blockedOptions;
     blockedOptions.explain = assignOptions.explain;

@@ -225,6 +225,24 @@ Status encodeTensorMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64
                          swizzleBytes, kernel, tensor);
 }
 
+int32_t encodeStoreMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
+                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
+                         uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes) {
+  std::memset(out, 0, sizeof(*out));
+  if ((elementBytes != 2 && elementBytes != 4) ||
+      !tmaCompatible2D(base, rowStride, colStride, elementBytes))
+    return 0;
+  // TMA only moves a store map's elements: their type is their size.
+  CUtensorMapDataType type =
+      elementBytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  const int64_t sizes[2] = {rows, cols}, strides[2] = {rowStride, colStride};
+  return encodeTensorMap(out, base, 2, sizes, strides, elementBytes, type, boxRows, boxCols,
+                         swizzleBytes, "", "")
+                 .ok()
+             ? 1
+             : 0;
+}
+
 void ModuleCache::unload() {
   std::lock_guard<std::mutex> lock(Mutex);
   for (const LoadedModule &m : Modules) {

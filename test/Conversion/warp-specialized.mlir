@@ -5,12 +5,14 @@
 // parameters end with the TMA tensor maps (one per tensor and box: A in 128x64 boxes, B in 64x64
 // boxes, 128-byte swizzle) and whose block adds a producer warpgroup (256 + 128 threads). B's
 // tile does not depend on the block row: the entry's blocks may run in pairs (`cluster = 2`).
+// C's store map (16 x 64 boxes: the staged rows of tile.copy's tma_store) follows the load maps,
+// then the i32 that says whether the launch encoded it, then the stream-K workspace.
 // CHECK: module attributes {gpu.container_module, tile.target = {{.+}}}
 // CHECK: llvm.mlir.global external @tlc_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm__tma(
-// CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
-// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 116784, cluster = 2,
-// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>], stream_k = 65536>
+// CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[MAPC:[a-z0-9]+]]: !llvm.ptr, %[[STORED:[a-z0-9]+]]: i32, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 131120, cluster = 2,
+// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 17, arg = 2, box = [16, 64], swizzle = 128, element = bf16, store = 1>], stream_k = 65536>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
 // Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp of each
@@ -68,15 +70,28 @@
 // CHECK:           nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
 // CHECK-COUNT-16:  ld.global.cg.v4.f32
 // ... then the epilogue: the ReLU on the registers, then the rows staged through the warp's
-// part of the scratch: pairs into shared memory, a warp sync, 16-byte vectors out to C, in a
-// loop over the 16 rows of each chunk (4 rows a pass).
+// slabs of the scratch (tma_store): the slab free of earlier bulk stores' reads, pairs into
+// shared memory; where the launch encoded C's store map, a proxy fence, a warp sync and one TMA
+// bulk store of the chunk by lane 0; else a warp sync and 16-byte vectors out to C, in a loop
+// over the 16 rows of the chunk (4 rows a pass). The second chunk's slab is the other one: it
+// waits for all but the last bulk store.
 // CHECK:           arith.maximumf
+// CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:      nvvm.bar.warp.sync
 // CHECK:           llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
-// CHECK:           nvvm.bar.warp.sync
-// CHECK:           scf.for %{{.+}} = %c0 to %c4 step %c1 {
-// CHECK:             llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-// CHECK:             llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
-// CHECK:           nvvm.bar.warp.sync
+// CHECK:           %[[ENCODED:.+]] = arith.cmpi ne, %[[STORED]], %c0_i32 : i32
+// CHECK:           scf.if %[[ENCODED]] {
+// CHECK-NEXT:        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:        nvvm.bar.warp.sync
+// CHECK:             nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAPC]], %{{.+}}, box[%{{.+}}, %{{.+}}]
+// CHECK-NEXT:        nvvm.cp.async.bulk.commit.group
+// CHECK:           } else {
+// CHECK-NEXT:        nvvm.bar.warp.sync
+// CHECK:             scf.for %{{.+}} = %c0 to %c4 step %c1 {
+// CHECK:               llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK:               llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK:           nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAPC]]
 // A piece that ends before its tile's last iteration stores its slot and signals it.
 // CHECK:         } else {
 // CHECK-COUNT-16:  llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
@@ -84,6 +99,9 @@
 // CHECK:           llvm.getelementptr %[[WS]]
 // CHECK:           "fence.acq_rel.gpu;\0A\09st.relaxed.gpu.global.b32 [$0], 1;"
 // CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// The block's shared memory outlives the bulk stores' reads of it.
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:    gpu.return
 // CHECK-NOT:     tile.
 
 // After the whole pipeline, the tensor maps are 64-byte aligned byval __grid_constant__

@@ -779,3 +779,86 @@ tile.kernel @k threads [32, 1, 1] args [] dims [] params {} grid {
   tile.scan %s, %s {dim = 1 : i64, kind = "sum"} : !tile.buffer<fragment 16x8xi1> to !tile.buffer<fragment 16x8xi1>
   tile.yield
 }
+
+// -----
+
+// A copy's `scratch` (tile-assign-mma-layouts' staged stores): only a fragment -> tensor copy
+// takes one, a rank-1 shared buffer of i8.
+tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<shared 16x16xf32>
+  %s = tile.alloc : !tile.buffer<shared 2048xi8>
+  // expected-error @+1 {{'tile.copy' op only a copy from a fragment to a tensor takes a scratch buffer}}
+  tile.copy %b to %x[%i, %i] scratch %s : !tile.buffer<shared 2048xi8> : !tile.buffer<shared 16x16xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<fragment 16x16xf32>
+  %s = tile.alloc : !tile.buffer<shared 512xf32>
+  // expected-error @+1 {{'tile.copy' op the scratch buffer must be a rank-1 shared buffer of i8}}
+  tile.copy %b to %x[%i, %i] scratch %s : !tile.buffer<shared 512xf32> : !tile.buffer<fragment 16x16xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
+
+// -----
+
+// `tma_store` (tile-assign-mma-layouts on sm_90a) stages through a scratch of 2048-byte slabs,
+// and writes rank-2 tensors of 2- or 4-byte elements.
+tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<fragment 16x16xf32>
+  // expected-error @+1 {{'tile.copy' op 'tma_store' stages rows through a scratch buffer, and this copy has none}}
+  tile.copy %b to %x[%i, %i] {tma_store} : !tile.buffer<fragment 16x16xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<fragment 16xf32>
+  %s = tile.alloc : !tile.buffer<shared 2048xi8>
+  // expected-error @+1 {{'tile.copy' op 'tma_store' writes rank-2 tensors of 2- or 4-byte elements}}
+  tile.copy %b to %y[%i] scratch %s : !tile.buffer<shared 2048xi8> {tma_store} : !tile.buffer<fragment 16xf32> to !tile.tensor<i1, 1>
+  tile.yield
+}
+
+// -----
+
+tile.kernel @k threads [32, 1, 1] args ["X", "Y"] dims [["M", "N"], ["N"]] params {} grid {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%x: !tile.tensor<f32, 2>, %y: !tile.tensor<i1, 1>):
+  %i = arith.constant 0 : index
+  %b = tile.alloc : !tile.buffer<fragment 16x16xf32>
+  %s = tile.alloc : !tile.buffer<shared 3000xi8>
+  // expected-error @+1 {{'tile.copy' op a 'tma_store' scratch is made of 2048-byte slabs}}
+  tile.copy %b to %x[%i, %i] scratch %s : !tile.buffer<shared 3000xi8> {tma_store} : !tile.buffer<fragment 16x16xf32> to !tile.tensor<f32, 2>
+  tile.yield
+}

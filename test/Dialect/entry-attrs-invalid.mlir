@@ -72,3 +72,9 @@ llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma
 
 // expected-error @+1 {{only a 'tma' entry shares its loads in clusters}}
 llvm.func @f(%a: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = loads, threads = 384, compute_threads = 256, shared_bytes = 0, cluster = 2, maps = []>}
+
+// -----
+
+// expected-error @+2 {{tensor map store is 0 (a load map) or 1 (a store map), got 2}}
+// expected-error @+1 {{failed to parse Tile_EntryAttr parameter 'maps'}}
+llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 0, arg = 0, box = [16, 64], swizzle = 128, element = bf16, store = 2>]>}

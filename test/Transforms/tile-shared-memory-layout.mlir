@@ -6,7 +6,8 @@
 // tile-shared-memory-layout: the ring buffers get the 128-byte swizzle of the TMA box and the
 // wgmma descriptor (rows of 64 bf16 = 128 bytes), 1024-byte aligned offsets, three stages each
 // (3 * 16 KiB for As, then Bs); the store staging scratch of the copy of the accumulator to C
-// (tile-assign-mma-layouts: 8 warps x 16 rows x 144 bytes) after them, live throughout (not
+// (tile-assign-mma-layouts, tma_store: 8 warps x two 2048-byte slabs, 1024-byte aligned; without
+// TMA, 8 warps x 16 rows x 144 bytes) after them, live throughout (not
 // sharing bytes with the ring: a persistent kernel's producer refills the ring while the
 // consumers store); the six mbarriers follow; the total is on the kernel.
 
@@ -30,12 +31,12 @@
 // LOADS:         } {tile.barriers = 116736 : i64, tile.pipeline = #tile.pipeline<loads_wgmma>, tile.stages = 3 : i64}
 
 // CHECK-LABEL: tile.kernel @gemm
-// CHECK-SAME:    tile.shared_bytes = 116784 : i64
-// CHECK:         %[[SCRATCH:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 18432xi8>
+// CHECK-SAME:    tile.shared_bytes = 131120 : i64
+// CHECK:         %[[SCRATCH:.+]] = tile.alloc {tile.offset = 98304 : i64} : !tile.buffer<shared 32768xi8>
 // CHECK:         tile.alloc {tile.offset = 0 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 128x64xbf16>
 // CHECK-NEXT:    tile.alloc {tile.offset = 49152 : i64, tile.stages = 3 : i64, tile.swizzle = 128 : i64} : !tile.buffer<shared 64x128xbf16>
-// CHECK:         } {tile.barriers = 116736 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
-// CHECK:         tile.copy %{{.+}} to %{{.+}} scratch %[[SCRATCH]] : !tile.buffer<shared 18432xi8>
+// CHECK:         } {tile.barriers = 131072 : i64, tile.pipeline = #tile.pipeline<tma_wgmma>, tile.stages = 3 : i64}
+// CHECK:         tile.copy %{{.+}} to %{{.+}} scratch %[[SCRATCH]] : !tile.buffer<shared 32768xi8> {tma_store}
 tile.kernel @gemm threads [256, 1, 1] args ["A", "B", "C"] dims [["M", "K"], ["K", "N"], ["M", "N"]] params {} grid {
 ^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %c: !tile.tensor<bf16, 2>):
   %n = tile.dim %b[1] : !tile.tensor<bf16, 2>

@@ -895,6 +895,33 @@ TEST_CASE("launcher passes a stream-K workspace where tiles are split", "[launch
   CHECK(countOf(files.source, "&tlc_map0, &tlc_map1};") == 1);
 }
 
+/// tmaKernel with a store map of C (a 16 x 32 box of its f32 elements: tile.copy's tma_store).
+static KernelLaunchInfo tmaStoreKernel() {
+  KernelLaunchInfo k = tmaKernel();
+  TensorMapInfo store{2, 16, 32, 128};
+  store.store = true;
+  k.tma.maps.push_back(store);
+  return k;
+}
+
+TEST_CASE("launcher encodes store maps where it can and flags them", "[launcher]") {
+  LauncherFiles files = generateLauncher(singleKernelFile("gemm", tmaStoreKernel()));
+  // The store map is not a TMA operand (never copied, never a reason for the plain entry).
+  CHECK(countOf(files.source, "tlc_operands, 2, stream, tlc_workspace") == 1);
+  CHECK(countOf(files.source, "{&tlc_arg10,") == 0);
+  // Encoded at the launch, the flag after the maps (1 where every store map was encoded).
+  CHECK(countOf(files.source, "    int32_t tlc_stored = 1;\n") == 1);
+  CHECK(countOf(files.source,
+                "    tlc_stored &= tlc::rt::encodeStoreMap2D(&tlc_map2, tlc_arg10, "
+                "tlc_arg11, tlc_arg12, tlc_arg13, tlc_arg14, 4, 16, 32, 128);\n") == 1);
+  CHECK(countOf(files.source, "&tlc_map0, &tlc_map1, &tlc_map2, &tlc_stored};") == 1);
+  // With a stream-K workspace: the flag, then the workspace.
+  KernelLaunchInfo split = tmaStoreKernel();
+  split.tma.streamKSlotBytes = 65536;
+  files = generateLauncher(singleKernelFile("gemm", split));
+  CHECK(countOf(files.source, "&tlc_map2, &tlc_stored, &tlc_split};") == 1);
+}
+
 TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]") {
   std::optional<CompileSetup> setup = compileSetup();
   if (!setup)
@@ -906,7 +933,9 @@ TEST_CASE("sm_90a launchers compile with every compiler", "[launcher][compile]")
   KernelLaunchInfo split = tmaKernel();
   split.tma.streamKSlotBytes = 65536;
   writeLauncher(dir, singleKernelFile("split", split));
-  checkCompiles(*setup, dir, {"gemm.cpp", "loads.cpp", "loads_only.cpp", "split.cpp"});
+  writeLauncher(dir, singleKernelFile("stored", tmaStoreKernel()));
+  checkCompiles(*setup, dir,
+                {"gemm.cpp", "loads.cpp", "loads_only.cpp", "split.cpp", "stored.cpp"});
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -60,6 +60,9 @@ struct PipelineOptions {
   /// shared scratch (tile-assign-mma-layouts' stage-stores); off with `tlc
   /// --codegen=direct-stores` (each thread stores its own pairs, as before).
   bool stageStores = true;
+  /// sm_90a: staged rows go out as TMA bulk stores in `__tma` entries where the launch encodes a
+  /// store map (tile-assign-mma-layouts' tma-stores); off with `tlc --codegen=vector-stores`.
+  bool tmaStores = true;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

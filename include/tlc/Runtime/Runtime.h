@@ -212,6 +212,15 @@ Status encodeTensorMap(CUtensorMap *out, CUdeviceptr base, int rank, const int64
                        uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes,
                        const char *kernel, const char *tensor);
 
+/// Encodes the store map of a rank-2 tensor [rows, cols] at \p base (elements of \p elementBytes
+/// bytes, 2 or 4) that an sm_90a entry writes through with TMA (boxes of [boxRows, boxCols],
+/// \p swizzleBytes swizzle; docs/abi.md): 1 where it did, 0 where TMA cannot write the tensor in
+/// place (tmaCompatible2D) or the driver refused, and the entry then stores its rows as vectors.
+/// The value is the i32 parameter that follows the entry's tensor maps.
+int32_t encodeStoreMap2D(CUtensorMap *out, CUdeviceptr base, int64_t rows, int64_t cols,
+                         int64_t rowStride, int64_t colStride, unsigned elementBytes,
+                         uint32_t boxRows, uint32_t boxCols, unsigned swizzleBytes);
+
 /// Encodes the TMA tensor map of a rank-2 tensor [rows, cols] at \p base (row stride
 /// \p rowStride, column stride \p colStride, in elements of \p elementBytes bytes) for boxes of
 /// [boxRows, boxCols] with a \p swizzleBytes swizzle (128, 64, 32 or 0); out-of-bounds elements

@@ -185,6 +185,9 @@ struct TensorMapParam {
   unsigned argIndex;
   int64_t boxRows, boxCols, swizzle;
   mlir::Type elementType;
+  /// A store map (tile.copy's `tma_store`): the launch encodes it where it can, and says so in
+  /// the i32 parameter after the maps.
+  bool store = false;
 };
 
 /// On the `unrealized_conversion_cast` that stands for a tensor argument of the kernel: the
@@ -198,7 +201,9 @@ void populateWarpSpecializePatterns(mlir::RewritePatternSet &patterns);
 /// The stream-K workspace ops (StreamKToNVVM.cpp).
 void populateStreamKPatterns(mlir::RewritePatternSet &patterns);
 
-/// The distinct tensor maps the TMA loads of `kernel` need, in order of first use.
+/// The distinct tensor maps the TMA loads of `kernel` need, in order of first use, then the store
+/// maps of its `tma_store` copies (none where it has no TMA loads: only `__tma` entries have
+/// maps).
 llvm::SmallVector<TensorMapParam> collectTensorMaps(tile::KernelOp kernel);
 
 /// Clones the definition of `value` (pure ops, recursively) at the builder's position; block
@@ -209,6 +214,10 @@ mlir::Value rematerialize(mlir::OpBuilder &b, mlir::Value value, mlir::IRMapping
 /// The base of dynamic shared memory as an `!llvm.ptr<3>` (symbol `tlc_smem`, 1024-byte aligned,
 /// declared in `func`'s gpu.module on first use).
 mlir::Value buildSharedBase(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::GPUFuncOp func);
+
+/// The store map parameter of entry `func` for tensor argument `arg` and the i32 parameter that
+/// says whether the launch encoded the store maps; nulls where the entry has none.
+std::pair<mlir::Value, mlir::Value> findStoreMap(mlir::gpu::GPUFuncOp func, int64_t arg);
 
 /// The byte offset in dynamic shared memory of a lowered shared buffer that
 /// tile-shared-memory-layout placed (its `tile.offset`), if any.

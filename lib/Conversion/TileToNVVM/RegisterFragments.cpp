@@ -103,24 +103,37 @@ static SmallVector<Value> convertElements(OpBuilder &b, Location loc, ArrayRef<V
   return converted;
 }
 
+/// Where copy(acc, C[r0, c0]) stages its rows (tile::addStoreStaging): `slabs` 2048-byte slabs
+/// per warp in TMA's 128-byte swizzle (a `tma_store` copy; `storeMap` its map parameter where
+/// the entry has one, `storeFlag` whether the launch encoded it), or 0 slabs: 16 padded rows of
+/// storeStagingPitch bytes per warp.
+struct StagedStore {
+  int64_t scratchOffset = 0;
+  int64_t slabs = 0;
+  Value storeMap, storeFlag;
+};
+
 /// copy(acc, C[r0, c0]) through the warp's rows of its scratch (tile::addStoreStaging), for
 /// wgmma's and mma.sync's layouts, whose warps hold 16-row tiles of 8-column blocks (lane l:
 /// rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each block). For each 16-row
 /// tile of the warp's part and each 128-byte-wide chunk of its columns, the warp writes its
-/// pairs there (one 2-element store each; the padded pitch keeps them conflict-free), then
-/// stores the chunk's rows as 16-byte vectors (8-byte where a row of the chunk is not a multiple
-/// of 16 bytes), a row's lanes side by side, in a loop over the chunk's rows. Each vector is
-/// masked and tested for alignment on its own: element stores where an edge cuts it or the
-/// tensor's rows are not aligned, so one form serves every shape and row stride.
+/// pairs there (one 2-element store each; the padded pitch, or the swizzle, keeps them
+/// conflict-free), then stores the chunk's rows: as one TMA bulk store of the 16 x 128-byte box
+/// where the entry has the tensor's store map and the launch encoded it (TMA drops what falls
+/// outside the tensor), otherwise as 16-byte vectors (8-byte where a row of the chunk is not a
+/// multiple of 16 bytes), a row's lanes side by side, in a loop over the chunk's rows. Each
+/// vector is masked and tested for alignment on its own: element stores where an edge cuts it
+/// or the tensor's rows are not aligned, so one form serves every shape and row stride.
 static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layout,
                         const TensorValues &tensor, ArrayRef<Value> offsets, Value slots,
-                        Type srcType, Type dstType, int64_t scratchOffset, bool paired,
+                        Type srcType, Type dstType, const StagedStore &staging, bool paired,
                         gpu::GPUFuncOp func) {
   Math m{b, loc};
   size_t lead = offsets.size() - 2;
   Type memType = tile::isFloat8(dstType) ? b.getI8Type() : dstType;
   int64_t elemBytes = memType.getIntOrFloatBitWidth() / 8;
-  int64_t pitch = tile::storeStagingPitch(elemBytes);
+  bool swizzled = staging.slabs > 0;
+  int64_t pitch = swizzled ? tile::kStoreStagingRowBytes : tile::storeStagingPitch(elemBytes);
   int64_t chunkCols = tile::kStoreStagingRowBytes / elemBytes;
   // Fragment f (slots 4f .. 4f + 3) covers rows [r, r + 16) and columns [c, c + 8) of the warp's
   // part, (r, c) its place for thread 0 (whose warp's part starts at (0, 0)); the fragments of
@@ -133,18 +146,36 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
   Value tid = linearThreadId(b, loc);
   Value tid32 = m.toI32(tid);
   Value lane = m.rem(tid32, 32);
+  Value warp = m.div(tid32, 32);
   // The warp's part starts where lane 0's slot 0 is.
   auto [warpRow, warpCol] =
-      tile::buildAccCoords(b, loc, layout, m.toIndex(m.mul(m.div(tid32, 32), 32)), m.index(0));
+      tile::buildAccCoords(b, loc, layout, m.toIndex(m.mul(warp, 32)), m.index(0));
   Value smem = buildSharedBase(b, loc, func);
-  Value slab = m.add(m.mul(m.div(tid32, 32), 16 * pitch), scratchOffset);
-  Value laneAt =
-      m.add(slab, m.add(m.mul(m.div(lane, 4), pitch), m.mul(m.rem(lane, 4), 2 * elemBytes)));
+  // The byte of the scratch holding byte `byteCol` of `row` of the chunk at `slab`.
+  auto stagedAt = [&](Value slab, Value row, Value byteCol) {
+    if (!swizzled)
+      return m.add(slab, m.add(m.mul(row, pitch), byteCol));
+    Value block = arith::XOrIOp::create(b, loc, m.div(byteCol, 16), m.rem(row, 8));
+    return m.add(slab, m.add(m.mul(row, pitch), m.add(m.mul(block, 16), m.rem(byteCol, 16))));
+  };
   Value allLanes = m.i32(-1);
   auto pairType = VectorType::get({2}, memType);
+  int64_t index = 0;
   for (auto &[key, fragments] : chunks) {
     auto [tileRow, chunk] = key;
     int64_t chunkCol = chunk * chunkCols;
+    Value slab = swizzled ? m.add(m.mul(m.add(m.mul(warp, staging.slabs), index % staging.slabs),
+                                        tile::kTmaStoreSlabBytes),
+                                  staging.scratchOffset)
+                          : m.add(m.mul(warp, 16 * pitch), staging.scratchOffset);
+    if (staging.storeMap) {
+      // The slab is free once this thread's bulk stores have read it (only lane 0 issues them):
+      // all but the previous chunk's where each warp has two slabs.
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, index > 0 && staging.slabs > 1 ? 1 : 0,
+                                           b.getUnitAttr());
+      NVVM::SyncWarpOp::create(b, loc, allLanes);
+    }
+    ++index;
     int64_t width = 0;
     for (auto [f, c] : fragments) {
       width = std::max(width, c - chunkCol + 8);
@@ -161,9 +192,33 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
             x = arith::BitcastOp::create(b, loc, memType, x);
           vec = LLVM::InsertElementOp::create(b, loc, vec, x, m.i32(e));
         }
-        Value at = m.add(laneAt, half * 8 * pitch + (c - chunkCol) * elemBytes);
-        LLVM::StoreOp::create(b, loc, vec, m.sharedPtr(smem, at), /*alignment=*/2 * elemBytes);
+        Value row = m.add(m.div(lane, 4), half * 8);
+        Value byteCol = m.add(m.mul(m.rem(lane, 4), 2 * elemBytes), (c - chunkCol) * elemBytes);
+        LLVM::StoreOp::create(b, loc, vec, m.sharedPtr(smem, stagedAt(slab, row, byteCol)),
+                              /*alignment=*/2 * elemBytes);
       }
+    }
+    Value rowBase = m.add(offsets[lead], m.add(warpRow, m.index(tileRow)));
+    Value colBase = m.add(offsets[lead + 1], m.add(warpCol, m.index(chunkCol)));
+    if (staging.storeMap) {
+      // The launch encoded the store map: lane 0 stores the box; else the vectors below.
+      Value encoded = m.cmp(arith::CmpIPredicate::ne, staging.storeFlag, m.i32(0));
+      auto viaTma = scf::IfOp::create(b, loc, encoded, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(viaTma.thenBlock());
+      // The pairs were written through the generic proxy; TMA reads through the async one.
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SyncWarpOp::create(b, loc, allLanes);
+      auto leader = scf::IfOp::create(b, loc, m.cmp(arith::CmpIPredicate::eq, lane, m.i32(0)),
+                                      /*withElseRegion=*/false);
+      b.setInsertionPointToStart(leader.thenBlock());
+      Value src = m.sharedPtr(smem, slab);
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, staging.storeMap, src, ValueRange{m.toI32(colBase), m.toI32(rowBase)}, Value(),
+          NVVM::TMAStoreMode::TILE, Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+      b.setInsertionPointToStart(viaTma.elseBlock());
     }
     NVVM::SyncWarpOp::create(b, loc, allLanes);
     // The chunk's rows: `perRow` lanes a row, `rows` rows a pass.
@@ -187,7 +242,7 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
         auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
         b.setInsertionPointToStart(ifOp.thenBlock());
       }
-      Value from = m.add(slab, m.add(m.mul(row, pitch), m.mul(vecInRow, vecBytes)));
+      Value from = stagedAt(slab, row, m.mul(vecInRow, vecBytes));
       auto vecType = VectorType::get({vecElems}, memType);
       Value vec = LLVM::LoadOp::create(b, loc, vecType, m.sharedPtr(smem, from),
                                        /*alignment=*/vecBytes);
@@ -199,15 +254,16 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
         values.push_back(x);
       }
       SmallVector<Value> indices(offsets);
-      indices[lead] = m.add(offsets[lead], m.add(warpRow, m.add(m.toIndex(row), m.index(tileRow))));
-      indices[lead + 1] =
-          m.add(offsets[lead + 1],
-                m.add(warpCol, m.add(m.toIndex(m.mul(vecInRow, vecElems)), m.index(chunkCol))));
+      indices[lead] = m.add(rowBase, m.toIndex(row));
+      indices[lead + 1] = m.add(colBase, m.toIndex(m.mul(vecInRow, vecElems)));
       buildMaskedStoreVector(b, loc, tensor, values, indices, /*knownAligned=*/false,
                              /*realign=*/true);
     }
-    // The next chunk's pairs overwrite these rows.
-    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    // The next chunk's pairs overwrite these rows (with a store map: the next chunk's wait).
+    if (!staging.storeMap)
+      NVVM::SyncWarpOp::create(b, loc, allLanes);
+    else
+      b.setInsertionPointAfter(pass->getParentOp());
   }
 }
 
@@ -453,8 +509,31 @@ struct CopySlotsToTensor : OpRewritePattern<tile::CopyOp> {
         tile::storeStagingBytes(*layout,
                                 tile::getStorageType(dstType).getIntOrFloatBitWidth() / 8) > 0) {
       tile::TargetAttr target = tile::getTarget(op);
-      storeStaged(rewriter, loc, *layout, *tensor, offsets, memref, srcType, dstType, *scratch,
+      StagedStore staging;
+      staging.scratchOffset = *scratch;
+      if (op.getTmaStore()) {
+        int64_t bytes = cast<tile::BufferType>(op.getScratch().getType()).getSizeInBytes();
+        staging.slabs = tile::storeStagingSlabs(bytes, *layout);
+        if (staging.slabs < 1)
+          return op.emitOpError() << "has 'tma_store' but a scratch of " << bytes
+                                  << " bytes, less than a slab per warp";
+        auto arg = op.getDest().getDefiningOp<UnrealizedConversionCastOp>();
+        auto index = arg ? arg->getAttrOfType<IntegerAttr>(kTensorArgAttr) : IntegerAttr();
+        if (index)
+          std::tie(staging.storeMap, staging.storeFlag) = findStoreMap(func, index.getInt());
+      }
+      storeStaged(rewriter, loc, *layout, *tensor, offsets, memref, srcType, dstType, staging,
                   target && target.hasMmaSync(), func);
+      // A block's shared memory must outlive the bulk stores' reads of it: every return waits.
+      if (staging.storeMap)
+        func.walk([&](gpu::ReturnOp ret) {
+          auto before = ret->getPrevNode();
+          if (before && isa<NVVM::CpAsyncBulkWaitGroupOp>(before))
+            return;
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPoint(ret);
+          NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, ret.getLoc(), 0, rewriter.getUnitAttr());
+        });
       rewriter.eraseOp(op);
       return success();
     }

@@ -99,6 +99,9 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     maps = collectTensorMaps(kernel);
   unsigned firstMap = abiTypes.size();
   abiTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
+  // After store maps: whether the launch encoded them (i32, 1 or 0; docs/abi.md).
+  if (llvm::any_of(maps, [](const TensorMapParam &map) { return map.store; }))
+    abiTypes.push_back(IntegerType::get(ctx, 32));
   // A stream-K workspace (tile-warp-specialize) is the last parameter (docs/abi.md).
   int64_t streamK = 0;
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kStreamKAttr); attr && producerThreads) {
@@ -126,7 +129,8 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   SmallVector<Attribute> described;
   for (auto [i, map] : llvm::enumerate(maps))
     described.push_back(tile::TensorMapAttr::get(ctx, firstMap + i, map.argIndex, map.boxRows,
-                                                 map.boxCols, map.swizzle, map.elementType));
+                                                 map.boxCols, map.swizzle, map.elementType,
+                                                 map.store));
   tile::EntryKind kind = !maps.empty()     ? tile::EntryKind::Tma
                          : producerThreads ? tile::EntryKind::Loads
                                            : tile::EntryKind::Plain;

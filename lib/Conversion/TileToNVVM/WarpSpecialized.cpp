@@ -66,7 +66,39 @@ SmallVector<TensorMapParam> tlc::collectTensorMaps(tile::KernelOp kernel) {
         return;
     maps.push_back(map);
   });
+  if (maps.empty())
+    return maps;
+  kernel.walk([&](tile::CopyOp copy) {
+    auto arg = dyn_cast<BlockArgument>(copy.getDest());
+    if (!copy.getTmaStore() || !arg)
+      return;
+    Type element = cast<tile::TensorType>(arg.getType()).getElementType();
+    int64_t elemBytes = element.getIntOrFloatBitWidth() / 8;
+    TensorMapParam map{
+        arg.getArgNumber(), 16, tile::kStoreStagingRowBytes / elemBytes, 128, element,
+        /*store=*/true};
+    if (llvm::none_of(maps, [&](const TensorMapParam &other) {
+          return other.store && other.argIndex == map.argIndex;
+        }))
+      maps.push_back(map);
+  });
   return maps;
+}
+
+std::pair<Value, Value> tlc::findStoreMap(gpu::GPUFuncOp func, int64_t arg) {
+  tile::EntryAttr entry = tile::getEntry(func);
+  if (!entry)
+    return {};
+  Value map;
+  int64_t last = -1;
+  for (tile::TensorMapAttr attr : entry.getTensorMaps()) {
+    last = std::max(last, attr.getParam());
+    if (attr.getStore() && attr.getArg() == arg)
+      map = func.getArgument(attr.getParam());
+  }
+  if (!map)
+    return {};
+  return {map, func.getArgument(last + 1)};
 }
 
 Value tlc::rematerialize(OpBuilder &b, Value value, IRMapping &mapping, ArrayRef<Value> blockIds) {

@@ -758,6 +758,11 @@ static unsigned tmaElementBytes(const LaunchParam &param) {
   return param.dtype == "f8e4m3" || param.dtype == "f8e5m2" ? 1 : 2;
 }
 
+/// The element bytes of a tensor a store map writes (tile.copy's `tma_store`: 2 or 4).
+static unsigned storeElementBytes(const LaunchParam &param) {
+  return param.dtype == "f32" || param.dtype == "i32" || param.dtype == "u32" ? 4 : 2;
+}
+
 /// Looks up the entry to launch: the `__tma` entry where the driver loaded that cubin and TMA can
 /// address the tensors, otherwise the generic entry (docs/abi.md).
 static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
@@ -773,10 +778,13 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
        << "  tlc::rt::Workspace tlc_workspace;\n"
        << "  bool tlc_tma = false;\n"
        << "  if (tlc_function) {\n";
-    // A tensor of rank 3 to 5: its leading sizes and strides as arrays.
+    // A tensor of rank 3 to 5: its leading sizes and strides as arrays. (Store maps are encoded
+    // at the launch, where the tensor allows: emitTmaLaunch.)
+    unsigned loadMaps = 0;
     for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
       unsigned a = firstArg[map.param], rank = kernel.params[map.param].dims.size();
-      if (rank <= 2)
+      loadMaps += !map.store;
+      if (rank <= 2 || map.store)
         continue;
       os << "    const int64_t tlc_outer_sizes" << i << "[] = {" << argList(a + 1, rank - 2)
          << "};\n"
@@ -784,9 +792,12 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
          << argList(a + 1 + rank, rank - 2) << "};\n";
     }
     os << "    tlc::rt::TmaOperand tlc_operands[] = {";
+    bool first = true;
     for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
+      if (map.store)
+        continue;
       unsigned a = firstArg[map.param], rank = kernel.params[map.param].dims.size();
-      os << (i ? "," : "") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + rank - 1
+      os << (first ? "" : ",") << "\n        {&tlc_arg" << a << ", tlc_arg" << a + rank - 1
          << ", tlc_arg" << a + rank << ", &tlc_arg" << a + 2 * rank - 1 << ", &tlc_arg"
          << a + 2 * rank << ", " << tmaElementBytes(kernel.params[map.param]) << ", "
          << (map.readOnly ? "true" : "false");
@@ -795,6 +806,7 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
       else if (map.mnMajor)
         os << ", nullptr, nullptr, 0, true";
       os << "}";
+      first = false;
     }
     os << "};\n"
        << "    const tlc::rt::RepackKernel tlc_repack = {\"" << kRepackEntry << "\", "
@@ -809,7 +821,7 @@ static void emitEntryLookup(raw_ostream &os, const KernelLaunchInfo &kernel,
           "tlc_grid[2] >= tlc_realign_sms;\n"
        << "    tlc_status = tlc::rt::prepareTmaOperands(tlc_moduleCache(), tlc_repack, "
           "tlc_operands, "
-       << kernel.tma.maps.size() << ", stream, tlc_workspace, &tlc_tma, tlc_realign);\n"
+       << loadMaps << ", stream, tlc_workspace, &tlc_tma, tlc_realign);\n"
        << "    if (!tlc_status.ok())\n"
        << "      return tlc_status;\n"
        << "  }\n";
@@ -914,9 +926,23 @@ static void emitClusterLaunch(raw_ostream &os, const TmaEntryInfo &tma, bool str
 static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
                           ArrayRef<unsigned> firstArg, unsigned numArgs) {
   os << "  if (tlc_tma) {\n";
+  bool storeMaps = false;
   for (auto [i, map] : llvm::enumerate(kernel.tma.maps)) {
     const LaunchParam &param = kernel.params[map.param];
     unsigned a = firstArg[map.param], rank = param.dims.size();
+    if (map.store) {
+      // Where TMA cannot write the tensor in place the entry stores its rows as vectors: the
+      // flag after the maps says which (docs/abi.md).
+      if (!storeMaps)
+        os << "    int32_t tlc_stored = 1;\n";
+      storeMaps = true;
+      os << "    alignas(128) CUtensorMap tlc_map" << i << ";\n"
+         << "    tlc_stored &= tlc::rt::encodeStoreMap2D(&tlc_map" << i << ", tlc_arg" << a
+         << ", tlc_arg" << a + 1 << ", tlc_arg" << a + 2 << ", tlc_arg" << a + 3 << ", tlc_arg"
+         << a + 4 << ", " << storeElementBytes(param) << ", " << map.boxRows << ", " << map.boxCols
+         << ", " << map.swizzle << ");\n";
+      continue;
+    }
     // 16-bit operands as themselves; 8-bit floats as bytes (TMA does not interpret them).
     unsigned elementBytes = tmaElementBytes(param);
     StringRef dataType = elementBytes == 1       ? "CU_TENSOR_MAP_DATA_TYPE_UINT8"
@@ -960,6 +986,8 @@ static void emitTmaLaunch(raw_ostream &os, const KernelLaunchInfo &kernel,
     os << (i ? ", " : "") << "&tlc_arg" << i;
   for (size_t i = 0; i != kernel.tma.maps.size(); ++i)
     os << ", &tlc_map" << i;
+  if (storeMaps)
+    os << ", &tlc_stored";
   if (streamK)
     os << ", &tlc_split";
   os << "};\n";

@@ -1016,6 +1016,9 @@ struct MapInfo {
   int64_t boxRows = 0, boxCols = 0, swizzle = 0;
   /// Whether the kernel only reads the tensor: a launch may copy it to an aligned workspace.
   bool readOnly = false;
+  /// A store map: encoded where TMA can write the tensor in place, flagged in the i32 parameter
+  /// after the maps (docs/abi.md).
+  bool store = false;
 };
 
 /// The entry a tma entry's launches use to copy read-only tensors TMA cannot read in place into
@@ -1231,7 +1234,7 @@ struct ManifestReader {
         if (!integer(m, "param", param, mw) || !integer(m, "box_rows", map.boxRows, mw) ||
             !integer(m, "box_cols", map.boxCols, mw) ||
             !integer(m, "swizzle", map.swizzle, mw, false) ||
-            !boolean(m, "read_only", map.readOnly, mw))
+            !boolean(m, "read_only", map.readOnly, mw) || !boolean(m, "store", map.store, mw))
           return false;
         if (param < 0 || param >= static_cast<int64_t>(kernel.params.size()) ||
             !kernel.params[param].isTensor || kernel.params[param].dims.size() < 2 ||

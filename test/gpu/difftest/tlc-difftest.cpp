@@ -363,6 +363,9 @@ struct Launch {
   /// One 8-byte slot per ABI parameter, then the tensor maps; `pointers` point into them.
   std::vector<uint64_t> slots;
   std::vector<CUtensorMap> maps;
+  /// With store maps: whether they were encoded (the i32 parameter after the maps).
+  bool storeMaps = false;
+  int32_t stored = 1;
   std::vector<void *> pointers;
   /// A read-only tensor TMA cannot read in place, copied to an aligned workspace before the
   /// launch as the generated launchers do (docs/abi.md): run() copies it and encodes its map.
@@ -394,6 +397,8 @@ struct Launch {
       pointers.push_back(&slot);
     for (CUtensorMap &map : maps)
       pointers.push_back(&map);
+    if (storeMaps)
+      pointers.push_back(&stored);
     if (streamKSlotBytes)
       pointers.push_back(&streamK);
   }
@@ -409,6 +414,8 @@ struct Counters {
   int streamKLaunches = 0;
   /// Launches in clusters (entries whose blocks run in pairs sharing their loads).
   int clusterLaunches = 0;
+  /// Launches of entries with store maps: encoded (TMA bulk stores), or not (vector stores).
+  int tmaStoreLaunches = 0, vectorStoreLaunches = 0;
   std::set<std::string> entries;
 };
 
@@ -631,11 +638,26 @@ bool Runner::buildLaunch(const KernelInfo &k, const EntryInfo &e, CUfunction f, 
     l.block[0] = static_cast<unsigned>(e.threads);
     l.block[1] = l.block[2] = 1;
     l.maps.resize(e.maps.size());
+    l.storeMaps = false;
+    l.stored = 1;
     for (size_t m = 0; m < e.maps.size(); ++m) {
       const MapInfo &map = e.maps[m];
       const TensorBuffer &t = *c.tensors[map.param];
       const TensorLayout &lay = t.layout;
       int rank = static_cast<int>(lay.sizes.size());
+      if (map.store) {
+        // Where TMA cannot write the tensor in place, the entry stores its rows as vectors.
+        l.storeMaps = true;
+        if (rank != 2) {
+          error = "store map of tensor '" + t.param->name + "' of rank " + std::to_string(rank);
+          return false;
+        }
+        l.stored &= tlc::rt::encodeStoreMap2D(
+            &l.maps[m], t.base, lay.sizes[0], lay.sizes[1], lay.strides[0], lay.strides[1],
+            t.type.bytes, static_cast<uint32_t>(map.boxRows), static_cast<uint32_t>(map.boxCols),
+            static_cast<unsigned>(map.swizzle));
+        continue;
+      }
       bool compatible =
           tlc::rt::tmaCompatible(t.base, rank, lay.sizes.data(), lay.strides.data(), t.type.bytes);
       // Only rank-2 tensors are copied (docs/abi.md).
@@ -799,6 +821,8 @@ RunStatus Runner::run(const Launch &l, const CaseSetup &c, Images &out, std::str
                               Stream, params);
     if (s.ok() && launch->cluster > 1)
       ++Count.clusterLaunches;
+    if (s.ok() && launch->storeMaps)
+      ++(launch->stored ? Count.tmaStoreLaunches : Count.vectorStoreLaunches);
     if (!s.ok()) {
       error = s.message();
       return isStickyError(s.code()) ? RunStatus::Fatal : RunStatus::Failed;
@@ -1147,6 +1171,10 @@ int main(int argc, char **argv) {
   if (count.clusterLaunches)
     std::printf("difftest: %d launches in clusters of pairs sharing their loads\n",
                 count.clusterLaunches);
+  if (count.tmaStoreLaunches || count.vectorStoreLaunches)
+    std::printf("difftest: %d launches stored rows with TMA, %d as vectors (store maps not "
+                "encoded)\n",
+                count.tmaStoreLaunches, count.vectorStoreLaunches);
   std::printf("difftest: %d kernels, %zu entries, %d cases, %d failures\n", count.kernels,
               count.entries.size(), count.cases, count.failures);
   return count.failures ? 1 : 0;

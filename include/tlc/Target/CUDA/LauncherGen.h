@@ -49,6 +49,9 @@ struct TensorMapInfo {
   /// Whether the tensor feeds a gemm's MN-major operand (tile::copiedToMnMajorOperand): the
   /// launcher copies it where its rows are not 32-byte aligned in large grids (docs/abi.md).
   bool mnMajor = false;
+  /// A store map (the kernel writes the tensor through it): encoded in place where the tensor
+  /// allows it, never copied; the i32 parameter after the maps says whether it was (docs/abi.md).
+  bool store = false;
 };
 
 /// The kernel every sm_90a image with a `__tma` entry carries to copy a tensor of 2-byte

@@ -368,7 +368,7 @@ static LogicalResult verifyLayout(Operation *op, NamedAttribute attr) {
 
 LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t param,
                                     int64_t arg, int64_t boxRows, int64_t boxCols, int64_t swizzle,
-                                    Type element) {
+                                    Type element, int64_t store) {
   if (param < 0 || arg < 0)
     return emitError() << "tensor map parameter and argument indices must not be negative";
   // cuTensorMapEncodeTiled: at most 256 elements per box dimension.
@@ -379,6 +379,8 @@ LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "tensor map swizzle is 0, 32, 64 or 128 bytes, got " << swizzle;
   if (!element.isIntOrFloat())
     return emitError() << "tensor map element must be an integer or float type, got " << element;
+  if (store != 0 && store != 1)
+    return emitError() << "tensor map store is 0 (a load map) or 1 (a store map), got " << store;
   return success();
 }
 

@@ -245,6 +245,17 @@ LogicalResult CopyOp::verify() {
     if (!type.isShared() || type.getRank() != 1 || !type.getElementType().isInteger(8))
       return emitOpError("the scratch buffer must be a rank-1 shared buffer of i8");
   }
+  if (getTmaStore()) {
+    Type element = dstTensor ? dstTensor.getElementType() : Type();
+    if (!getScratch())
+      return emitOpError(
+          "'tma_store' stages rows through a scratch buffer, and this copy has none");
+    if (dstTensor.getRank() != 2 || !element.isIntOrFloat() ||
+        (element.getIntOrFloatBitWidth() != 16 && element.getIntOrFloatBitWidth() != 32))
+      return emitOpError("'tma_store' writes rank-2 tensors of 2- or 4-byte elements");
+    if (cast<BufferType>(getScratch().getType()).getShape()[0] % 2048)
+      return emitOpError("a 'tma_store' scratch is made of 2048-byte slabs");
+  }
   return success();
 }
 

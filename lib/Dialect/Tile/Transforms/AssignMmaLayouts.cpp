@@ -143,7 +143,7 @@ struct AssignMmaLayoutsPass
     // on the register strategy: attention's output is one store after a long loop, and there
     // the scratch would only take shared memory from its stages and blocks.)
     if (mainLoopRing && stageStores)
-      addStoreStaging(kernel);
+      addStoreStaging(kernel, tma && tmaStores && target->hasWgmma());
     // --explain: kernels with gemms say which strategy they take, or where the generic one
     // begins to be needed.
     bool hasGemm = false;

@@ -201,6 +201,19 @@ static std::string describeCopy(CopyOp copy, bool producer) {
       return "copy: from a fragment kept in shared memory, element by element (the generic "
              "lowering)";
     auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
+    if (copy.getTmaStore())
+      return llvm::formatv(
+                 "copy: from registers through shared memory: each warp writes 16-row chunks of "
+                 "its part (128 bytes wide) to a scratch buffer in TMA's 128-byte swizzle ({0}), "
+                 "then one lane stores each chunk with a TMA bulk store "
+                 "(cp.async.bulk.tensor, edges clipped by TMA; the warp goes on without waiting "
+                 "for it) where the launch can encode the tensor's store map (16-byte aligned "
+                 "base and rows); elsewhere their rows go out as 16-byte vectors, each masked and "
+                 "tested for alignment on its own (8-, 4- or 2-byte pieces where the rows are not "
+                 "16-byte aligned, elements where an edge cuts one)",
+                 storeStagingSlabs(copy) > 1 ? "two slabs of 16 rows per warp, used in turn"
+                                             : "one slab of 16 rows per warp")
+          .str();
     if (copy.getScratch())
       return "copy: from registers through shared memory: each warp writes 16-row chunks of "
              "its part (128 bytes wide) to its rows of a scratch buffer, then stores their rows "

@@ -298,10 +298,13 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel, ArrayRef<Shared
     // Tiles that TMA or cp.async fill, or that ldmatrix/wgmma read, are swizzled (any other
     // accessor addresses the swizzled layout element by element).
     Value buffer = alloc.getBuffer();
-    bool asyncDest = false, mmaOperand = false;
+    bool asyncDest = false, mmaOperand = false, tmaStore = false;
     for (Operation *user : alloc->getUsers()) {
-      if (isa<CopyOp>(user))
+      if (auto copy = dyn_cast<CopyOp>(user)) {
         asyncDest |= user->hasAttr(kTmaAttr) || user->hasAttr(kCpAsyncAttr);
+        // TMA's 128-byte swizzle repeats every 1024 bytes: the slabs start on that pattern.
+        tmaStore |= copy.getTmaStore() && copy.getScratch() == buffer;
+      }
       auto gemm = dyn_cast<GemmOp>(user);
       mmaOperand |= gemm && gemm->hasAttr(kMmaAttr) && gemm.getC() != buffer;
     }
@@ -320,6 +323,8 @@ static SmallVector<Placement> collectPlacements(KernelOp kernel, ArrayRef<Shared
         align = 1024;
       }
     }
+    if (tmaStore)
+      align = 1024;
     // A buffer nothing uses (a branch a compile-time parameter leaves out) takes no bytes.
     int64_t bytes = alloc->use_empty() ? 0 : type.getSizeInBytes() * stages;
     Placement p{alloc, bytes, align, topLevel(alloc), topLevel(alloc), uses};
@@ -407,9 +412,10 @@ struct SharedMemoryLayoutPass
 
     if (total <= limit)
       return;
-    // Staged stores give way to pipeline stages: without the staging scratch (the copies then
-    // store each thread's own elements) the ring may fit; place again.
-    if (dropStoreStaging(kernel))
+    // Staged stores give way to pipeline stages: with one slab per warp instead of two (TMA
+    // stores), or without the staging scratch (the copies then store each thread's own
+    // elements), the ring may fit; place again.
+    if (shrinkStoreStaging(kernel) || dropStoreStaging(kernel))
       return runOnOperation();
     // One configuration of several: left out of this architecture's image (convert-tile-to-nvvm
     // drops it, and says so if no configuration is left).

@@ -5,7 +5,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include <map>
+#include <set>
 
 #include <numeric>
 
@@ -185,24 +188,100 @@ static int64_t stagingBytesOf(CopyOp copy) {
   return bits % 8 ? 0 : storeStagingBytes(*layout, bits / 8);
 }
 
-void tlc::tile::addStoreStaging(KernelOp kernel) {
+bool tlc::tile::isTmaStorable(CopyOp copy) {
+  auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
+  std::optional<AccLayout> layout = getAccLayout(copy.getSource());
+  // The store map describes a tensor argument of the kernel as the launch passes it.
+  if (!tensor || !isa<BlockArgument>(copy.getDest()) || !layout ||
+      layout->kind != AccLayout::Kind::Wgmma || tensor.getRank() != 2 ||
+      !tensor.getElementType().isIntOrFloat())
+    return false;
+  unsigned bits = tensor.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32)
+    return false;
+  // TMA writes asynchronously: nothing else in the kernel may read or write the tensor.
+  for (Operation *user : copy.getDest().getUsers())
+    if (user != copy.getOperation() && isa<LoadOp, StoreOp, AtomicAddOp, CopyOp>(user))
+      return false;
+  // The 8-column blocks of each (16-row tile, 128-byte chunk) of a warp's part: all of them.
+  int64_t chunkCols = kStoreStagingRowBytes * 8 / bits;
+  std::map<std::pair<int64_t, int64_t>, std::set<int64_t>> chunks;
+  for (int64_t f = 0, e = layout->slots() / 4; f < e; ++f) {
+    auto [r, c] = layout->coord(0, 4 * f);
+    chunks[{r, c / chunkCols}].insert(c % chunkCols);
+  }
+  return !chunks.empty() && llvm::all_of(chunks, [&](const auto &chunk) {
+    return static_cast<int64_t>(chunk.second.size()) == chunkCols / 8;
+  });
+}
+
+/// The warps of the accumulator layout `copy` stores (0 where it has none).
+static int64_t warpsOf(CopyOp copy) {
+  std::optional<AccLayout> layout = getAccLayout(copy.getSource());
+  return layout ? layout->threads() / 32 : 0;
+}
+
+int64_t tlc::tile::storeStagingSlabs(int64_t scratchBytes, const AccLayout &layout) {
+  return scratchBytes / (layout.threads() / 32 * kTmaStoreSlabBytes);
+}
+
+int64_t tlc::tile::storeStagingSlabs(CopyOp copy) {
+  int64_t warps = warpsOf(copy);
+  if (!copy.getScratch() || !warps)
+    return 0;
+  return cast<BufferType>(copy.getScratch().getType()).getShape()[0] / (warps * kTmaStoreSlabBytes);
+}
+
+void tlc::tile::addStoreStaging(KernelOp kernel, bool tmaStores) {
   SmallVector<CopyOp> copies;
   int64_t bytes = 0;
   kernel.getBody().walk([&](CopyOp copy) {
     int64_t need = copy.getScratch() ? 0 : stagingBytesOf(copy);
     if (!need)
       return;
+    if (tmaStores && isTmaStorable(copy)) {
+      copy.setTmaStore(true);
+      need = 2 * warpsOf(copy) * kTmaStoreSlabBytes;
+    }
     copies.push_back(copy);
     bytes = std::max(bytes, need);
   });
   if (copies.empty())
     return;
+  bytes = llvm::alignTo(bytes, kTmaStoreSlabBytes);
   OpBuilder b(kernel.getContext());
   b.setInsertionPointToStart(&kernel.getBody().front());
   auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {bytes}, b.getI8Type());
   Value scratch = AllocOp::create(b, copies.front().getLoc(), type).getBuffer();
   for (CopyOp copy : copies)
     copy.getScratchMutable().assign(scratch);
+}
+
+bool tlc::tile::shrinkStoreStaging(KernelOp kernel) {
+  // The scratch each copy needs with one slab per warp; the buffer takes the largest.
+  llvm::MapVector<Operation *, int64_t> allocs;
+  bool twoSlabs = false;
+  kernel.getBody().walk([&](CopyOp copy) {
+    Value scratch = copy.getScratch();
+    auto alloc = scratch ? scratch.getDefiningOp<AllocOp>() : AllocOp();
+    if (!alloc)
+      return;
+    int64_t need = stagingBytesOf(copy);
+    if (copy.getTmaStore()) {
+      twoSlabs |= storeStagingSlabs(copy) > 1;
+      need = warpsOf(copy) * kTmaStoreSlabBytes;
+    }
+    allocs[alloc] = llvm::alignTo(std::max(allocs.lookup(alloc), need), kTmaStoreSlabBytes);
+  });
+  if (!twoSlabs)
+    return false;
+  for (auto [op, bytes] : allocs) {
+    auto alloc = cast<AllocOp>(op);
+    auto type = BufferType::get(kernel.getContext(), BufferSpace::Shared, {bytes},
+                                IntegerType::get(kernel.getContext(), 8));
+    alloc.getBuffer().setType(type);
+  }
+  return true;
 }
 
 bool tlc::tile::dropStoreStaging(KernelOp kernel) {
@@ -214,6 +293,7 @@ bool tlc::tile::dropStoreStaging(KernelOp kernel) {
     if (Operation *alloc = scratch.getDefiningOp<AllocOp>())
       allocs.insert(alloc);
     copy.getScratchMutable().clear();
+    copy.setTmaStore(false);
   });
   for (Operation *alloc : allocs)
     if (alloc->use_empty())

@@ -238,14 +238,17 @@ def Tile_TensorMapAttr : Tile_Attr<"TensorMap", "tensor_map"> {
   let description = [{
     Parameter `param` of the entry is a `__grid_constant__` CUtensorMap over kernel argument
     `arg` (a tensor), read in boxes of [rows, cols] elements of type `element` with the given
-    swizzle (bytes: 0, 32, 64 or 128; docs/abi.md).
+    swizzle (bytes: 0, 32, 64 or 128; docs/abi.md). With `store = 1` the map is a store map: the
+    kernel writes the tensor through it (tile.copy's `tma_store`), the launch encodes it only
+    where the tensor allows it in place and says so in the i32 parameter after the maps.
     `#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>`.
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$arg, "int64_t":$boxRows,
-                        "int64_t":$boxCols, "int64_t":$swizzle, "::mlir::Type":$element);
+                        "int64_t":$boxCols, "int64_t":$swizzle, "::mlir::Type":$element,
+                        DefaultValuedParameter<"int64_t", "0">:$store);
   let assemblyFormat = [{
     `<` `param` `=` $param `,` `arg` `=` $arg `,` `box` `=` `[` $boxRows `,` $boxCols `]` `,`
-    `swizzle` `=` $swizzle `,` `element` `=` $element `>`
+    `swizzle` `=` $swizzle `,` `element` `=` $element (`,` `store` `=` $store^)? `>`
   }];
   let genVerifyDecl = 1;
 }

@@ -249,12 +249,19 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %acc to %C[%m, %n] scratch %s : !tile.buffer<shared 18432xi8>
         : !tile.buffer<fragment 128x256xf32> to !tile.tensor<bf16, 2>
     ```
+    With `tma_store` (tile-assign-mma-layouts, sm_90a; needs `scratch`) the scratch holds one or
+    two 2048-byte slabs per warp (storeStagingSlabs), each a 16-row x 128-byte box in TMA's
+    128-byte swizzle: in an entry whose parameters have a store map for the tensor (a `__tma`
+    entry), each chunk goes out as one TMA bulk store (cp.async.bulk.tensor) where the launch
+    encoded that map, and as 16-byte vectors where it could not (rows not 16-byte aligned);
+    elsewhere always as vectors.
   }];
   let arguments = (ins Arg<Tile_AnyTensorOrBuffer, "", [MemRead]>:$source,
                        Variadic<Index>:$sourceOffsets,
                        Arg<Tile_AnyTensorOrBuffer, "", [MemWrite]>:$dest,
                        Variadic<Index>:$destOffsets,
-                       Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$scratch);
+                       Arg<Optional<Tile_BufferType>, "", [MemRead, MemWrite]>:$scratch,
+                       UnitAttr:$tma_store);
   let assemblyFormat = [{
     $source (`[` $sourceOffsets^ `]`)? `to` $dest (`[` $destOffsets^ `]`)?
     (`scratch` $scratch^ `:` qualified(type($scratch)))? attr-dict `:`
@@ -263,7 +270,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let builders = [
     OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$sourceOffsets,
                    "::mlir::Value":$dest, "::mlir::ValueRange":$destOffsets), [{
-      build($_builder, $_state, source, sourceOffsets, dest, destOffsets, ::mlir::Value());
+      build($_builder, $_state, source, sourceOffsets, dest, destOffsets, ::mlir::Value(),
+            false);
     }]>
   ];
   let hasVerifier = 1;

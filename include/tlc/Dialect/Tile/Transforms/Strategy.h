@@ -199,13 +199,32 @@ inline int64_t storeStagingPitch(int64_t elemBytes) {
 /// stages through, or 0 where it does not stage (other layouts, elements of other sizes).
 int64_t storeStagingBytes(const AccLayout &layout, int64_t elemBytes);
 
+/// A copy with `tma_store` stages through slabs of 16 rows x 128 bytes in TMA's 128-byte swizzle
+/// (byte b of row r at r * 128 + ((b / 16) ^ (r % 8)) * 16 + b % 16), one or two per warp
+/// (two: a chunk's slab is written while the previous chunk's bulk store still reads its own).
+constexpr int64_t kTmaStoreSlabBytes = 16 * kStoreStagingRowBytes;
+/// Whether `copy` (a staging copy, or one that could stage) may store through TMA: a wgmma
+/// accumulator to a rank-2 tensor of 2- or 4-byte elements whose every 128-byte chunk of a warp's
+/// 16-row tile is whole (a box of 16 x 128 bytes).
+bool isTmaStorable(CopyOp copy);
+/// The slabs per warp of a `tma_store` copy's scratch (1 or 2): of `scratchBytes` for the warps
+/// of `layout`, or of `copy`'s scratch before the lowering.
+int64_t storeStagingSlabs(int64_t scratchBytes, const AccLayout &layout);
+int64_t storeStagingSlabs(CopyOp copy);
+
 /// Gives every copy of `kernel` from a register accumulator to a tensor that can stage its stores
 /// (storeStagingBytes) one shared scratch buffer, at the start of the kernel body (live
-/// throughout: a persistent kernel's producer refills its ring while the consumers store).
-void addStoreStaging(KernelOp kernel);
+/// throughout: a persistent kernel's producer refills its ring while the consumers store). With
+/// `tmaStores`, copies that isTmaStorable get `tma_store` and two swizzled slabs per warp.
+void addStoreStaging(KernelOp kernel, bool tmaStores = false);
 
-/// Takes the scratch from every copy of `kernel` that stages its stores and erases the buffer
-/// (tile-shared-memory-layout, where it does not fit beside the ring's stages). Whether any did.
+/// Halves the scratch of `tma_store` copies that have two slabs per warp (tile-shared-memory-
+/// layout, where the scratch does not fit beside the ring's stages). Whether any did.
+bool shrinkStoreStaging(KernelOp kernel);
+
+/// Takes the scratch (and `tma_store`) from every copy of `kernel` that stages its stores and
+/// erases the buffer (tile-shared-memory-layout, where even one slab does not fit beside the
+/// ring's stages). Whether any did.
 bool dropStoreStaging(KernelOp kernel);
 
 /// The row slot (an index) of a row fragment ("mma_sync_rows", "blocked_rows") holding the row
