@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-warp-specialize{pairs=true}),convert-tile-to-nvvm)' | FileCheck %s
+// RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma-stores=true},tile-partition-threads,tile-software-pipeline,tile-shared-memory-layout,tile-warp-specialize{pairs=true}),convert-tile-to-nvvm)' | FileCheck %s
 // RUN: tlc-opt %s --tlc-pipeline | FileCheck %s --check-prefix=LOWERED
 
 // The sm_90a strategy of convert-tile-to-nvvm: the kernel becomes the entry gemm__tma, whose

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma-stores=true},tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM80
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-assign-mma-layouts{tma=false},tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=LOADS
 // RUN: tlc-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_86},tile.kernel(tile-assign-mma-layouts,tile-software-pipeline,tile-shared-memory-layout))' | FileCheck %s --check-prefix=SM86

@@ -92,11 +92,11 @@ int main(int argc, char **argv) {
                  "default, but the consumer warpgroups of such a ring take turns issuing its "
                  "gemms); direct-stores (the default, but a copy of a tensor-core accumulator to a "
                  "tensor stores each thread's own pairs instead of staging rows through shared "
-                 "memory); vector-stores (the default, but sm_90a's staged rows go out as 16-byte "
-                 "vectors instead of TMA bulk stores)")
+                 "memory); tma-stores (the default, but sm_90a's staged rows go out as TMA bulk "
+                 "stores where the tensor allows, instead of 16-byte vectors)")
       ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
                              "merged-blocks", "cp-async-register-rings", "overlap-register-rings",
-                             "ping-pong-register-rings", "direct-stores", "vector-stores"}));
+                             "ping-pong-register-rings", "direct-stores", "tma-stores"}));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -127,14 +127,14 @@ int main(int argc, char **argv) {
   options.producerLoads =
       codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings" ||
       codegen == "overlap-register-rings" || codegen == "ping-pong-register-rings" ||
-      codegen == "direct-stores" || codegen == "vector-stores";
+      codegen == "direct-stores" || codegen == "tma-stores";
   options.ringProducers = codegen != "cp-async-register-rings";
   options.ringOverlap = codegen == "overlap-register-rings";
   options.ringPingPong = codegen == "ping-pong-register-rings";
   options.mainLoops = codegen != "register";
   options.mergeBlocks = codegen == "merged-blocks";
   options.stageStores = codegen != "direct-stores";
-  options.tmaStores = codegen != "vector-stores";
+  options.tmaStores = codegen == "tma-stores";
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM

@@ -1,7 +1,7 @@
 // Session 42, exp50 (issue 13): gemm.tile with the staged rows stored by TMA bulk stores
-// (`tmast`, the default from this session: one cp.async.bulk.tensor per 16 x 128-byte chunk,
-// issued by lane 0, not waited for) against the same rows stored as 16-byte vectors (`vecst`,
-// tlc --codegen=vector-stores: session 41's stores), both against cuBLAS in one process.
+// (`tmast`, tlc --codegen=tma-stores: one cp.async.bulk.tensor per 16 x 128-byte chunk, issued
+// by lane 0, not waited for) against the same rows stored as 16-byte vectors (`vecst`, tlc's
+// default: session 41's stores), both against cuBLAS in one process.
 #include "CublasPeer.h"
 #include "GpuTest.h"
 #include "tmast.h"

@@ -55,8 +55,8 @@ struct CompileOptions {
   /// (PipelineOptions::stageStores); false with `--codegen=direct-stores`.
   bool stageStores = true;
   /// Staged rows of sm_90a's `__tma` entries go out as TMA bulk stores where the launch can encode
-  /// the tensor's store map (PipelineOptions::tmaStores); false with `--codegen=vector-stores`.
-  bool tmaStores = true;
+  /// the tensor's store map (PipelineOptions::tmaStores); true with `--codegen=tma-stores`.
+  bool tmaStores = false;
   /// `--ptx-only`: no ptxas; the fatbin carries PTX alone, which the driver compiles when it
   /// loads it (the toolkit is still used for libdevice when found).
   bool ptxOnly = false;

@@ -61,8 +61,8 @@ struct PipelineOptions {
   /// --codegen=direct-stores` (each thread stores its own pairs, as before).
   bool stageStores = true;
   /// sm_90a: staged rows go out as TMA bulk stores in `__tma` entries where the launch encodes a
-  /// store map (tile-assign-mma-layouts' tma-stores); off with `tlc --codegen=vector-stores`.
-  bool tmaStores = true;
+  /// store map (tile-assign-mma-layouts' tma-stores); opt-in, `tlc --codegen=tma-stores`.
+  bool tmaStores = false;
 };
 
 /// Adds every pass from the `tile` dialect down to the LLVM and NVVM dialects inside a

@@ -64,10 +64,10 @@ def TileAssignMmaLayouts : Pass<"tile-assign-mma-layouts", "tlc::tile::KernelOp"
            "A main-loop ring's accumulator copied to a tensor stages its rows through a "
            "per-warp shared scratch and stores 16-byte vectors; off, each thread stores its "
            "own pairs (tlc --codegen=direct-stores)">,
-    Option<"tmaStores", "tma-stores", "bool", "true",
+    Option<"tmaStores", "tma-stores", "bool", "false",
            "With `tma` on sm_90a, staged copies of a wgmma accumulator to a rank-2 tensor of 2- "
            "or 4-byte elements get `tma_store`: rows out by TMA bulk stores where the launch "
-           "encodes a store map (tlc --codegen=vector-stores: off)">
+           "encodes a store map (opt-in until measured on a GPU: tlc --codegen=tma-stores)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
