@@ -70,6 +70,8 @@ int main(int argc, char **argv) {
                "serves those launches for all; docs/abi.md)");
   app.add_flag("--time-passes", options.timePasses,
                "print the time of each stage (frontend, passes, LLVM, PTX, ptxas, outputs)");
+  app.add_flag("--verify-each", options.verifyEach,
+               "verify the IR after every MLIR pass (slower; by default once after the last)");
   app.add_flag("--check", options.checkOnly, "parse and check only; print diagnostics");
   app.add_flag(
       "--explain", options.explain,

@@ -66,6 +66,9 @@ struct CompileOptions {
   /// `--time-passes`: print each stage's time (frontend, MLIR passes, LLVM, PTX, ptxas per
   /// architecture; outputs) to the error stream.
   bool timePasses = false;
+  /// `--verify-each`: verify the IR after every MLIR pass (by default once after each pass
+  /// manager's last pass: the verifier after every pass was 5 % of gemm.tile's CPU time).
+  bool verifyEach = false;
   /// sm_90a TMA rings that can share loads run their blocks in pairs of 2-block clusters
   /// (PipelineOptions::clusterPairs; `--cluster-pairs`).
   bool clusterPairs = false;
