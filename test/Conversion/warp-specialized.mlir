@@ -12,7 +12,7 @@
 // CHECK-LABEL: gpu.func @gemm__tma(
 // CHECK-SAME:    %[[MAPA:[a-z0-9]+]]: !llvm.ptr, %[[MAPB:[a-z0-9]+]]: !llvm.ptr, %[[MAPC:[a-z0-9]+]]: !llvm.ptr, %[[STORED:[a-z0-9]+]]: i32, %[[WS:[a-z0-9]+]]: !llvm.ptr<1>) kernel
 // CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>, tile.entry = #tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 131120, cluster = 2,
-// CHECK-SAME:    maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 17, arg = 2, box = [16, 64], swizzle = 128, element = bf16, store = 1>], stream_k = 65536>
+// CHECK-SAME:    stored = 18, maps = [#tile.tensor_map<param = 15, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 16, arg = 1, box = [64, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 17, arg = 2, box = [16, 64], swizzle = 128, element = bf16, store = 1>], stream_k = 65536>
 // The accumulator: 64 registers per thread, allocated in the entry block.
 // CHECK:         memref.alloca() : memref<64xf32>
 // Thread 0 initializes a full (count 1) and an empty (count 8, one per consumer warp of each

@@ -78,3 +78,18 @@ llvm.func @f(%a: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = loa
 // expected-error @+2 {{tensor map store is 0 (a load map) or 1 (a store map), got 2}}
 // expected-error @+1 {{failed to parse Tile_EntryAttr parameter 'maps'}}
 llvm.func @f(%m: !llvm.ptr) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 0, arg = 0, box = [16, 64], swizzle = 128, element = bf16, store = 2>]>}
+
+// -----
+
+// expected-error @+1 {{an entry with store maps names the parameter of their flag (stored = P)}}
+llvm.func @f(%m: !llvm.ptr, %flag: i32) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 0, arg = 0, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>}
+
+// -----
+
+// expected-error @+1 {{only an entry with store maps has a flag parameter (stored)}}
+llvm.func @f(%m: !llvm.ptr, %flag: i32) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, stored = 1, maps = [#tile.tensor_map<param = 0, arg = 0, box = [128, 64], swizzle = 128, element = bf16>]>}
+
+// -----
+
+// expected-error @+1 {{entry stored (the flag's parameter) must follow the last tensor map, parameter 2, not 3}}
+llvm.func @f(%m0: !llvm.ptr, %m1: !llvm.ptr, %x: i32, %flag: i32) attributes {tile.entry = #tile.entry<"f", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, stored = 3, maps = [#tile.tensor_map<param = 0, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 1, arg = 1, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>}

@@ -9,10 +9,10 @@ llvm.func @gemm__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %map1: !llvm.ptr) attribut
   llvm.return
 }
 
-// A store map (tile.copy's tma_store): an i32 flag follows the maps.
+// A store map (tile.copy's tma_store): an i32 flag follows the maps, the parameter `stored` names.
 // CHECK-LABEL: llvm.func @stored__tma(
-// CHECK-SAME: maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 2, arg = 1, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>
-llvm.func @stored__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %map1: !llvm.ptr, %flag: i32) attributes {tile.entry = #tile.entry<"stored", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 2, arg = 1, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>} {
+// CHECK-SAME: stored = 3, maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 2, arg = 1, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>
+llvm.func @stored__tma(%a: !llvm.ptr, %map0: !llvm.ptr, %map1: !llvm.ptr, %flag: i32) attributes {tile.entry = #tile.entry<"stored", kind = tma, threads = 384, compute_threads = 256, shared_bytes = 0, stored = 3, maps = [#tile.tensor_map<param = 1, arg = 0, box = [128, 64], swizzle = 128, element = bf16>, #tile.tensor_map<param = 2, arg = 1, box = [16, 64], swizzle = 128, element = bf16, store = 1>]>} {
   llvm.return
 }
 

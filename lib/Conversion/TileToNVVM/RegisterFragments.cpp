@@ -20,8 +20,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace tlc;
 
@@ -135,14 +133,7 @@ static void storeStaged(OpBuilder &b, Location loc, const tile::AccLayout &layou
   bool swizzled = staging.slabs > 0;
   int64_t pitch = swizzled ? tile::kStoreStagingRowBytes : tile::storeStagingPitch(elemBytes);
   int64_t chunkCols = tile::kStoreStagingRowBytes / elemBytes;
-  // Fragment f (slots 4f .. 4f + 3) covers rows [r, r + 16) and columns [c, c + 8) of the warp's
-  // part, (r, c) its place for thread 0 (whose warp's part starts at (0, 0)); the fragments of
-  // a chunk share r and c / chunkCols.
-  std::map<std::pair<int64_t, int64_t>, SmallVector<std::pair<int64_t, int64_t>>> chunks;
-  for (int64_t f = 0, e = layout.slots() / 4; f < e; ++f) {
-    auto [r, c] = layout.coord(0, 4 * f);
-    chunks[{r, c / chunkCols}].push_back({f, c});
-  }
+  tile::StoreChunks chunks = tile::storeStagingChunks(layout, elemBytes);
   Value tid = linearThreadId(b, loc);
   Value tid32 = m.toI32(tid);
   Value lane = m.rem(tid32, 32);

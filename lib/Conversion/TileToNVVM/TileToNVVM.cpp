@@ -99,9 +99,13 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
     maps = collectTensorMaps(kernel);
   unsigned firstMap = abiTypes.size();
   abiTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
-  // After store maps: whether the launch encoded them (i32, 1 or 0; docs/abi.md).
-  if (llvm::any_of(maps, [](const TensorMapParam &map) { return map.store; }))
+  // After store maps: whether the launch encoded them (i32, 1 or 0; docs/abi.md), the parameter
+  // the entry attribute names (`stored`).
+  int64_t stored = -1;
+  if (llvm::any_of(maps, [](const TensorMapParam &map) { return map.store; })) {
+    stored = abiTypes.size();
     abiTypes.push_back(IntegerType::get(ctx, 32));
+  }
   // A stream-K workspace (tile-warp-specialize) is the last parameter (docs/abi.md).
   int64_t streamK = 0;
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(tile::kStreamKAttr); attr && producerThreads) {
@@ -138,7 +142,7 @@ static gpu::GPUFuncOp convertKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuM
   func->setAttr(tile::kEntryAttr,
                 tile::EntryAttr::get(ctx, kernel.getSymName(), kind, threads[0],
                                      producerThreads ? kernel.getThreads()[0] : 0, 0,
-                                     b.getArrayAttr(described), streamK, cluster));
+                                     b.getArrayAttr(described), streamK, cluster, stored));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);

@@ -89,16 +89,10 @@ std::pair<Value, Value> tlc::findStoreMap(gpu::GPUFuncOp func, int64_t arg) {
   tile::EntryAttr entry = tile::getEntry(func);
   if (!entry)
     return {};
-  Value map;
-  int64_t last = -1;
-  for (tile::TensorMapAttr attr : entry.getTensorMaps()) {
-    last = std::max(last, attr.getParam());
+  for (tile::TensorMapAttr attr : entry.getTensorMaps())
     if (attr.getStore() && attr.getArg() == arg)
-      map = func.getArgument(attr.getParam());
-  }
-  if (!map)
-    return {};
-  return {map, func.getArgument(last + 1)};
+      return {func.getArgument(attr.getParam()), func.getArgument(entry.getStored())};
+  return {};
 }
 
 Value tlc::rematerialize(OpBuilder &b, Value value, IRMapping &mapping, ArrayRef<Value> blockIds) {

@@ -387,7 +387,7 @@ LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError
 LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kernel,
                                 EntryKind kind, int64_t threads, int64_t computeThreads,
                                 int64_t sharedBytes, ArrayAttr maps, int64_t streamK,
-                                int64_t cluster) {
+                                int64_t cluster, int64_t stored) {
   if (kernel.empty())
     return emitError() << "an entry names its kernel";
   if (threads < 1 || threads > 1024)
@@ -419,6 +419,22 @@ LogicalResult EntryAttr::verify(function_ref<InFlightDiagnostic()> emitError, St
                        << cluster;
   if (cluster != 1 && kind != EntryKind::Tma)
     return emitError() << "only a 'tma' entry shares its loads in clusters";
+  bool storeMaps = llvm::any_of(maps.getAsRange<TensorMapAttr>(),
+                                [](TensorMapAttr map) { return map.getStore(); });
+  if (storeMaps != (stored != -1))
+    return emitError() << (storeMaps
+                               ? "an entry with store maps names the parameter of their flag "
+                                 "(stored = P)"
+                               : "only an entry with store maps has a flag parameter (stored)");
+  if (storeMaps) {
+    int64_t last = 0;
+    for (auto map : maps.getAsRange<TensorMapAttr>())
+      last = std::max(last, map.getParam());
+    if (stored != last + 1)
+      return emitError() << "entry stored (the flag's parameter) must follow the last tensor map, "
+                            "parameter "
+                         << last + 1 << ", not " << stored;
+  }
   return success();
 }
 

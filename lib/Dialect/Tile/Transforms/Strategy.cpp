@@ -7,8 +7,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include <map>
-#include <set>
 
 #include <numeric>
 
@@ -178,6 +176,16 @@ int64_t tlc::tile::storeStagingBytes(const AccLayout &layout, int64_t elemBytes)
   return layout.threads() / 32 * 16 * storeStagingPitch(elemBytes);
 }
 
+StoreChunks tlc::tile::storeStagingChunks(const AccLayout &layout, int64_t elemBytes) {
+  int64_t chunkCols = kStoreStagingRowBytes / elemBytes;
+  StoreChunks chunks;
+  for (int64_t f = 0, e = layout.slots() / 4; f < e; ++f) {
+    auto [r, c] = layout.coord(0, 4 * f);
+    chunks[{r, c / chunkCols}].push_back({f, c});
+  }
+  return chunks;
+}
+
 /// The staging bytes `copy` needs (0: it does not stage).
 static int64_t stagingBytesOf(CopyOp copy) {
   auto tensor = dyn_cast<tile::TensorType>(copy.getDest().getType());
@@ -204,14 +212,10 @@ bool tlc::tile::isTmaStorable(CopyOp copy) {
     if (user != copy.getOperation() && isa<LoadOp, StoreOp, AtomicAddOp, CopyOp>(user))
       return false;
   // The 8-column blocks of each (16-row tile, 128-byte chunk) of a warp's part: all of them.
-  int64_t chunkCols = kStoreStagingRowBytes * 8 / bits;
-  std::map<std::pair<int64_t, int64_t>, std::set<int64_t>> chunks;
-  for (int64_t f = 0, e = layout->slots() / 4; f < e; ++f) {
-    auto [r, c] = layout->coord(0, 4 * f);
-    chunks[{r, c / chunkCols}].insert(c % chunkCols);
-  }
+  StoreChunks chunks = storeStagingChunks(*layout, bits / 8);
+  int64_t blocks = kStoreStagingRowBytes / (bits / 8) / 8;
   return !chunks.empty() && llvm::all_of(chunks, [&](const auto &chunk) {
-    return static_cast<int64_t>(chunk.second.size()) == chunkCols / 8;
+    return static_cast<int64_t>(chunk.second.size()) == blocks;
   });
 }
 

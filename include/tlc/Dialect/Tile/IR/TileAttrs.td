@@ -262,8 +262,10 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     ring), the block's threads along x, the threads that run the tile code (`compute_threads`; the
     rest are a producer warpgroup, 0 when there is none), the dynamic shared memory a launch
     needs in bytes, and the tensor maps of a `tma` entry, and with `stream_k = B` the bytes of
-    one partial slot of the stream-K workspace its last parameter points to (docs/abi.md), and
-    with `cluster = 2` that a launch may start its blocks in clusters of 2 along x.
+    one partial slot of the stream-K workspace its last parameter points to (docs/abi.md),
+    with `cluster = 2` that a launch may start its blocks in clusters of 2 along x, and with
+    `stored = P` (an entry with store maps) that its parameter P, the one after the maps, is the
+    i32 saying whether the launch encoded them.
     `#tile.entry<"gemm", kind = tma, threads = 384, compute_threads = 256,
     shared_bytes = 98352, maps = [#tile.tensor_map<...>]>`.
   }];
@@ -271,11 +273,13 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
                         "int64_t":$threads, "int64_t":$computeThreads, "int64_t":$sharedBytes,
                         "::mlir::ArrayAttr":$maps,
                         DefaultValuedParameter<"int64_t", "0">:$streamK,
-                        DefaultValuedParameter<"int64_t", "1">:$cluster);
+                        DefaultValuedParameter<"int64_t", "1">:$cluster,
+                        DefaultValuedParameter<"int64_t", "-1">:$stored);
   let assemblyFormat = [{
     `<` $kernel `,` `kind` `=` $kind `,` `threads` `=` $threads `,`
     `compute_threads` `=` $computeThreads `,` `shared_bytes` `=` $sharedBytes `,`
-    (`cluster` `=` $cluster^ `,`)? `maps` `=` $maps (`,` `stream_k` `=` $streamK^)? `>`
+    (`cluster` `=` $cluster^ `,`)? (`stored` `=` $stored^ `,`)? `maps` `=` $maps
+    (`,` `stream_k` `=` $streamK^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -286,7 +290,7 @@ def Tile_EntryAttr : Tile_Attr<"Entry", "entry"> {
     /// A copy with `bytes` of dynamic shared memory.
     EntryAttr withSharedBytes(int64_t bytes) const {
       return get(getContext(), getKernel(), getKind(), getThreads(), getComputeThreads(), bytes,
-                 getMaps(), getStreamK(), getCluster());
+                 getMaps(), getStreamK(), getCluster(), getStored());
     }
   }];
 }

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -198,6 +199,13 @@ inline int64_t storeStagingPitch(int64_t elemBytes) {
 /// The bytes of scratch a copy of `layout` (wgmma's or mma.sync's) to elements of `elemBytes`
 /// stages through, or 0 where it does not stage (other layouts, elements of other sizes).
 int64_t storeStagingBytes(const AccLayout &layout, int64_t elemBytes);
+/// The chunks a staged store of `layout` goes out in, for elements of `elemBytes`: fragment f
+/// (slots 4f .. 4f + 3) covers rows [r, r + 16) and columns [c, c + 8) of the warp's part ((r, c)
+/// its place for thread 0, whose part starts at (0, 0)); a chunk is a 16-row tile's 128-byte-wide
+/// column block, keyed (r, c / columns of 128 bytes), with its fragments (f, c) in slot order.
+using StoreChunks =
+    std::map<std::pair<int64_t, int64_t>, llvm::SmallVector<std::pair<int64_t, int64_t>>>;
+StoreChunks storeStagingChunks(const AccLayout &layout, int64_t elemBytes);
 
 /// A copy with `tma_store` stages through slabs of 16 rows x 128 bytes in TMA's 128-byte swizzle
 /// (byte b of row r at r * 128 + ((b / 16) ^ (r % 8)) * 16 + b % 16), one or two per warp
