@@ -5,7 +5,8 @@
 #                   [ARCHS sm_90a sm_80 ...]
 #                   [DEFINES NAME=VALUE ...]
 #                   [NAMESPACE ns]
-#                   [OUTPUT_DIR dir])
+#                   [OUTPUT_DIR dir]
+#                   [OPTIONS tlc arguments ...])
 #
 # For each a.tile, tlc writes <dir>/a.fatbin, a.h, a.cpp (the launcher, with the fatbin embedded)
 # and a.json (the manifest). <target> is a STATIC library of the a.cpp files; linking it gives
@@ -13,7 +14,9 @@
 # The launchers live in namespace tlc::a, or ns::a with NAMESPACE ns.
 #
 # ARCHS defaults to CMAKE_CUDA_ARCHITECTURES (90a -> sm_90a, 80 -> sm_80, 90-real -> sm_90; native
-# and all are an error), else to sm_90a. OUTPUT_DIR defaults to
+# and all are an error), else to sm_90a. OPTIONS are further tlc arguments for every file (e.g.
+# --codegen=tma-stores, --jobs=4, --every-plain-entry); the output, the architectures, -D and the
+# namespace are add_tile_kernel's own arguments. OUTPUT_DIR defaults to
 # ${CMAKE_CURRENT_BINARY_DIR}/tile_kernels/<target>. tlc reruns when a .tile file or the tlc
 # executable changes. See docs/cmake.md.
 #
@@ -84,7 +87,7 @@ function(tlc_compile prefix source)
 endfunction()
 
 function(add_tile_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE;OUTPUT_DIR" "SOURCES;ARCHS;DEFINES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE;OUTPUT_DIR" "SOURCES;ARCHS;DEFINES;OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_tile_kernel(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -128,6 +131,19 @@ function(add_tile_kernel target)
                           "form NAME=VALUE")
     endif()
     list(APPEND define_args -D ${define})
+  endforeach()
+
+  foreach(option IN LISTS ARG_OPTIONS)
+    if(NOT option MATCHES "^-")
+      message(FATAL_ERROR "add_tile_kernel(${target}): OPTIONS entry '${option}' is not a tlc option "
+                          "(options start with '-'; give an option's value with '=', e.g. "
+                          "--codegen=tma-stores)")
+    endif()
+    if(option MATCHES "^(-o|--output|--arch|-D|--namespace|--emit|--split-input-file|--check|--verify-diagnostics)(=.*)?$"
+       OR option MATCHES "^-[oD].")
+      message(FATAL_ERROR "add_tile_kernel(${target}): OPTIONS entry '${option}' is set by "
+                          "add_tile_kernel itself (use OUTPUT_DIR, ARCHS, DEFINES or NAMESPACE)")
+    endif()
   endforeach()
 
   if(ARG_NAMESPACE AND NOT ARG_NAMESPACE MATCHES "^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -176,7 +192,7 @@ function(add_tile_kernel target)
       set(rel "${src}")
     endif()
     tlc_compile("${prefix}" "${src}" COMMENT "tlc ${rel} (${archs}) for ${target}"
-                ARGS ${arch_args} ${define_args} ${ns_args} ${cuda_args})
+                ARGS ${arch_args} ${define_args} ${ns_args} ${cuda_args} ${ARG_OPTIONS})
     list(APPEND sources "${prefix}.cpp")
     list(APPEND headers "${prefix}.h")
     list(APPEND fatbins "${prefix}.fatbin")

@@ -109,6 +109,24 @@ check "target property TLC_ARCHS" contains "$build/consumer-expect.txt" "copy_ar
 tlc_exe=$(cat "$build/consumer-tlc-path.txt")
 check "tlc info lists the sm_90a cubin" \
   bash -c "'$tlc_exe' info '$gen_ops/axpy.fatbin' | grep -q 'ELF  sm_90a'"
+check "OPTIONS --ptx-only: copy.fatbin holds PTX alone" \
+  bash -c "'$tlc_exe' info '$gen_copy/copy.fatbin' | grep -q 'PTX  compute_90a' && ! '$tlc_exe' info '$gen_copy/copy.fatbin' | grep -q ELF"
+
+# The same add_tile_kernel either way: configured (quickly) against the installed package only.
+bad_options=()
+if [ "$mode" = install ]; then
+  bad_options=(--output=x -DBLOCK=1 --arch=sm_80 4)
+  step "configure with OPTIONS add_tile_kernel refuses"
+fi
+for bad in "${bad_options[@]}"; do
+  rm -rf "$work/bad"
+  if "$cmake" "${configure_args[@]/#$build/$work/bad}" "-DTLC_CONSUMER_BAD_OPTION=$bad" \
+      > "$work/bad.log" 2>&1; then
+    check "OPTIONS $bad refused" false
+  else
+    check "OPTIONS $bad refused" contains "$work/bad.log" "OPTIONS entry '$bad'"
+  fi
+done
 
 if [ "$generator" = Ninja ]; then
   step "rebuild without changes"
