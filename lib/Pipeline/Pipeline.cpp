@@ -67,6 +67,7 @@ void tlc::buildTilePasses(OpPassManager &pm, const PipelineOptions &options) {
   pipelineOptions.producerLoads = options.producerLoads;
   pipelineOptions.mainLoops = options.mainLoops;
   pipelineOptions.ringProducers = options.ringProducers && options.tma;
+  pipelineOptions.stageStores = options.stageStores;
   pm.addNestedPass<tile::KernelOp>(tile::createTileSoftwarePipeline(pipelineOptions));
   tile::TileSharedMemoryLayoutOptions layoutOptions;
   layoutOptions.omitUnfitVariants = options.omitUnfitVariants;

@@ -1,23 +1,37 @@
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-software-pipeline{ring-producers=true}))' | FileCheck %s
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-software-pipeline))' | FileCheck %s --check-prefix=OFF
 // RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-software-pipeline{ring-producers=true}))' | FileCheck %s --check-prefix=OFF
+// RUN: tlc-opt %s --split-input-file --pass-pipeline='builtin.module(tile-set-target,tile.kernel(tile-software-pipeline{ring-producers=true stage-stores=false}))' | FileCheck %s --check-prefix=DIRECT
 
 // tile-software-pipeline's ring-producers on register rings (decisions written by hand, as
 // tile-assign-mma-layouts leaves them for attention): a ring whose copies TMA can issue and only
 // wgmma gemms read becomes `tma_regs` (its copies `tile.tma`, a producer warpgroup on the
-// kernel); without the option, or on sm_80, it stays `cp_async_regs`.
+// kernel); without the option, or on sm_80, it stays `cp_async_regs`. The kernel's blocks then
+// walk the grid one per multiprocessor, so its accumulator's copy to a tensor stages its rows
+// through a shared scratch (16 rows of 144 bytes per warp, tile::addStoreStaging) unless
+// stage-stores is off; a cp_async_regs ring's kernel keeps its blocks' shared memory (OFF).
 
 // CHECK-LABEL: tile.kernel @attention
 // CHECK-SAME:    tile.producer_threads = 128
+// CHECK:         %[[SCRATCH:.+]] = tile.alloc : !tile.buffer<shared 18432xi8>
 // CHECK:         tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK:         scf.for
 // CHECK:           tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK-NEXT:      tile.copy %{{.+}} to %{{.+}} {tile.tma}
 // CHECK:         } {tile.pipeline = #tile.pipeline<tma_regs>, tile.stages = 2 : i64}
+// CHECK-NEXT:    tile.copy %{{.+}} to %{{.+}} scratch %[[SCRATCH]] :
 // OFF-LABEL:   tile.kernel @attention
 // OFF-NOT:       tile.producer_threads
 // OFF-NOT:       tile.tma
+// OFF-NOT:       xi8>
 // OFF:           } {tile.pipeline = #tile.pipeline<cp_async_regs>, tile.stages = 2 : i64}
+// OFF-NOT:       scratch
+// DIRECT-LABEL: tile.kernel @attention
+// DIRECT-SAME:    tile.producer_threads = 128
+// DIRECT-NOT:     scratch
+// DIRECT:         } {tile.pipeline = #tile.pipeline<tma_regs>, tile.stages = 2 : i64}
+// DIRECT-NOT:     scratch
+// DIRECT-LABEL: tile.kernel @unknown_column
 tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"]] params {} grid {
 ^bb0(%q: !tile.tensor<bf16, 3>, %k: !tile.tensor<bf16, 3>, %v: !tile.tensor<bf16, 3>, %o: !tile.tensor<bf16, 3>):
   %c1 = arith.constant 1 : index

@@ -363,6 +363,10 @@ struct SoftwarePipelinePass
             }
           }
           kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
+          // The kernel's blocks walk the grid, one per multiprocessor: a shared scratch for its
+          // accumulator stores costs no block its place (tile::addStoreStaging).
+          if (stageStores)
+            addStoreStaging(kernel);
         }
       }
       return;

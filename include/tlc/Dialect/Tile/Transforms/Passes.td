@@ -132,7 +132,11 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
            "register rings (cp_async_regs) only (tlc --codegen=register)">,
     Option<"ringProducers", "ring-producers", "bool", "false",
            "sm_90a: a kernel's register ring whose copies TMA can issue becomes a tma_regs ring "
-           "(a producer warpgroup, persistent blocks); tlc sets it for the TMA compile">
+           "(a producer warpgroup, persistent blocks); tlc sets it for the TMA compile">,
+    Option<"stageStores", "stage-stores", "bool", "true",
+           "A tma_regs ring's kernel (persistent blocks) stages its accumulator copies to "
+           "tensors through a per-warp shared scratch, as tile-assign-mma-layouts' stage-stores "
+           "does for main loops (tlc --codegen=direct-stores turns both off)">
   ];
 }
 
