@@ -10,6 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
@@ -21,6 +25,50 @@ static std::string failureMessage(const CLI::App *app, const CLI::Error &e) {
   if (!message.empty())
     message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
   return "tlc: error: " + message + "\nrun '" + app->get_name() + " --help' for usage\n";
+}
+
+/// Checks a --codegen value: one name or a comma-separated list of them, at most one of the base
+/// code generations (the others modify the default or the chosen base), no name twice, and not
+/// both direct-stores and tma-stores (TMA stores go out from the staged rows). Returns the
+/// error's text, empty when valid.
+static std::string checkCodegen(const std::string &value) {
+  static const char *const Bases[] = {"reference", "mma-sync", "cp-async-wgmma", "register"};
+  static const char *const Modifiers[] = {"merged-blocks",          "cp-async-register-rings",
+                                          "overlap-register-rings", "ping-pong-register-rings",
+                                          "direct-stores",          "tma-stores"};
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(value).split(names, ',');
+  if (names.size() == 1 && names.front() == "default")
+    return "";
+  llvm::StringRef base;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (llvm::is_contained(llvm::ArrayRef<llvm::StringRef>(names).take_front(i), name))
+      return "'" + name.str() + "' is named twice";
+    if (name == "default")
+      return "'default' stands alone; a list names only what differs from it";
+    if (llvm::is_contained(Bases, name)) {
+      if (!base.empty())
+        return "'" + base.str() + "' and '" + name.str() +
+               "' are two base code generations; choose one";
+      base = name;
+      continue;
+    }
+    if (!llvm::is_contained(Modifiers, name)) {
+      std::string known = "default";
+      for (const char *n : Bases)
+        known += std::string(",") + n;
+      for (const char *n : Modifiers)
+        known += std::string(",") + n;
+      return "'" + name.str() + "' is not a code generation (one of {" + known +
+             "}, or a comma-separated list)";
+    }
+  }
+  if (llvm::is_contained(names, "direct-stores") && llvm::is_contained(names, "tma-stores"))
+    return "'tma-stores' stores the staged rows, which 'direct-stores' turns off; choose one";
+  if (base == "reference" && names.size() > 1)
+    return "'reference' puts every tile op on its generic lowering; it takes no other code "
+           "generation";
+  return "";
 }
 
 int main(int argc, char **argv) {
@@ -95,10 +143,10 @@ int main(int argc, char **argv) {
                  "gemms); direct-stores (the default, but a copy of a tensor-core accumulator to a "
                  "tensor stores each thread's own pairs instead of staging rows through shared "
                  "memory); tma-stores (the default, but sm_90a's staged rows go out as TMA bulk "
-                 "stores where the tensor allows, instead of 16-byte vectors)")
-      ->check(CLI::IsMember({"default", "reference", "mma-sync", "cp-async-wgmma", "register",
-                             "merged-blocks", "cp-async-register-rings", "overlap-register-rings",
-                             "ping-pong-register-rings", "direct-stores", "tma-stores"}));
+                 "stores where the tensor allows, instead of 16-byte vectors). A comma-separated "
+                 "list combines at most one of reference, mma-sync, cp-async-wgmma and register "
+                 "with any of the others, e.g. ping-pong-register-rings,direct-stores")
+      ->check(CLI::Validator(checkCodegen, "", "codegen"));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
   app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
@@ -124,19 +172,22 @@ int main(int argc, char **argv) {
     }
     options.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
   }
-  options.referenceCodegen = codegen == "reference";
-  options.cpAsyncWgmma = codegen != "mma-sync";
+  llvm::SmallVector<llvm::StringRef> chosen;
+  llvm::StringRef(codegen).split(chosen, ',');
+  auto has = [&](llvm::StringRef name) { return llvm::is_contained(chosen, name); };
+  options.referenceCodegen = has("reference");
+  options.cpAsyncWgmma = !has("mma-sync");
+  // A loading producer for main loops TMA cannot feed, unless a base code generation replaces
+  // the default's main loops.
   options.producerLoads =
-      codegen == "default" || codegen == "merged-blocks" || codegen == "cp-async-register-rings" ||
-      codegen == "overlap-register-rings" || codegen == "ping-pong-register-rings" ||
-      codegen == "direct-stores" || codegen == "tma-stores";
-  options.ringProducers = codegen != "cp-async-register-rings";
-  options.ringOverlap = codegen == "overlap-register-rings";
-  options.ringPingPong = codegen == "ping-pong-register-rings";
-  options.mainLoops = codegen != "register";
-  options.mergeBlocks = codegen == "merged-blocks";
-  options.stageStores = codegen != "direct-stores";
-  options.tmaStores = codegen == "tma-stores";
+      !has("reference") && !has("mma-sync") && !has("cp-async-wgmma") && !has("register");
+  options.ringProducers = !has("cp-async-register-rings");
+  options.ringOverlap = has("overlap-register-rings");
+  options.ringPingPong = has("ping-pong-register-rings");
+  options.mainLoops = !has("register");
+  options.mergeBlocks = has("merged-blocks");
+  options.stageStores = !has("direct-stores");
+  options.tmaStores = has("tma-stores");
   options.emit = emit == "tile"    ? tlc::EmitKind::Tile
                  : emit == "mlir"  ? tlc::EmitKind::MLIR
                  : emit == "llvm"  ? tlc::EmitKind::LLVM
