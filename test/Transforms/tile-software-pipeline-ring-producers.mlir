@@ -31,7 +31,7 @@
 // DIRECT-NOT:     scratch
 // DIRECT:         } {tile.pipeline = #tile.pipeline<tma_regs>, tile.stages = 2 : i64}
 // DIRECT-NOT:     scratch
-// DIRECT-LABEL: tile.kernel @unknown_column
+// DIRECT-LABEL: tile.kernel @scaled
 tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"], ["B", "S", "128"]] params {} grid {
 ^bb0(%q: !tile.tensor<bf16, 3>, %k: !tile.tensor<bf16, 3>, %v: !tile.tensor<bf16, 3>, %o: !tile.tensor<bf16, 3>):
   %c1 = arith.constant 1 : index
@@ -61,6 +61,40 @@ tile.kernel @attention threads [256, 1, 1] args ["Q", "K", "V", "O"] dims [["B",
     tile.gemm %p, %vs, %acc {tile.mma = #tile.mma<wgmma>} : !tile.buffer<fragment 128x64xbf16>, !tile.buffer<shared 64x128xbf16>, !tile.buffer<fragment 128x128xf32>
   } {tile.stages = 2 : i64}
   tile.copy %acc to %o[%bz, %c0, %c0] : !tile.buffer<fragment 128x128xf32> to !tile.tensor<bf16, 3>
+  tile.yield
+}
+
+// -----
+
+// A ring whose body loads tensor elements (fp8_gemm_blockwise's scales) keeps each thread's
+// stores: the scratch measured slower there.
+// CHECK-LABEL: tile.kernel @scaled
+// CHECK-SAME:    tile.producer_threads = 128
+// CHECK-NOT:     scratch
+// CHECK:         } {tile.pipeline = #tile.pipeline<tma_regs>, tile.stages = 2 : i64}
+// CHECK-NOT:     scratch
+tile.kernel @scaled threads [256, 1, 1] args ["A", "B", "S", "C"] dims [["M", "K"], ["N", "K"], ["KB"], ["M", "N"]] params {} grid {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %sc: !tile.tensor<f32, 1>, %c: !tile.tensor<bf16, 2>):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1, %c1, %c1 : index, index, index
+} body {
+^bb0(%a: !tile.tensor<bf16, 2>, %b: !tile.tensor<bf16, 2>, %sc: !tile.tensor<f32, 1>, %c: !tile.tensor<bf16, 2>):
+  %as = tile.alloc : !tile.buffer<shared 128x64xbf16>
+  %bs = tile.alloc : !tile.buffer<shared 64x64xbf16>
+  %acc = tile.alloc {tile.layout = #tile.mma_sync_acc<warps = [8, 1]>} : !tile.buffer<fragment 128x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %k = tile.dim %a[1] : !tile.tensor<bf16, 2>
+  %n = arith.ceildivsi %k, %c64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %kk = arith.muli %i, %c64 : index
+    tile.copy %a[%c0, %kk] to %as {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 128x64xbf16>
+    tile.copy %b[%c0, %kk] to %bs {tile.cp_async} : !tile.tensor<bf16, 2> to !tile.buffer<shared 64x64xbf16>
+    tile.gemm %as, %bs, %acc {tile.mma = #tile.mma<wgmma>, transpose_b} : !tile.buffer<shared 128x64xbf16>, !tile.buffer<shared 64x64xbf16>, !tile.buffer<fragment 128x64xf32>
+    %s = tile.load %sc[%i] : !tile.tensor<f32, 1>
+  } {tile.stages = 2 : i64}
+  tile.copy %acc to %c[%c0, %c0] : !tile.buffer<fragment 128x64xf32> to !tile.tensor<bf16, 2>
   tile.yield
 }
 

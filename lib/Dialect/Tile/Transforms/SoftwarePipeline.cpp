@@ -364,8 +364,13 @@ struct SoftwarePipelinePass
           }
           kernel->setAttr(kProducerThreadsAttr, b.getI64IntegerAttr(128));
           // The kernel's blocks walk the grid, one per multiprocessor: a shared scratch for its
-          // accumulator stores costs no block its place (tile::addStoreStaging).
-          if (stageStores)
+          // accumulator stores costs no block its place (tile::addStoreStaging). Not where the
+          // ring's body loads tensor elements (fp8_gemm_blockwise's scales: 0.977-1.002x with
+          // the scratch, H100), while attention's consumers, which spilled storing from each
+          // thread, gain 0-6 % (bench/RESULTS.md, forty-fourth session).
+          bool loadsElements = false;
+          ring.getBody()->walk([&](LoadOp) { loadsElements = true; });
+          if (stageStores && !loadsElements)
             addStoreStaging(kernel);
         }
       }

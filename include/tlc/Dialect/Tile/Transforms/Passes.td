@@ -135,9 +135,10 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "tlc::tile::KernelOp">
            "sm_90a: a kernel's register ring whose copies TMA can issue becomes a tma_regs ring "
            "(a producer warpgroup, persistent blocks); tlc sets it for the TMA compile">,
     Option<"stageStores", "stage-stores", "bool", "true",
-           "A tma_regs ring's kernel (persistent blocks) stages its accumulator copies to "
-           "tensors through a per-warp shared scratch, as tile-assign-mma-layouts' stage-stores "
-           "does for main loops (tlc --codegen=direct-stores turns both off)">
+           "A tma_regs ring's kernel (persistent blocks) whose ring loads no tensor elements "
+           "stages its accumulator copies to tensors through a per-warp shared scratch, as "
+           "tile-assign-mma-layouts' stage-stores does for main loops (tlc turns it off with "
+           "--codegen=direct-stores and with ping-pong-register-rings)">
   ];
 }
 
