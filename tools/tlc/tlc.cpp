@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
                  "memory); tma-stores (the default, but sm_90a's staged rows go out as TMA bulk "
                  "stores where the tensor allows, instead of 16-byte vectors). A comma-separated "
                  "list combines at most one of reference, mma-sync, cp-async-wgmma and register "
-                 "with any of the others, e.g. ping-pong-register-rings,direct-stores")
+                 "with any of the others, e.g. overlap-register-rings,direct-stores")
       ->check(CLI::Validator(checkCodegen, "", "codegen"));
   app.add_flag("--ptx-only", options.ptxOnly,
                "no ptxas: the fatbin carries PTX only (the driver compiles it at load time)");
