@@ -6,16 +6,7 @@
 # for exp51.py (which runs session 36's exp42.py on these builds).
 # Usage: build-exp51.sh <tlc> <out-dir>
 set -eu
-tlc=$1
-out=$2
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-mkdir -p "$out"
-build() { # name, tlc arguments...
-  local name=$1
-  shift
-  "$tlc" "$root/kernels/attention.tile" --arch sm_90a --namespace "$name" -o "$out/$name" "$@"
-  test -f "$out/$name.cpp"
-}
+source "$(dirname "$0")/attention-lib.sh"
 dir=--codegen=direct-stores
 build h_dir $dir                              # D 128 bf16: BM 128 on 8 warps, BN 128
 build h_stg
@@ -33,6 +24,4 @@ build h_ovc -D CAUSAL=true $ov
 build h_pp $pp
 build h_ppc -D CAUSAL=true $pp
 build d_pp -D T=f16 -D D=64 $pp
-g++ -O2 -shared -fPIC -std=c++17 -I "$root/include" -I /usr/local/cuda/include "$out"/*.cpp \
-  "$root/lib/Runtime/Runtime.cpp" -L /usr/local/cuda/targets/x86_64-linux/lib/stubs -lcuda \
-  -o "$out/libexp51.so"
+link libexp51.so -O2

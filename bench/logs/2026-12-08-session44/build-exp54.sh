@@ -5,22 +5,11 @@
 # them spills. One namespace each, into one shared library for exp54.py.
 # Usage: build-exp54.sh <tlc> <out-dir>
 set -eu
-tlc=$1
-out=$2
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-mkdir -p "$out"
-build() { # name, tlc arguments...
-  local name=$1
-  shift
-  "$tlc" "$root/kernels/attention.tile" --arch sm_90a --namespace "$name" -o "$out/$name" -j 1 \
-    -D BM=128 -D WARPS=8 "$@"
-  test -f "$out/$name.cpp"
-}
+ATTENTION_ARGS="-j 1 -D BM=128 -D WARPS=8"
+source "$(dirname "$0")/attention-lib.sh"
 for bn in 128 144 160 176; do
   build h_$bn -D BN=$bn
   build h_${bn}c -D BN=$bn -D CAUSAL=true
 done
-g++ -O1 -shared -fPIC -std=c++17 -I "$root/include" -I /usr/local/cuda/include "$out"/*.cpp \
-  "$root/lib/Runtime/Runtime.cpp" -L /usr/local/cuda/targets/x86_64-linux/lib/stubs -lcuda \
-  -o "$out/libexp54.so"
+link libexp54.so -O1
 rm -f "$out"/*.cpp "$out"/*.h "$out"/*.json
